@@ -1,0 +1,90 @@
+//! What a run measured: one cell per payload × codec × level.
+
+use serde::Serialize;
+
+use super::stats::Summary;
+
+/// Everything measured for one payload.
+#[derive(Clone, Debug, Serialize)]
+pub struct PayloadResult {
+    /// `single`, `small`, `large`, or the file path.
+    pub payload: String,
+    /// Uncompressed size in bytes.
+    pub input_bytes: u64,
+    /// Warm-up iterations per direction, timed and thrown away.
+    pub warmup: u32,
+    /// Timed iterations per direction.
+    pub iterations: u32,
+    /// One entry per codec × level, in the order they ran.
+    pub cells: Vec<CellResult>,
+}
+
+/// One codec at one level on one payload.
+// NOTE: the CSV columns in report/csv.rs and the README's schema follow these fields.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellResult {
+    /// `zstd`, `brotli` or `gzip`.
+    pub codec: String,
+    /// Library and version, e.g. `libzstd 1.5.7`.
+    pub implementation: String,
+    /// The codec's own level or quality.
+    pub level: i32,
+    /// The .NET `CompressionLevel` that maps to this level; `None` where none does.
+    pub dotnet_level: Option<String>,
+    /// Compressed size in bytes, including the container (gzip header, zstd frame).
+    pub compressed_bytes: u64,
+    /// Compression timings; `None` if the cell failed before timing.
+    pub compress: Option<Summary>,
+    /// Decompression timings; `None` if the cell failed before timing.
+    pub decompress: Option<Summary>,
+    /// `None` when every round trip gave back the input byte for byte; otherwise why not.
+    pub failure: Option<String>,
+}
+
+impl CellResult {
+    /// Uncompressed ÷ compressed size; `None` for an empty output (no cell produces one).
+    pub fn ratio(&self, input_bytes: u64) -> Option<f64> {
+        (self.compressed_bytes > 0).then(|| input_bytes as f64 / self.compressed_bytes as f64)
+    }
+
+    /// Median compression throughput in MB/s (MB = 10^6 uncompressed bytes).
+    pub fn compress_mb_s(&self, input_bytes: u64) -> Option<f64> {
+        self.compress.as_ref().map(|s| s.median_mb_s(input_bytes))
+    }
+
+    /// Median decompression throughput in MB/s, counted in uncompressed bytes.
+    pub fn decompress_mb_s(&self, input_bytes: u64) -> Option<f64> {
+        self.decompress.as_ref().map(|s| s.median_mb_s(input_bytes))
+    }
+}
+
+/// A whole `run`: the environment it ran in and every payload's cells.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// codecbench's version.
+    pub codecbench_version: String,
+    /// Where it ran, e.g. CPU model, core count and OS.
+    pub machine: String,
+    /// The record generator's seed.
+    pub seed: i32,
+    /// The record generator's stream: `dotnet` or `chacha`.
+    pub rng: String,
+    /// One entry per payload, in the order they ran.
+    pub payloads: Vec<PayloadResult>,
+}
+
+impl RunReport {
+    /// Every failed cell, named as `payload codec level: reason`.
+    pub fn failures(&self) -> Vec<String> {
+        self.payloads
+            .iter()
+            .flat_map(|p| {
+                p.cells.iter().filter_map(move |c| {
+                    c.failure
+                        .as_ref()
+                        .map(|why| format!("{} {} {}: {why}", p.payload, c.codec, c.level))
+                })
+            })
+            .collect()
+    }
+}

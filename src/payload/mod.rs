@@ -1,0 +1,203 @@
+//! Payloads: the article's generated customer records, and the user's own files.
+
+pub mod dotnet_random;
+pub mod records;
+pub mod rng;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use self::dotnet_random::DotnetRandom;
+use self::rng::{ChaChaRecordRng, RecordRng};
+
+/// The article's seed.
+pub const DEFAULT_SEED: i32 = 42;
+
+/// Which random stream fills the records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RngKind {
+    /// .NET's legacy seeded `System.Random`: reproduces the article byte for byte.
+    Dotnet,
+    /// ChaCha8 from rand_chacha: same record shape, a Rust-native stream.
+    Chacha,
+}
+
+impl fmt::Display for RngKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RngKind::Dotnet => "dotnet",
+            RngKind::Chacha => "chacha",
+        })
+    }
+}
+
+/// The three payloads the article measured (with `single` defined as one record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinPayload {
+    /// 1 record: 290 bytes with the default seed.
+    Single,
+    /// 1,000 records: 298,727 bytes with the default seed.
+    Small,
+    /// 10,000 records: 3,018,756 bytes with the default seed.
+    Large,
+}
+
+impl BuiltinPayload {
+    /// All built-in payloads, smallest first.
+    pub const ALL: [BuiltinPayload; 3] = [
+        BuiltinPayload::Single,
+        BuiltinPayload::Small,
+        BuiltinPayload::Large,
+    ];
+
+    /// The name used on the command line, in reports and as the file stem.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuiltinPayload::Single => "single",
+            BuiltinPayload::Small => "small",
+            BuiltinPayload::Large => "large",
+        }
+    }
+
+    /// How many records the payload holds.
+    pub fn records(self) -> u64 {
+        match self {
+            BuiltinPayload::Single => 1,
+            BuiltinPayload::Small => 1_000,
+            BuiltinPayload::Large => 10_000,
+        }
+    }
+
+    /// Looks a built-in payload up by name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Generates `records` customer records from `seed` with the chosen stream.
+pub fn generate(records: u64, seed: i32, rng: RngKind) -> Vec<u8> {
+    let mut stream: Box<dyn RecordRng> = match rng {
+        RngKind::Dotnet => Box::new(DotnetRandom::new(seed)),
+        // Sign-extend so that every i32 seed maps to a distinct u64.
+        RngKind::Chacha => Box::new(ChaChaRecordRng::new(i64::from(seed) as u64)),
+    };
+    records::make_list_payload(records, stream.as_mut())
+}
+
+/// One payload to benchmark: a name for the reports and its bytes.
+#[derive(Clone, Debug)]
+pub struct Payload {
+    /// `single`, `small`, `large`, or the file's path as the user gave it.
+    pub name: String,
+    /// The uncompressed body.
+    pub bytes: Vec<u8>,
+    /// The built-in payload this is, if it is one; `None` for a user file.
+    pub builtin: Option<BuiltinPayload>,
+}
+
+/// What the user asked to benchmark: a built-in name, or a file or directory path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PayloadSource {
+    /// A generated payload.
+    Builtin(BuiltinPayload),
+    /// A file, or a directory whose regular files are each a payload.
+    Path(PathBuf),
+}
+
+impl PayloadSource {
+    /// Parses `single|small|large|PATH`. A word that is neither a built-in name nor an
+    /// existing path is an error that lists the built-in names.
+    pub fn parse(text: &str) -> Result<Self> {
+        if let Some(builtin) = BuiltinPayload::from_name(text) {
+            return Ok(PayloadSource::Builtin(builtin));
+        }
+        let path = Path::new(text);
+        if !path.exists() {
+            bail!("payload '{text}' is neither a built-in payload (single, small, large) nor an existing file or directory");
+        }
+        Ok(PayloadSource::Path(path.to_path_buf()))
+    }
+}
+
+/// Materialises the sources into payloads, in the order given; a directory expands to
+/// its regular files sorted by name.
+pub fn load(sources: &[PayloadSource], seed: i32, rng: RngKind) -> Result<Vec<Payload>> {
+    let mut payloads = Vec::new();
+    for source in sources {
+        match source {
+            PayloadSource::Builtin(builtin) => payloads.push(Payload {
+                name: builtin.name().to_string(),
+                bytes: generate(builtin.records(), seed, rng),
+                builtin: Some(*builtin),
+            }),
+            PayloadSource::Path(path) if path.is_dir() => {
+                let mut files = Vec::new();
+                let entries = std::fs::read_dir(path)
+                    .with_context(|| format!("cannot read directory {}", path.display()))?;
+                for entry in entries {
+                    let entry = entry
+                        .with_context(|| format!("cannot read directory {}", path.display()))?;
+                    if entry.path().is_file() {
+                        files.push(entry.path());
+                    }
+                }
+                if files.is_empty() {
+                    bail!("payload directory {} holds no files", path.display());
+                }
+                files.sort();
+                for file in files {
+                    payloads.push(read_file(&file)?);
+                }
+            }
+            PayloadSource::Path(path) => payloads.push(read_file(path)?),
+        }
+    }
+    Ok(payloads)
+}
+
+fn read_file(path: &Path) -> Result<Payload> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read payload file {}", path.display()))?;
+    if bytes.is_empty() {
+        bail!("payload file {} is empty", path.display());
+    }
+    Ok(Payload {
+        name: path.display().to_string(),
+        bytes,
+        builtin: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_sizes_with_seed_42_match_the_article() {
+        assert_eq!(generate(1, 42, RngKind::Dotnet).len(), 290);
+        assert_eq!(generate(1_000, 42, RngKind::Dotnet).len(), 298_727);
+    }
+
+    #[test]
+    fn chacha_gives_the_same_shape_but_other_bytes() {
+        let dotnet = generate(100, 42, RngKind::Dotnet);
+        let chacha = generate(100, 42, RngKind::Chacha);
+        assert_ne!(dotnet, chacha);
+        let records: serde_json::Value = serde_json::from_slice(&chacha).unwrap();
+        assert_eq!(records.as_array().unwrap().len(), 100);
+        assert_eq!(chacha, generate(100, 42, RngKind::Chacha));
+    }
+
+    #[test]
+    fn unknown_names_are_rejected_with_the_builtin_list() {
+        let err = PayloadSource::parse("medium").unwrap_err().to_string();
+        assert!(err.contains("'medium'") && err.contains("single, small, large"));
+        assert_eq!(
+            PayloadSource::parse("large").unwrap(),
+            PayloadSource::Builtin(BuiltinPayload::Large)
+        );
+    }
+}

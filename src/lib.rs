@@ -3,6 +3,12 @@
 //!
 //! Data flows one way: payload → codec → runner → stats → report.
 
+pub mod app;
 pub mod bench;
+pub mod cli;
 pub mod codec;
+pub mod config;
+pub mod exit_codes;
+pub mod machine;
 pub mod payload;
+pub mod report;

@@ -1,0 +1,179 @@
+//! The commands. All file and terminal output happens here; everything it calls returns
+//! data.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::bench::result::{CellResult, PayloadResult, RunReport};
+use crate::bench::runner::{Plan, SystemClock};
+use crate::bench::{default_iterations, run_payload};
+use crate::cli::{Cli, Command};
+use crate::config::{PayloadsConfig, RunConfig};
+use crate::exit_codes::ExitCode;
+use crate::payload::{self, BuiltinPayload};
+use crate::report::{self, thousands, Format};
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Run(args) => run_benchmark(RunConfig::from_args(args)?),
+        Command::Payloads(args) => write_payloads(PayloadsConfig::from_args(args)),
+    }
+}
+
+/// A CSV file that grows by one row per measured cell, so a run that is cut short keeps
+/// what it measured.
+struct CsvFile {
+    path: PathBuf,
+    writer: BufWriter<File>,
+}
+
+impl CsvFile {
+    fn create(path: &Path) -> Result<Self> {
+        let file = File::create(path)
+            .with_context(|| format!("cannot write CSV file {}", path.display()))?;
+        let mut csv = CsvFile {
+            path: path.to_path_buf(),
+            writer: BufWriter::new(file),
+        };
+        csv.append(&report::csv::header())?;
+        Ok(csv)
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> Result<()> {
+        self.writer
+            .write_all(bytes)
+            .and_then(|()| self.writer.flush())
+            .with_context(|| format!("cannot write CSV file {}", self.path.display()))
+    }
+}
+
+fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
+    // Everything that can be rejected is checked before the first measurement.
+    let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
+    let mut csv_file = config
+        .csv_path
+        .as_deref()
+        .map(CsvFile::create)
+        .transpose()?;
+
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if config.format == Format::Csv {
+        out.write_all(&report::csv::header())?;
+    }
+
+    let clock = SystemClock::new();
+    let mut report = RunReport {
+        codecbench_version: env!("CARGO_PKG_VERSION").to_string(),
+        machine: crate::machine::describe(),
+        seed: config.seed,
+        rng: config.rng.to_string(),
+        payloads: Vec::new(),
+    };
+    let cell_count: usize = config.settings.iter().map(|s| s.levels.len()).sum();
+    for (index, payload) in payloads.iter().enumerate() {
+        let plan = Plan {
+            warmup: config.warmup,
+            iterations: config
+                .iterations
+                .unwrap_or_else(|| default_iterations(payload.bytes.len())),
+        };
+        eprintln!(
+            "{}: {} bytes, {cell_count} settings, {} warm-up + {} timed iterations each way",
+            payload.name,
+            thousands(payload.bytes.len() as u64),
+            plan.warmup,
+            plan.iterations
+        );
+        let mut on_cell = |result: &PayloadResult, cell: &CellResult| -> Result<()> {
+            eprintln!("  {}", progress_line(result.input_bytes, cell));
+            let row = report::csv::row(result, cell);
+            if let Some(csv) = csv_file.as_mut() {
+                csv.append(&row)?;
+            }
+            if config.format == Format::Csv {
+                out.write_all(&row)?;
+                out.flush()?;
+            }
+            Ok(())
+        };
+        let result = run_payload(
+            &payload.name,
+            &payload.bytes,
+            &config.settings,
+            plan,
+            &clock,
+            &mut on_cell,
+        )?;
+        match config.format {
+            Format::Table => out.write_all(&report::table::render_payload(&result))?,
+            Format::Markdown => out.write_all(&report::markdown::render_payload(&result))?,
+            Format::Csv | Format::Json => {}
+        }
+        let more_to_come = index + 1 < payloads.len();
+        if more_to_come && matches!(config.format, Format::Table | Format::Markdown) {
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+        report.payloads.push(result);
+    }
+    if config.format == Format::Json {
+        out.write_all(&report::json::render(&report))?;
+        out.flush()?;
+    }
+
+    let failures = report.failures();
+    if failures.is_empty() {
+        return Ok(ExitCode::Success);
+    }
+    for failure in &failures {
+        eprintln!("codecbench: FAILED {failure}");
+    }
+    Ok(ExitCode::Failure)
+}
+
+/// The stderr line printed after each cell.
+fn progress_line(input_bytes: u64, cell: &CellResult) -> String {
+    let head = format!("{} {:>3}", cell.codec, cell.level);
+    if let Some(why) = &cell.failure {
+        return format!("{head}: FAILED: {why}");
+    }
+    format!(
+        "{head}: {} B ({:.2}x), compress {:.1} MB/s, decompress {:.1} MB/s",
+        thousands(cell.compressed_bytes),
+        cell.ratio(input_bytes).unwrap_or(0.0),
+        cell.compress_mb_s(input_bytes).unwrap_or(0.0),
+        cell.decompress_mb_s(input_bytes).unwrap_or(0.0),
+    )
+}
+
+fn write_payloads(config: PayloadsConfig) -> Result<ExitCode> {
+    std::fs::create_dir_all(&config.out)
+        .with_context(|| format!("cannot create directory {}", config.out.display()))?;
+    let files: Vec<(String, u64)> = match config.records {
+        Some(records) => vec![(format!("records-{records}.json"), records)],
+        None => BuiltinPayload::ALL
+            .iter()
+            .map(|p| (format!("{}.json", p.name()), p.records()))
+            .collect(),
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for (file_name, records) in files {
+        let path = config.out.join(file_name);
+        let bytes = payload::generate(records, config.seed, config.rng);
+        std::fs::write(&path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        writeln!(
+            out,
+            "{}: {records} records, {} bytes",
+            path.display(),
+            thousands(bytes.len() as u64)
+        )?;
+    }
+    Ok(ExitCode::Success)
+}

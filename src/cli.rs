@@ -1,0 +1,104 @@
+//! The command line, as clap derive types. `config.rs` turns these into typed settings;
+//! nothing past it sees clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::codec::CodecKind;
+use crate::payload::{RngKind, DEFAULT_SEED};
+use crate::report::Format;
+
+/// Benchmark zstd, brotli and gzip on JSON API responses, the way ASP.NET Core's
+/// response-compression middleware runs them.
+#[derive(Debug, Parser)]
+#[command(name = "codecbench", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Measure compressed size and compress/decompress speed for each payload × codec × level.
+    Run(RunArgs),
+    /// Write the generated payloads to disk (single.json, small.json, large.json).
+    Payloads(PayloadsArgs),
+}
+
+/// Options shared by everything that generates records.
+#[derive(Debug, Args)]
+pub struct GeneratorArgs {
+    /// Seed of the record generator.
+    #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true)]
+    pub seed: i32,
+
+    /// Random stream: `dotnet` reproduces the article byte for byte; `chacha` is Rust-native.
+    #[arg(long, value_enum, default_value_t = RngKind::Dotnet)]
+    pub rng: RngKind,
+}
+
+/// Options of `codecbench run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// A built-in payload (single, small, large), a file, or a directory of files.
+    /// Repeat to run several. Default: all three built-in payloads.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Timed iterations per direction. Default: 1000 for bodies up to 10 kB, 60 up to
+    /// 1 MB, 15 above (the article's counts for its three payloads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub iterations: Option<u32>,
+
+    /// Untimed warm-up iterations per direction before the timed ones.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub warmup: u32,
+
+    /// Codecs to measure, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = CodecKind::ALL)]
+    pub codecs: Vec<CodecKind>,
+
+    /// zstd levels: a list and/or inclusive ranges, e.g. `1,3,19` or `-5..-1,1..19`
+    /// (the default). Any level libzstd accepts.
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    pub zstd_levels: Option<String>,
+
+    /// brotli qualities, 0..11. Default: 1,4,11 (.NET's Fastest, Optimal, SmallestSize).
+    #[arg(long, value_name = "LIST")]
+    pub brotli_levels: Option<String>,
+
+    /// gzip levels, 0..9. Default: 1,6,9 (.NET's Fastest, Optimal, SmallestSize).
+    #[arg(long, value_name = "LIST")]
+    pub gzip_levels: Option<String>,
+
+    /// Format of the results on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+
+    /// Also write the results as CSV to FILE, one row as soon as each cell is measured.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+
+    /// Options of the record generator, for the built-in payloads.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}
+
+/// Options of `codecbench payloads`.
+#[derive(Debug, Args)]
+pub struct PayloadsArgs {
+    /// Directory to write into; created if missing.
+    #[arg(long, value_name = "DIR", default_value = "payloads")]
+    pub out: PathBuf,
+
+    /// Write only `records-N.json`, with N records, instead of the three built-ins.
+    #[arg(long, value_name = "N")]
+    pub records: Option<u64>,
+
+    /// Options of the record generator.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}

@@ -1,0 +1,179 @@
+//! Turns the parsed command line into typed, validated settings, once. Every check of
+//! user input that clap cannot express happens here, before anything is measured.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+
+use crate::bench::CodecSetting;
+use crate::cli::{PayloadsArgs, RunArgs};
+use crate::codec::CodecKind;
+use crate::payload::{PayloadSource, RngKind};
+use crate::report::Format;
+
+/// Settings of `codecbench run`.
+pub struct RunConfig {
+    /// What to measure, in order.
+    pub payloads: Vec<PayloadSource>,
+    /// Timed iterations; `None` picks a count from each payload's size.
+    pub iterations: Option<u32>,
+    /// Untimed warm-up iterations.
+    pub warmup: u32,
+    /// Codecs and their levels, in order.
+    pub settings: Vec<CodecSetting>,
+    /// What stdout shows.
+    pub format: Format,
+    /// Where to also write CSV, if anywhere.
+    pub csv_path: Option<PathBuf>,
+    /// Generator seed for the built-in payloads.
+    pub seed: i32,
+    /// Generator stream for the built-in payloads.
+    pub rng: RngKind,
+}
+
+impl RunConfig {
+    /// Validates `args`: payload names and paths, and every level against its codec's range.
+    pub fn from_args(args: RunArgs) -> Result<Self> {
+        let payloads = if args.payloads.is_empty() {
+            crate::payload::BuiltinPayload::ALL
+                .into_iter()
+                .map(PayloadSource::Builtin)
+                .collect()
+        } else {
+            args.payloads
+                .iter()
+                .map(|p| PayloadSource::parse(p))
+                .collect::<Result<_>>()?
+        };
+
+        let mut codecs = args.codecs.clone();
+        codecs.dedup();
+        let level_options = [
+            (CodecKind::Zstd, args.zstd_levels.as_deref()),
+            (CodecKind::Brotli, args.brotli_levels.as_deref()),
+            (CodecKind::Gzip, args.gzip_levels.as_deref()),
+        ];
+        for (kind, list) in level_options {
+            if list.is_some() && !codecs.contains(&kind) {
+                bail!("--{kind}-levels was given but {kind} is not in --codecs");
+            }
+        }
+        let mut settings = Vec::new();
+        for kind in codecs {
+            let codec = kind.codec();
+            let list = level_options
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .and_then(|(_, list)| *list);
+            let levels = match list {
+                None => codec.default_levels(),
+                Some(text) => {
+                    let levels = parse_levels(text)
+                        .with_context(|| format!("invalid --{kind}-levels '{text}'"))?;
+                    let range = codec.supported_levels();
+                    if let Some(bad) = levels.iter().find(|l| !range.contains(l)) {
+                        bail!(
+                            "{kind} level {bad} is out of range: {} accepts {}..={}",
+                            codec.implementation(),
+                            range.start(),
+                            range.end()
+                        );
+                    }
+                    levels
+                }
+            };
+            settings.push(CodecSetting { codec, levels });
+        }
+
+        Ok(RunConfig {
+            payloads,
+            iterations: args.iterations,
+            warmup: args.warmup,
+            settings,
+            format: args.format,
+            csv_path: args.csv,
+            seed: args.generator.seed,
+            rng: args.generator.rng,
+        })
+    }
+}
+
+/// Settings of `codecbench payloads`.
+pub struct PayloadsConfig {
+    /// Directory to write into.
+    pub out: PathBuf,
+    /// `Some(n)`: write only `records-n.json`; `None`: the three built-ins.
+    pub records: Option<u64>,
+    /// Generator seed.
+    pub seed: i32,
+    /// Generator stream.
+    pub rng: RngKind,
+}
+
+impl PayloadsConfig {
+    /// Copies the parsed options; there is nothing to validate beyond clap's parsing.
+    pub fn from_args(args: PayloadsArgs) -> Self {
+        PayloadsConfig {
+            out: args.out,
+            records: args.records,
+            seed: args.generator.seed,
+            rng: args.generator.rng,
+        }
+    }
+}
+
+/// Parses a level list: comma-separated integers and inclusive ranges `A..B`, e.g.
+/// `-5..-1,1..19`. Duplicates are dropped and the order kept.
+pub fn parse_levels(text: &str) -> Result<Vec<i32>> {
+    let mut levels = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        if item.is_empty() {
+            bail!("empty item");
+        }
+        let (first, last) = match item.split_once("..") {
+            Some((a, b)) => (parse_level(a)?, parse_level(b)?),
+            None => {
+                let level = parse_level(item)?;
+                (level, level)
+            }
+        };
+        if first > last {
+            bail!("range {item} is empty: it must go from low to high");
+        }
+        for level in first..=last {
+            if !levels.contains(&level) {
+                levels.push(level);
+            }
+        }
+    }
+    Ok(levels)
+}
+
+fn parse_level(text: &str) -> Result<i32> {
+    let text = text.trim().trim_start_matches('=');
+    text.parse()
+        .with_context(|| format!("'{text}' is not an integer level"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_lists_and_ranges() {
+        assert_eq!(parse_levels("1,3,19").unwrap(), vec![1, 3, 19]);
+        assert_eq!(
+            parse_levels("-5..-1,1..3").unwrap(),
+            vec![-5, -4, -3, -2, -1, 1, 2, 3]
+        );
+        assert_eq!(parse_levels("3, 1..=3").unwrap(), vec![3, 1, 2]);
+        assert_eq!(parse_levels("7").unwrap(), vec![7]);
+    }
+
+    #[test]
+    fn bad_level_lists_are_errors() {
+        for bad in ["", "1,,2", "x", "3..1", "1..", "1.5"] {
+            assert!(parse_levels(bad).is_err(), "{bad:?}");
+        }
+    }
+}

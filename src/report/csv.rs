@@ -1,0 +1,113 @@
+//! CSV: one row per payload × codec × level.
+
+use crate::bench::result::{CellResult, PayloadResult, RunReport};
+
+// NOTE: the README's CSV schema documents these columns; change both together.
+/// The column names, in order.
+pub const COLUMNS: [&str; 17] = [
+    "payload",
+    "input_bytes",
+    "codec",
+    "implementation",
+    "level",
+    "dotnet_level",
+    "compressed_bytes",
+    "ratio",
+    "compress_mb_s",
+    "decompress_mb_s",
+    "iterations",
+    "warmup",
+    "compress_median_ms",
+    "compress_min_ms",
+    "decompress_median_ms",
+    "decompress_min_ms",
+    "round_trip",
+];
+
+/// The header line.
+pub fn header() -> Vec<u8> {
+    write_records([COLUMNS.map(String::from)])
+}
+
+/// One cell's row, header excluded, so rows can be appended as cells finish.
+pub fn row(payload: &PayloadResult, cell: &CellResult) -> Vec<u8> {
+    write_records([fields(payload, cell)])
+}
+
+/// A whole report: header and every row.
+pub fn render(report: &RunReport) -> Vec<u8> {
+    let mut out = header();
+    for payload in &report.payloads {
+        for cell in &payload.cells {
+            out.extend(row(payload, cell));
+        }
+    }
+    out
+}
+
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 17] {
+    let input = payload.input_bytes;
+    let opt =
+        |v: Option<f64>, digits: usize| v.map(|v| format!("{v:.digits$}")).unwrap_or_default();
+    let ms = |v: Option<f64>| opt(v.map(|s| s * 1e3), 6);
+    [
+        payload.payload.clone(),
+        input.to_string(),
+        cell.codec.clone(),
+        cell.implementation.clone(),
+        cell.level.to_string(),
+        cell.dotnet_level.clone().unwrap_or_default(),
+        cell.compressed_bytes.to_string(),
+        // Full precision, so that ratio == input_bytes / compressed_bytes exactly.
+        cell.ratio(input).map(|r| r.to_string()).unwrap_or_default(),
+        opt(cell.compress_mb_s(input), 3),
+        opt(cell.decompress_mb_s(input), 3),
+        payload.iterations.to_string(),
+        payload.warmup.to_string(),
+        ms(cell.compress.as_ref().map(|s| s.median_s)),
+        ms(cell.compress.as_ref().map(|s| s.min_s)),
+        ms(cell.decompress.as_ref().map(|s| s.median_s)),
+        ms(cell.decompress.as_ref().map(|s| s.min_s)),
+        match &cell.failure {
+            None => "ok".to_string(),
+            Some(why) => format!("failed: {why}"),
+        },
+    ]
+}
+
+fn write_records<const N: usize>(records: impl IntoIterator<Item = [String; N]>) -> Vec<u8> {
+    let mut writer = ::csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    for record in records {
+        // Writing to a Vec cannot fail.
+        writer.write_record(&record).expect("CSV into memory");
+    }
+    writer.into_inner().expect("CSV into memory")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    #[test]
+    fn csv_snapshot() {
+        let csv = String::from_utf8(render(&fixtures::report())).unwrap();
+        insta::assert_snapshot!(csv);
+    }
+
+    #[test]
+    fn ratio_parses_back_to_input_over_compressed() {
+        let report = fixtures::report();
+        let csv = render(&report);
+        let mut reader = ::csv::Reader::from_reader(csv.as_slice());
+        for record in reader.records() {
+            let record = record.unwrap();
+            let input: f64 = record[1].parse().unwrap();
+            let compressed: f64 = record[6].parse().unwrap();
+            let ratio: f64 = record[7].parse().unwrap();
+            assert_eq!(ratio, input / compressed);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! JSON: the whole report, with every timed sample, for scripts and later comparison.
+
+use serde::Serialize;
+
+use crate::bench::result::{CellResult, PayloadResult, RunReport};
+
+/// A cell with its derived figures alongside the raw ones.
+#[derive(Serialize)]
+struct CellView<'a> {
+    #[serde(flatten)]
+    cell: &'a CellResult,
+    ratio: Option<f64>,
+    compress_mb_s: Option<f64>,
+    decompress_mb_s: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct PayloadView<'a> {
+    payload: &'a str,
+    input_bytes: u64,
+    warmup: u32,
+    iterations: u32,
+    cells: Vec<CellView<'a>>,
+}
+
+#[derive(Serialize)]
+struct ReportView<'a> {
+    codecbench_version: &'a str,
+    machine: &'a str,
+    seed: i32,
+    rng: &'a str,
+    payloads: Vec<PayloadView<'a>>,
+}
+
+fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
+    let input = payload.input_bytes;
+    PayloadView {
+        payload: &payload.payload,
+        input_bytes: input,
+        warmup: payload.warmup,
+        iterations: payload.iterations,
+        cells: payload
+            .cells
+            .iter()
+            .map(|cell| CellView {
+                cell,
+                ratio: cell.ratio(input),
+                compress_mb_s: cell.compress_mb_s(input),
+                decompress_mb_s: cell.decompress_mb_s(input),
+            })
+            .collect(),
+    }
+}
+
+/// The report as pretty-printed JSON, ending in a newline.
+pub fn render(report: &RunReport) -> Vec<u8> {
+    let view = ReportView {
+        codecbench_version: &report.codecbench_version,
+        machine: &report.machine,
+        seed: report.seed,
+        rng: &report.rng,
+        payloads: report.payloads.iter().map(payload_view).collect(),
+    };
+    // Plain data with string keys: serialisation cannot fail.
+    let mut out = serde_json::to_vec_pretty(&view).expect("report serialises");
+    out.push(b'\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    #[test]
+    fn json_snapshot() {
+        let text = String::from_utf8(render(&fixtures::report())).unwrap();
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn json_carries_samples_and_derived_figures() {
+        let value: serde_json::Value =
+            serde_json::from_slice(&render(&fixtures::report())).unwrap();
+        let cell = &value["payloads"][0]["cells"][0];
+        assert_eq!(cell["compressed_bytes"], 41_132);
+        assert_eq!(cell["compress"]["samples_s"].as_array().unwrap().len(), 3);
+        assert_eq!(cell["ratio"].as_f64().unwrap(), 298_727.0 / 41_132.0);
+        assert!(cell["failure"].is_null());
+    }
+}

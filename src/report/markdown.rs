@@ -1,0 +1,40 @@
+//! Markdown: one GitHub-flavoured table per payload, for READMEs and CI summaries.
+
+use super::{failure_lines, matrix_rows, matrix_title, MATRIX_HEADER, MATRIX_NUMERIC};
+use crate::bench::result::{PayloadResult, RunReport};
+
+/// One payload's section: a heading line, the table, and any failures.
+pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
+    let mut out = format!("**{}**\n\n", matrix_title(payload));
+    out.push_str(&format!("| {} |\n", MATRIX_HEADER.join(" | ")));
+    let rule: Vec<&str> = MATRIX_NUMERIC
+        .iter()
+        .map(|&numeric| if numeric { "---:" } else { "---" })
+        .collect();
+    out.push_str(&format!("| {} |\n", rule.join(" | ")));
+    for row in matrix_rows(payload) {
+        out.push_str(&format!("| {} |\n", row.join(" | ")));
+    }
+    for line in failure_lines(payload) {
+        out.push_str(&format!("\n{line}\n"));
+    }
+    out.into_bytes()
+}
+
+/// Every payload's section, separated by blank lines.
+pub fn render(report: &RunReport) -> Vec<u8> {
+    let parts: Vec<Vec<u8>> = report.payloads.iter().map(render_payload).collect();
+    parts.join(&b"\n"[..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures;
+
+    #[test]
+    fn markdown_snapshot() {
+        let text = String::from_utf8(render(&fixtures::report())).unwrap();
+        insta::assert_snapshot!(text);
+    }
+}

@@ -1,0 +1,189 @@
+//! Reporters: pure functions from results to bytes. Only main.rs writes them anywhere.
+
+pub mod csv;
+pub mod json;
+pub mod markdown;
+pub mod table;
+
+use crate::bench::result::{CellResult, PayloadResult};
+
+/// How `run` prints its results on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One table per payload.
+    Table,
+    /// CSV, one row per payload × codec × level.
+    Csv,
+    /// One JSON document with every sample.
+    Json,
+    /// GitHub-flavoured Markdown tables.
+    Markdown,
+}
+
+/// Column titles of the human-readable matrices (table and Markdown).
+const MATRIX_HEADER: [&str; 7] = [
+    "codec",
+    "level",
+    ".NET level",
+    "bytes",
+    "ratio",
+    "compress MB/s",
+    "decompress MB/s",
+];
+
+/// Whether each matrix column holds numbers, so should be right-aligned.
+const MATRIX_NUMERIC: [bool; 7] = [false, true, false, true, true, true, true];
+
+/// One payload's matrix as display strings, one row per cell.
+fn matrix_rows(payload: &PayloadResult) -> Vec<[String; 7]> {
+    payload
+        .cells
+        .iter()
+        .map(|cell| matrix_row(payload.input_bytes, cell))
+        .collect()
+}
+
+fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 7] {
+    let speed = |mb_s: Option<f64>| match (mb_s, &cell.failure) {
+        (_, Some(_)) => "FAILED".to_string(),
+        (Some(v), None) => format!("{v:.1}"),
+        (None, None) => String::new(),
+    };
+    [
+        cell.codec.clone(),
+        cell.level.to_string(),
+        cell.dotnet_level.clone().unwrap_or_default(),
+        thousands(cell.compressed_bytes),
+        cell.ratio(input_bytes)
+            .map(|r| format!("{r:.2}"))
+            .unwrap_or_default(),
+        speed(cell.compress_mb_s(input_bytes)),
+        speed(cell.decompress_mb_s(input_bytes)),
+    ]
+}
+
+/// The line above each payload's matrix.
+fn matrix_title(payload: &PayloadResult) -> String {
+    format!(
+        "{}: {} bytes, median of {} timed iterations after {} warm-up",
+        payload.payload,
+        thousands(payload.input_bytes),
+        payload.iterations,
+        payload.warmup
+    )
+}
+
+/// Failed cells of one payload, one line each.
+fn failure_lines(payload: &PayloadResult) -> Vec<String> {
+    payload
+        .cells
+        .iter()
+        .filter_map(|c| {
+            c.failure
+                .as_ref()
+                .map(|why| format!("FAILED {} {}: {why}", c.codec, c.level))
+        })
+        .collect()
+}
+
+/// Formats an integer with comma thousands separators: 298727 → "298,727".
+pub fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    //! A fixed, hand-made report for the reporters' snapshot tests.
+
+    use crate::bench::result::{CellResult, PayloadResult, RunReport};
+    use crate::bench::stats::Summary;
+
+    fn cell(
+        codec: &str,
+        level: i32,
+        dotnet: Option<&str>,
+        bytes: u64,
+        c: &[f64],
+        d: &[f64],
+    ) -> CellResult {
+        CellResult {
+            codec: codec.into(),
+            implementation: format!("{codec}-lib 1.0"),
+            level,
+            dotnet_level: dotnet.map(Into::into),
+            compressed_bytes: bytes,
+            compress: Summary::from_seconds(c.to_vec()),
+            decompress: Summary::from_seconds(d.to_vec()),
+            failure: None,
+        }
+    }
+
+    /// Two zstd cells, one brotli, one failed gzip cell.
+    pub fn report() -> RunReport {
+        let mut failed = cell("gzip", 1, Some("Fastest"), 69_832, &[], &[]);
+        failed.failure = Some(
+            "round trip mismatch: decompressed 5 bytes differ from the 298727-byte input".into(),
+        );
+        RunReport {
+            codecbench_version: "0.0.0-test".into(),
+            machine: "Test CPU @ 1 GHz, 2 cores, linux".into(),
+            seed: 42,
+            rng: "dotnet".into(),
+            payloads: vec![PayloadResult {
+                payload: "small".into(),
+                input_bytes: 298_727,
+                warmup: 3,
+                iterations: 3,
+                cells: vec![
+                    cell(
+                        "zstd",
+                        1,
+                        Some("Fastest"),
+                        41_132,
+                        &[0.0005, 0.0004, 0.0006],
+                        &[0.0001, 0.0002, 0.00015],
+                    ),
+                    cell(
+                        "zstd",
+                        3,
+                        Some("Optimal"),
+                        43_644,
+                        &[0.001, 0.0009, 0.0011],
+                        &[0.0002, 0.0002, 0.0002],
+                    ),
+                    cell(
+                        "brotli",
+                        11,
+                        Some("SmallestSize"),
+                        34_020,
+                        &[0.27, 0.28, 0.26],
+                        &[0.0006, 0.0007, 0.0008],
+                    ),
+                    failed,
+                ],
+            }],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(298_727), "298,727");
+        assert_eq!(thousands(3_018_756), "3,018,756");
+    }
+}

@@ -1,0 +1,26 @@
+//! Helpers shared by the end-to-end tests.
+
+use assert_cmd::Command;
+
+/// The real codecbench binary, with a clean environment for colours.
+pub fn codecbench() -> Command {
+    let mut cmd = Command::cargo_bin("codecbench").expect("binary built by cargo test");
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+/// Runs codecbench with `args`, expecting exit code 2 and a one-line error; returns it.
+pub fn bad_input(args: &[&str]) -> String {
+    let output = codecbench().args(args).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{args:?}: stderr {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line, got {stderr:?}"
+    );
+    assert!(stderr.starts_with("codecbench: error: "), "{stderr}");
+    assert!(output.stdout.is_empty(), "{args:?}: nothing on stdout");
+    stderr
+}

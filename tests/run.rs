@@ -1,0 +1,319 @@
+//! End to end: `codecbench run` on the real binary.
+
+mod common;
+
+use common::{bad_input, codecbench};
+
+/// Parses CSV output into header-keyed rows.
+fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(stdout);
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .map(String::from)
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn small_payload_reproduces_the_article_sizes() {
+    let output = codecbench()
+        .args([
+            "run",
+            "--payload",
+            "small",
+            "--iterations",
+            "2",
+            "--warmup",
+            "0",
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = csv_rows(&output.stdout);
+    assert_eq!(
+        rows.len(),
+        30,
+        "24 zstd + 3 brotli + 3 gzip default settings"
+    );
+
+    let size = |codec: &str, level: &str| -> u64 {
+        let row = rows
+            .iter()
+            .find(|r| r["codec"] == codec && r["level"] == level)
+            .unwrap();
+        row["compressed_bytes"].parse().unwrap()
+    };
+    assert_eq!(size("zstd", "1"), 41_132);
+    assert_eq!(size("zstd", "3"), 43_644);
+    assert_eq!(size("brotli", "1"), 44_606);
+    assert_eq!(size("gzip", "1"), 69_832);
+
+    for row in &rows {
+        assert_eq!(row["payload"], "small");
+        assert_eq!(row["input_bytes"], "298727");
+        assert_eq!(row["round_trip"], "ok");
+        assert_eq!(
+            (row["iterations"].as_str(), row["warmup"].as_str()),
+            ("2", "0")
+        );
+        let input: f64 = row["input_bytes"].parse().unwrap();
+        let compressed: f64 = row["compressed_bytes"].parse().unwrap();
+        assert_eq!(row["ratio"].parse::<f64>().unwrap(), input / compressed);
+        for speed in ["compress_mb_s", "decompress_mb_s"] {
+            assert!(
+                row[speed].parse::<f64>().unwrap() > 0.0,
+                "{speed} in {row:?}"
+            );
+        }
+    }
+    let dotnet: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .filter(|r| !r["dotnet_level"].is_empty())
+        .map(|r| {
+            (
+                r["codec"].as_str(),
+                r["level"].as_str(),
+                r["dotnet_level"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        dotnet,
+        [
+            ("zstd", "1", "Fastest"),
+            ("zstd", "3", "Optimal"),
+            ("brotli", "1", "Fastest"),
+            ("brotli", "4", "Optimal"),
+            ("brotli", "11", "SmallestSize"),
+            ("gzip", "1", "Fastest"),
+            ("gzip", "6", "Optimal"),
+            ("gzip", "9", "SmallestSize"),
+        ]
+    );
+    let implementations: Vec<&str> = rows.iter().map(|r| r["implementation"].as_str()).collect();
+    assert!(implementations.contains(&"libzstd 1.5.7"));
+}
+
+#[test]
+fn table_shows_one_matrix_per_payload_and_progress_goes_to_stderr() {
+    let output = codecbench()
+        .args([
+            "run",
+            "--payload",
+            "single",
+            "--iterations",
+            "3",
+            "--warmup",
+            "1",
+        ])
+        .args([
+            "--codecs",
+            "zstd,gzip",
+            "--zstd-levels",
+            "1,3",
+            "--gzip-levels",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stdout.starts_with("single: 290 bytes, median of 3 timed iterations after 1 warm-up"));
+    assert!(stdout.contains("compress MB/s"));
+    // Three cells, each once in the table and once as a progress line on stderr.
+    assert_eq!(stdout.lines().filter(|l| l.contains("Fastest")).count(), 2);
+    assert!(stdout.contains("Optimal"));
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.trim_start().starts_with("zstd"))
+            .count(),
+        2
+    );
+    assert!(!stdout.contains("brotli"));
+    // gzip Fastest on one record is larger than the record itself, as the article found.
+    assert!(stderr.contains("gzip   1: 298 B"), "{stderr}");
+}
+
+#[test]
+fn user_files_and_directories_are_payloads_and_csv_file_matches_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let payloads = dir.path().join("bodies");
+    std::fs::create_dir(&payloads).unwrap();
+    std::fs::write(
+        payloads.join("b.json"),
+        br#"{"b":[1,2,3,4,5,6,7,8,9,10]}"#.repeat(20),
+    )
+    .unwrap();
+    std::fs::write(
+        payloads.join("a.txt"),
+        b"hello hello hello hello".repeat(10),
+    )
+    .unwrap();
+    let csv_path = dir.path().join("out.csv");
+    let output = codecbench()
+        .args(["run", "--payload"])
+        .arg(&payloads)
+        .args([
+            "--iterations",
+            "2",
+            "--warmup",
+            "0",
+            "--codecs",
+            "brotli",
+            "--brotli-levels",
+            "0..2",
+        ])
+        .args(["--format", "csv", "--csv"])
+        .arg(&csv_path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(std::fs::read(&csv_path).unwrap(), output.stdout);
+    let rows = csv_rows(&output.stdout);
+    assert_eq!(rows.len(), 2 * 3);
+    assert!(rows[0]["payload"].ends_with("a.txt"), "sorted by name");
+    assert!(rows[5]["payload"].ends_with("b.json"));
+    assert_eq!(rows[0]["input_bytes"], "230");
+    assert_eq!(rows[0]["dotnet_level"], "NoCompression");
+}
+
+#[test]
+fn json_output_holds_every_sample() {
+    let output = codecbench()
+        .args([
+            "run",
+            "--payload",
+            "single",
+            "--iterations",
+            "4",
+            "--warmup",
+            "0",
+        ])
+        .args(["--codecs", "zstd", "--zstd-levels=-1", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["seed"], 42);
+    assert_eq!(report["rng"], "dotnet");
+    let cell = &report["payloads"][0]["cells"][0];
+    assert_eq!(cell["level"], -1);
+    assert_eq!(cell["compress"]["samples_s"].as_array().unwrap().len(), 4);
+    assert_eq!(cell["decompress"]["samples_s"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn seed_and_rng_change_the_builtin_payload() {
+    let size = |extra: &[&str]| -> String {
+        let output = codecbench()
+            .args([
+                "run",
+                "--payload",
+                "small",
+                "--iterations",
+                "1",
+                "--warmup",
+                "0",
+            ])
+            .args(["--codecs", "gzip", "--gzip-levels", "1", "--format", "csv"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        csv_rows(&output.stdout)[0]["compressed_bytes"].clone()
+    };
+    let default = size(&[]);
+    assert_eq!(default, "69832");
+    assert_ne!(size(&["--seed", "7"]), default);
+    assert_ne!(size(&["--rng", "chacha"]), default);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_exit_2() {
+    let quick = ["--iterations", "1", "--warmup", "0"];
+    let message = bad_input(&[&["run", "--payload", "medium"][..], &quick].concat());
+    assert!(
+        message.contains("'medium'") && message.contains("single, small, large"),
+        "{message}"
+    );
+
+    let message = bad_input(&["run", "--payload", "/no/such/file.json"]);
+    assert!(message.contains("/no/such/file.json"), "{message}");
+
+    let message = bad_input(&["run", "--zstd-levels", "99"]);
+    assert!(
+        message.contains("zstd level 99 is out of range"),
+        "{message}"
+    );
+
+    let message = bad_input(&["run", "--brotli-levels", "12"]);
+    assert!(
+        message.contains("brotli level 12 is out of range"),
+        "{message}"
+    );
+
+    let message = bad_input(&["run", "--gzip-levels", "1,x"]);
+    assert!(message.contains("--gzip-levels"), "{message}");
+
+    let message = bad_input(&["run", "--iterations", "0"]);
+    assert!(message.contains("--iterations"), "{message}");
+
+    let message = bad_input(&["run", "--codecs", "lz4"]);
+    assert!(message.contains("lz4"), "{message}");
+
+    let message = bad_input(&["run", "--codecs", "gzip", "--zstd-levels", "1"]);
+    assert!(message.contains("zstd is not in --codecs"), "{message}");
+
+    let message = bad_input(
+        &[
+            &[
+                "run",
+                "--payload",
+                "single",
+                "--csv",
+                "/no/such/dir/out.csv",
+            ][..],
+            &quick,
+        ]
+        .concat(),
+    );
+    assert!(message.contains("/no/such/dir/out.csv"), "{message}");
+
+    let message = bad_input(&["frobnicate"]);
+    assert!(message.contains("frobnicate"), "{message}");
+}
+
+#[test]
+fn empty_payload_files_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, b"").unwrap();
+    let message = bad_input(&["run", "--payload", empty.to_str().unwrap()]);
+    assert!(message.contains("empty"), "{message}");
+}
+
+#[test]
+fn help_and_version_succeed() {
+    codecbench().arg("--help").assert().success();
+    codecbench().args(["run", "--help"]).assert().success();
+    codecbench().arg("--version").assert().success();
+}

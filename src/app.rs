@@ -14,7 +14,7 @@ use crate::cli::{Cli, Command};
 use crate::config::{PayloadsConfig, RunConfig};
 use crate::exit_codes::ExitCode;
 use crate::payload::{self, BuiltinPayload};
-use crate::report::{self, thousands, Format};
+use crate::report::{self, significant, thousands, Format};
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -143,11 +143,11 @@ fn progress_line(input_bytes: u64, cell: &CellResult) -> String {
         return format!("{head}: FAILED: {why}");
     }
     format!(
-        "{head}: {} B ({:.2}x), compress {:.1} MB/s, decompress {:.1} MB/s",
+        "{head}: {} B ({:.2}x), compress {} MB/s, decompress {} MB/s",
         thousands(cell.compressed_bytes),
         cell.ratio(input_bytes).unwrap_or(0.0),
-        cell.compress_mb_s(input_bytes).unwrap_or(0.0),
-        cell.decompress_mb_s(input_bytes).unwrap_or(0.0),
+        significant(cell.compress_mb_s(input_bytes).unwrap_or(0.0), 3),
+        significant(cell.decompress_mb_s(input_bytes).unwrap_or(0.0), 3),
     )
 }
 

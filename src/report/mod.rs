@@ -46,7 +46,7 @@ fn matrix_rows(payload: &PayloadResult) -> Vec<[String; 7]> {
 fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 7] {
     let speed = |mb_s: Option<f64>| match (mb_s, &cell.failure) {
         (_, Some(_)) => "FAILED".to_string(),
-        (Some(v), None) => format!("{v:.1}"),
+        (Some(v), None) => significant(v, 3),
         (None, None) => String::new(),
     };
     [
@@ -84,6 +84,17 @@ fn failure_lines(payload: &PayloadResult) -> Vec<String> {
                 .map(|why| format!("FAILED {} {}: {why}", c.codec, c.level))
         })
         .collect()
+}
+
+/// Formats `value` with at least `digits` significant digits and no exponent:
+/// 1234.5 → "1234", 98.76 → "98.8", 0.01234 → "0.0123".
+pub fn significant(value: f64, digits: i32) -> String {
+    if !value.is_finite() || value == 0.0 {
+        return format!("{value}");
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).clamp(0, 9) as usize;
+    format!("{value:.decimals$}")
 }
 
 /// Formats an integer with comma thousands separators: 298727 → "298,727".
@@ -177,6 +188,16 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn speeds_keep_three_significant_digits() {
+        assert_eq!(significant(1991.513, 3), "1992");
+        assert_eq!(significant(597.454, 3), "597");
+        assert_eq!(significant(98.76, 3), "98.8");
+        assert_eq!(significant(1.106, 3), "1.11");
+        assert_eq!(significant(0.01234, 3), "0.0123");
+        assert_eq!(significant(0.0, 3), "0");
+    }
 
     #[test]
     fn thousands_separators() {

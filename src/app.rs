@@ -138,7 +138,7 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
 
 /// The stderr line printed after each cell.
 fn progress_line(input_bytes: u64, cell: &CellResult) -> String {
-    let head = format!("{} {:>3}", cell.codec, cell.level);
+    let head = format!("{:<6} {:>3}", cell.codec, cell.level);
     if let Some(why) = &cell.failure {
         return format!("{head}: FAILED: {why}");
     }

@@ -21,20 +21,12 @@ fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
         .collect()
 }
 
-#[test]
-fn small_payload_reproduces_the_article_sizes() {
+/// Runs `codecbench run ARGS --format csv`, expects success, and returns the rows.
+fn run_csv(args: &[&str]) -> Vec<std::collections::HashMap<String, String>> {
     let output = codecbench()
-        .args([
-            "run",
-            "--payload",
-            "small",
-            "--iterations",
-            "2",
-            "--warmup",
-            "0",
-            "--format",
-            "csv",
-        ])
+        .arg("run")
+        .args(args)
+        .args(["--format", "csv"])
         .output()
         .unwrap();
     assert!(
@@ -42,7 +34,12 @@ fn small_payload_reproduces_the_article_sizes() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let rows = csv_rows(&output.stdout);
+    csv_rows(&output.stdout)
+}
+
+#[test]
+fn small_payload_reproduces_the_article_sizes() {
+    let rows = run_csv(&["--payload", "small", "--iterations", "2", "--warmup", "0"]);
     assert_eq!(
         rows.len(),
         30,
@@ -60,6 +57,11 @@ fn small_payload_reproduces_the_article_sizes() {
     assert_eq!(size("zstd", "3"), 43_644);
     assert_eq!(size("brotli", "1"), 44_606);
     assert_eq!(size("gzip", "1"), 69_832);
+    // brotli q11 reaches the article's 8.78x.
+    assert_eq!(
+        format!("{:.2}", 298_727.0 / size("brotli", "11") as f64),
+        "8.78"
+    );
 
     for row in &rows {
         assert_eq!(row["payload"], "small");
@@ -108,6 +110,37 @@ fn small_payload_reproduces_the_article_sizes() {
 }
 
 #[test]
+fn large_payload_zstd_ratios_match_the_article_to_two_decimals() {
+    let rows = run_csv(&[
+        "--payload",
+        "large",
+        "--iterations",
+        "1",
+        "--warmup",
+        "0",
+        "--codecs",
+        "zstd",
+        "--zstd-levels=-5,1,3,19",
+    ]);
+    let ratios: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["level"].clone(),
+                format!("{:.2}", r["ratio"].parse::<f64>().unwrap()),
+            )
+        })
+        .collect();
+    // The article prints 6.66 for level 3; libzstd 1.5.7 gives 454,007 bytes, 6.649x.
+    let expected = [("-5", "3.81"), ("1", "7.37"), ("3", "6.65"), ("19", "8.34")];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(l, r)| (l.to_string(), r.to_string()))
+        .collect();
+    assert_eq!(ratios, expected);
+}
+
+#[test]
 fn table_shows_one_matrix_per_payload_and_progress_goes_to_stderr() {
     let output = codecbench()
         .args([
@@ -146,7 +179,7 @@ fn table_shows_one_matrix_per_payload_and_progress_goes_to_stderr() {
     );
     assert!(!stdout.contains("brotli"));
     // gzip Fastest on one record is larger than the record itself, as the article found.
-    assert!(stderr.contains("gzip   1: 298 B"), "{stderr}");
+    assert!(stderr.contains("gzip     1: 298 B"), "{stderr}");
 }
 
 #[test]
@@ -224,22 +257,9 @@ fn json_output_holds_every_sample() {
 #[test]
 fn seed_and_rng_change_the_builtin_payload() {
     let size = |extra: &[&str]| -> String {
-        let output = codecbench()
-            .args([
-                "run",
-                "--payload",
-                "small",
-                "--iterations",
-                "1",
-                "--warmup",
-                "0",
-            ])
-            .args(["--codecs", "gzip", "--gzip-levels", "1", "--format", "csv"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(output.status.success());
-        csv_rows(&output.stdout)[0]["compressed_bytes"].clone()
+        let base = ["--payload", "small", "--iterations", "1", "--warmup", "0"];
+        let codec = ["--codecs", "gzip", "--gzip-levels", "1"];
+        run_csv(&[&base[..], &codec, extra].concat())[0]["compressed_bytes"].clone()
     };
     let default = size(&[]);
     assert_eq!(default, "69832");

@@ -124,6 +124,13 @@ impl PayloadsConfig {
 
 /// Parses a level list: comma-separated integers and inclusive ranges `A..B`, e.g.
 /// `-5..-1,1..19`. Duplicates are dropped and the order kept.
+///
+/// ```
+/// use codecbench::config::parse_levels;
+///
+/// assert_eq!(parse_levels("-2..-1,1..3,19").unwrap(), [-2, -1, 1, 2, 3, 19]);
+/// assert!(parse_levels("3..1").is_err());
+/// ```
 pub fn parse_levels(text: &str) -> Result<Vec<i32>> {
     let mut levels = Vec::new();
     for item in text.split(',').map(str::trim) {

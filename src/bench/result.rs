@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::stats::Summary;
 
 /// Everything measured for one payload.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct PayloadResult {
     /// `single`, `small`, `large`, or the file path.
     pub payload: String,
@@ -19,7 +19,7 @@ pub struct PayloadResult {
     pub cells: Vec<CellResult>,
 }
 
-/// One codec at one level on one payload.
+/// One codec at one level on one payload. Serialised as is into the JSON report.
 // NOTE: the CSV columns in report/csv.rs and the README's schema follow these fields.
 #[derive(Clone, Debug, Serialize)]
 pub struct CellResult {
@@ -59,7 +59,7 @@ impl CellResult {
 }
 
 /// A whole `run`: the environment it ran in and every payload's cells.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct RunReport {
     /// codecbench's version.
     pub codecbench_version: String,

@@ -78,6 +78,14 @@ impl BuiltinPayload {
 }
 
 /// Generates `records` customer records from `seed` with the chosen stream.
+///
+/// ```
+/// use codecbench::payload::{generate, RngKind};
+///
+/// let single = generate(1, 42, RngKind::Dotnet);
+/// assert_eq!(single.len(), 290);
+/// assert!(single.starts_with(br#"[{"id":1,"externalId":"96ba173e-04ae-3bcd-9986-9e56f0adbf3a""#));
+/// ```
 pub fn generate(records: u64, seed: i32, rng: RngKind) -> Vec<u8> {
     let mut stream: Box<dyn RecordRng> = match rng {
         RngKind::Dotnet => Box::new(DotnetRandom::new(seed)),

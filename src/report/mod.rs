@@ -97,7 +97,11 @@ pub fn significant(value: f64, digits: i32) -> String {
     format!("{value:.decimals$}")
 }
 
-/// Formats an integer with comma thousands separators: 298727 → "298,727".
+/// Formats an integer with comma thousands separators.
+///
+/// ```
+/// assert_eq!(codecbench::report::thousands(298_727), "298,727");
+/// ```
 pub fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);

@@ -1,9 +1,23 @@
-//! Records the versions of the codec crates that Cargo.lock pins, so that reports can
-//! name the exact implementation they measured.
+//! Records what a run's environment report needs from build time: the versions of the
+//! codec crates that Cargo.lock pins, the rustc version, and the git commit.
 
-use std::{env, fs, path::Path};
+use std::{env, fs, path::Path, process::Command};
 
 fn main() {
+    if let Some(version) =
+        command_output(&env::var("RUSTC").unwrap_or("rustc".into()), &["--version"])
+    {
+        println!("cargo:rustc-env=CODECBENCH_RUSTC_VERSION={version}");
+    }
+    // Rebuild when HEAD moves, so the recorded commit stays true.
+    for git_file in [".git/HEAD", ".git/refs/heads", ".git/packed-refs"] {
+        if Path::new(git_file).exists() {
+            println!("cargo:rerun-if-changed={git_file}");
+        }
+    }
+    if let Some(commit) = command_output("git", &["rev-parse", "HEAD"]) {
+        println!("cargo:rustc-env=CODECBENCH_GIT_COMMIT={commit}");
+    }
     let lock = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("Cargo.lock");
     println!("cargo:rerun-if-changed={}", lock.display());
     let Ok(text) = fs::read_to_string(&lock) else {
@@ -30,4 +44,11 @@ fn locked_version(lock: &str, package: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The trimmed stdout of a command that succeeded; `None` otherwise.
+fn command_output(program: &str, args: &[&str]) -> Option<String> {
+    let output = Command::new(program).args(args).output().ok()?;
+    let text = String::from_utf8(output.stdout).ok()?;
+    (output.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
 }

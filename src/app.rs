@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::bench::result::{CellResult, PayloadResult, RunReport};
+use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{default_iterations, run_payload};
 use crate::cli::{Cli, Command};
 use crate::config::{PayloadsConfig, RunConfig};
+use crate::environment::Environment;
 use crate::exit_codes::ExitCode;
 use crate::payload::{self, BuiltinPayload};
 use crate::report::{self, significant, thousands, Format};
@@ -68,8 +69,8 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
 
     let clock = SystemClock::new();
     let mut report = RunReport {
-        codecbench_version: env!("CARGO_PKG_VERSION").to_string(),
-        machine: crate::machine::describe(),
+        schema_version: SCHEMA_VERSION,
+        environment: Environment::current(),
         seed: config.seed,
         rng: config.rng.to_string(),
         payloads: Vec::new(),
@@ -120,6 +121,9 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         }
         out.flush()?;
         report.payloads.push(result);
+        if let Some(path) = &config.json_path {
+            write_file(path, &report::json::render(&report))?;
+        }
     }
     if config.format == Format::Json {
         out.write_all(&report::json::render(&report))?;
@@ -166,8 +170,7 @@ fn write_payloads(config: PayloadsConfig) -> Result<ExitCode> {
     for (file_name, records) in files {
         let path = config.out.join(file_name);
         let bytes = payload::generate(records, config.seed, config.rng);
-        std::fs::write(&path, &bytes)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        write_file(&path, &bytes)?;
         writeln!(
             out,
             "{}: {records} records, {} bytes",
@@ -176,4 +179,9 @@ fn write_payloads(config: PayloadsConfig) -> Result<ExitCode> {
         )?;
     }
     Ok(ExitCode::Success)
+}
+
+/// Writes a whole file, naming it in the error.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }

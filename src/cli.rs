@@ -82,6 +82,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
+    /// Also write the full results as JSON to FILE: environment, every cell and every
+    /// timed sample. It is rewritten after each payload, so a cut-short run keeps what it
+    /// measured.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+
     /// Options of the record generator, for the built-in payloads.
     #[command(flatten)]
     pub generator: GeneratorArgs,

@@ -25,6 +25,8 @@ pub struct RunConfig {
     pub format: Format,
     /// Where to also write CSV, if anywhere.
     pub csv_path: Option<PathBuf>,
+    /// Where to also write JSON, if anywhere.
+    pub json_path: Option<PathBuf>,
     /// Generator seed for the built-in payloads.
     pub seed: i32,
     /// Generator stream for the built-in payloads.
@@ -92,6 +94,7 @@ impl RunConfig {
             settings,
             format: args.format,
             csv_path: args.csv,
+            json_path: args.json,
             seed: args.generator.seed,
             rng: args.generator.rng,
         })

@@ -8,7 +8,7 @@ pub mod bench;
 pub mod cli;
 pub mod codec;
 pub mod config;
+pub mod environment;
 pub mod exit_codes;
-pub mod machine;
 pub mod payload;
 pub mod report;

@@ -2,8 +2,8 @@
 
 mod common;
 
+use codecbench::payload::sha256_hex;
 use common::{bad_input, codecbench};
-use sha2::{Digest, Sha256};
 
 /// The committed payloads/SHA256SUMS as (hash, file name) pairs.
 fn golden_sums() -> Vec<(String, String)> {
@@ -14,13 +14,6 @@ fn golden_sums() -> Vec<(String, String)> {
             let (hash, name) = line.split_once("  ").expect("sha256sum format");
             (hash.to_string(), name.to_string())
         })
-        .collect()
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
         .collect()
 }
 

@@ -230,7 +230,9 @@ fn user_files_and_directories_are_payloads_and_csv_file_matches_stdout() {
 }
 
 #[test]
-fn json_output_holds_every_sample() {
+fn json_output_holds_every_sample_and_its_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let json_path = dir.path().join("run.json");
     let output = codecbench()
         .args([
             "run",
@@ -241,14 +243,33 @@ fn json_output_holds_every_sample() {
             "--warmup",
             "0",
         ])
-        .args(["--codecs", "zstd", "--zstd-levels=-1", "--format", "json"])
+        .args([
+            "--codecs",
+            "zstd",
+            "--zstd-levels=-1",
+            "--format",
+            "json",
+            "--json",
+        ])
+        .arg(&json_path)
         .output()
         .unwrap();
     assert!(output.status.success());
+    assert_eq!(std::fs::read(&json_path).unwrap(), output.stdout);
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["schema_version"], 1);
     assert_eq!(report["seed"], 42);
     assert_eq!(report["rng"], "dotnet");
-    let cell = &report["payloads"][0]["cells"][0];
+    let environment = &report["environment"];
+    assert_eq!(environment["codecs"]["zstd"], "libzstd 1.5.7");
+    assert!(environment["rustc"].as_str().unwrap().starts_with("rustc "));
+    assert!(environment["timestamp"].as_str().unwrap().ends_with('Z'));
+    let payload = &report["payloads"][0];
+    assert_eq!(
+        payload["sha256"],
+        "c603c915538b6b2aefc473a151cff2c9cce768209747743a810c02ebfeceee1a"
+    );
+    let cell = &payload["cells"][0];
     assert_eq!(cell["level"], -1);
     assert_eq!(cell["compress"]["samples_s"].as_array().unwrap().len(), 4);
     assert_eq!(cell["decompress"]["samples_s"].as_array().unwrap().len(), 4);

@@ -40,6 +40,7 @@ pub fn run_payload(
     let mut result = PayloadResult {
         payload: name.to_string(),
         input_bytes: input.len() as u64,
+        sha256: Some(crate::payload::sha256_hex(input)),
         warmup: plan.warmup,
         iterations: plan.iterations,
         cells: Vec::new(),

@@ -1,17 +1,24 @@
 //! What a run measured: one cell per payload × codec × level.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::stats::Summary;
+use crate::environment::Environment;
+
+/// Version of the JSON result document. Bump it when a field changes meaning or goes away;
+/// readers refuse versions they do not know.
+pub const SCHEMA_VERSION: u32 = 1;
 
 /// Everything measured for one payload.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PayloadResult {
     /// `single`, `small`, `large`, or the file path.
     pub payload: String,
     /// Uncompressed size in bytes.
     pub input_bytes: u64,
-    /// Warm-up iterations per direction, timed and thrown away.
+    /// SHA-256 of the uncompressed body, lower-case hex; `None` when read from CSV.
+    pub sha256: Option<String>,
+    /// Untimed warm-up iterations per direction.
     pub warmup: u32,
     /// Timed iterations per direction.
     pub iterations: u32,
@@ -19,9 +26,9 @@ pub struct PayloadResult {
     pub cells: Vec<CellResult>,
 }
 
-/// One codec at one level on one payload. Serialised as is into the JSON report.
+/// One codec at one level on one payload.
 // NOTE: the CSV columns in report/csv.rs and the README's schema follow these fields.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CellResult {
     /// `zstd`, `brotli` or `gzip`.
     pub codec: String,
@@ -59,12 +66,12 @@ impl CellResult {
 }
 
 /// A whole `run`: the environment it ran in and every payload's cells.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunReport {
-    /// codecbench's version.
-    pub codecbench_version: String,
-    /// Where it ran, e.g. CPU model, core count and OS.
-    pub machine: String,
+    /// [`SCHEMA_VERSION`] when written by this codecbench.
+    pub schema_version: u32,
+    /// Where and with what it ran.
+    pub environment: Environment,
     /// The record generator's seed.
     pub seed: i32,
     /// The record generator's stream: `dotnet` or `chacha`.

@@ -95,6 +95,15 @@ pub fn generate(records: u64, seed: i32, rng: RngKind) -> Vec<u8> {
     records::make_list_payload(records, stream.as_mut())
 }
 
+/// SHA-256 of `bytes` as lower-case hex, to identify a payload across runs.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// One payload to benchmark: a name for the reports and its bytes.
 #[derive(Clone, Debug)]
 pub struct Payload {
@@ -197,6 +206,14 @@ mod tests {
         let records: serde_json::Value = serde_json::from_slice(&chacha).unwrap();
         assert_eq!(records.as_array().unwrap().len(), 100);
         assert_eq!(chacha, generate(100, 42, RngKind::Chacha));
+    }
+
+    #[test]
+    fn sha256_of_the_empty_string() {
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
     }
 
     #[test]

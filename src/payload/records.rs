@@ -101,7 +101,7 @@ pub fn format_dotnet_roundtrip_date(seconds_after: u64) -> String {
 
 /// Converts days since 1970-01-01 to a proleptic Gregorian (year, month, day).
 /// Howard Hinnant's `civil_from_days`, <https://howardhinnant.github.io/date_algorithms.html>.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);

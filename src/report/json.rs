@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::bench::result::{CellResult, PayloadResult, RunReport};
+use crate::environment::Environment;
 
 /// A cell with its derived figures alongside the raw ones.
 #[derive(Serialize)]
@@ -18,15 +19,18 @@ struct CellView<'a> {
 struct PayloadView<'a> {
     payload: &'a str,
     input_bytes: u64,
+    sha256: &'a Option<String>,
     warmup: u32,
     iterations: u32,
     cells: Vec<CellView<'a>>,
 }
 
+/// The document mirrors [`RunReport`] field for field, so it reads back into one; the
+/// derived figures are extra fields that reading ignores.
 #[derive(Serialize)]
 struct ReportView<'a> {
-    codecbench_version: &'a str,
-    machine: &'a str,
+    schema_version: u32,
+    environment: &'a Environment,
     seed: i32,
     rng: &'a str,
     payloads: Vec<PayloadView<'a>>,
@@ -37,6 +41,7 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
     PayloadView {
         payload: &payload.payload,
         input_bytes: input,
+        sha256: &payload.sha256,
         warmup: payload.warmup,
         iterations: payload.iterations,
         cells: payload
@@ -55,8 +60,8 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
 /// The report as pretty-printed JSON, ending in a newline.
 pub fn render(report: &RunReport) -> Vec<u8> {
     let view = ReportView {
-        codecbench_version: &report.codecbench_version,
-        machine: &report.machine,
+        schema_version: report.schema_version,
+        environment: &report.environment,
         seed: report.seed,
         rng: &report.rng,
         payloads: report.payloads.iter().map(payload_view).collect(),
@@ -87,5 +92,13 @@ mod tests {
         assert_eq!(cell["compress"]["samples_s"].as_array().unwrap().len(), 3);
         assert_eq!(cell["ratio"].as_f64().unwrap(), 298_727.0 / 41_132.0);
         assert!(cell["failure"].is_null());
+    }
+
+    #[test]
+    fn json_reads_back_into_the_same_report() {
+        let report = fixtures::report();
+        let read: RunReport = serde_json::from_slice(&render(&report)).unwrap();
+        assert_eq!(render(&read), render(&report));
+        assert_eq!(read.schema_version, crate::bench::result::SCHEMA_VERSION);
     }
 }

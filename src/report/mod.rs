@@ -118,8 +118,9 @@ pub fn thousands(value: u64) -> String {
 pub(crate) mod fixtures {
     //! A fixed, hand-made report for the reporters' snapshot tests.
 
-    use crate::bench::result::{CellResult, PayloadResult, RunReport};
+    use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
     use crate::bench::stats::Summary;
+    use crate::environment::Environment;
 
     fn cell(
         codec: &str,
@@ -148,13 +149,33 @@ pub(crate) mod fixtures {
             "round trip mismatch: decompressed 5 bytes differ from the 298727-byte input".into(),
         );
         RunReport {
-            codecbench_version: "0.0.0-test".into(),
-            machine: "Test CPU @ 1 GHz, 2 cores, linux".into(),
+            schema_version: SCHEMA_VERSION,
+            environment: Environment {
+                codecbench_version: "0.0.0-test".into(),
+                git_commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+                timestamp: "2026-11-30T10:00:00Z".into(),
+                cpu: Some("Test CPU @ 1 GHz".into()),
+                logical_cores: 2,
+                os: "linux".into(),
+                arch: "x86_64".into(),
+                rustc: Some("rustc 1.95.0".into()),
+                codecs: [
+                    ("zstd", "zstd-lib 1.0"),
+                    ("brotli", "brotli-lib 1.0"),
+                    ("gzip", "gzip-lib 1.0"),
+                ]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            },
             seed: 42,
             rng: "dotnet".into(),
             payloads: vec![PayloadResult {
                 payload: "small".into(),
                 input_bytes: 298_727,
+                sha256: Some(
+                    "9729ade45b4123a360f345e1d0ba07aac996416fc75817c524070de5d648d578".into(),
+                ),
                 warmup: 3,
                 iterations: 3,
                 cells: vec![

@@ -1,0 +1,110 @@
+//! Where and with what a run measured: host, toolchain, codec libraries, time.
+//! Saved with every JSON result so that runs from different machines can be told apart.
+
+use serde::{Deserialize, Serialize};
+
+use crate::codec::CodecKind;
+
+/// The context of one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    /// codecbench's version.
+    pub codecbench_version: String,
+    /// The git commit codecbench was built from; `None` when built outside a git checkout.
+    pub git_commit: Option<String>,
+    /// When the run started, UTC, RFC 3339 (e.g. `2026-11-30T10:00:00Z`).
+    pub timestamp: String,
+    /// CPU model as the OS reports it; `None` where it cannot be read.
+    pub cpu: Option<String>,
+    /// Logical cores available to the process.
+    pub logical_cores: usize,
+    /// Operating system, e.g. `linux`.
+    pub os: String,
+    /// CPU architecture, e.g. `x86_64`.
+    pub arch: String,
+    /// The compiler that built codecbench, e.g. `rustc 1.95.0 (59807616e 2026-04-14)`.
+    pub rustc: Option<String>,
+    /// Each codec's implementation and version, keyed by codec name.
+    pub codecs: std::collections::BTreeMap<String, String>,
+}
+
+impl Environment {
+    /// Reads the environment of the current process.
+    pub fn current() -> Self {
+        Environment {
+            codecbench_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: option_env!("CODECBENCH_GIT_COMMIT").map(String::from),
+            timestamp: utc_timestamp(std::time::SystemTime::now()),
+            cpu: cpu_model(),
+            logical_cores: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            os: std::env::consts::OS.to_string(),
+            arch: std::env::consts::ARCH.to_string(),
+            rustc: option_env!("CODECBENCH_RUSTC_VERSION").map(String::from),
+            codecs: CodecKind::ALL
+                .iter()
+                .map(|kind| (kind.name().to_string(), kind.codec().implementation()))
+                .collect(),
+        }
+    }
+
+    /// One line naming the machine, e.g. `AMD EPYC, 2 cores, linux x86_64`.
+    pub fn machine(&self) -> String {
+        format!(
+            "{}, {} cores, {} {}",
+            self.cpu.as_deref().unwrap_or("unknown CPU"),
+            self.logical_cores,
+            self.os,
+            self.arch
+        )
+    }
+}
+
+/// The CPU model from /proc/cpuinfo (Linux); `None` elsewhere.
+fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find(|line| line.starts_with("model name") || line.starts_with("Model"))
+        .and_then(|line| line.split_once(':'))
+        .map(|(_, model)| model.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Formats a time as RFC 3339 UTC with whole seconds.
+fn utc_timestamp(time: std::time::SystemTime) -> String {
+    let seconds = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (year, month, day) = crate::payload::records::civil_from_days((seconds / 86_400) as i64);
+    let of_day = seconds % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        assert_eq!(utc_timestamp(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_996_800 + 3_723);
+        assert_eq!(utc_timestamp(t), "2026-11-30T01:02:03Z");
+    }
+
+    #[test]
+    fn current_environment_names_every_codec() {
+        let env = Environment::current();
+        assert_eq!(env.codecs["zstd"], "libzstd 1.5.7");
+        assert!(env.codecs["brotli"].starts_with("brotli-rs "));
+        assert!(env.codecs["gzip"].starts_with("zlib-rs "));
+        assert!(env.logical_cores >= 1);
+        assert!(env.machine().contains(&env.os));
+    }
+}

@@ -5,24 +5,88 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{default_iterations, run_payload};
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, CompareArgs, CompareFormat, MergeArgs, MergeFormat};
+use crate::compare::{compare, parse_reference, CompareOptions, SpeedBasis};
 use crate::config::{PayloadsConfig, RunConfig};
 use crate::environment::Environment;
 use crate::exit_codes::ExitCode;
+use crate::merge::merge;
 use crate::payload::{self, BuiltinPayload};
 use crate::report::{self, significant, thousands, Format};
+use crate::runs;
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run_benchmark(RunConfig::from_args(args)?),
         Command::Payloads(args) => write_payloads(PayloadsConfig::from_args(args)),
+        Command::Compare(args) => compare_runs(args),
+        Command::Merge(args) => merge_runs(args),
     }
+}
+
+fn compare_runs(args: CompareArgs) -> Result<ExitCode> {
+    if !(args.threshold.is_finite() && args.threshold >= 0.0) {
+        bail!(
+            "--threshold {} must be a percentage of 0 or more",
+            args.threshold
+        );
+    }
+    let basis = if args.absolute {
+        SpeedBasis::Absolute
+    } else {
+        let (codec, level) = parse_reference(&args.normalize_to)?;
+        SpeedBasis::Normalized { codec, level }
+    };
+    let options = CompareOptions {
+        threshold: args.threshold / 100.0,
+        basis,
+        allow_size_drift: args.allow_size_drift,
+    };
+    let baseline = runs::load(&args.baseline)?;
+    let candidate = runs::load(&args.candidate)?;
+    let comparison = compare(&baseline, &candidate, &options)?;
+    let bytes = match args.format {
+        CompareFormat::Table => report::comparison::render_table(&comparison),
+        CompareFormat::Markdown => report::comparison::render_markdown(&comparison),
+        CompareFormat::Json => report::comparison::render_json(&comparison),
+    };
+    print(&bytes)?;
+    Ok(if comparison.failed() {
+        ExitCode::Failure
+    } else {
+        ExitCode::Success
+    })
+}
+
+fn merge_runs(args: MergeArgs) -> Result<ExitCode> {
+    let (codec, level) = parse_reference(&args.normalize_to)?;
+    let runs = args
+        .runs
+        .iter()
+        .map(|path| runs::load(path))
+        .collect::<Result<Vec<_>>>()?;
+    let merged = merge(&runs, &codec, level);
+    let bytes = match args.format {
+        MergeFormat::Table => report::merged::render_table(&merged),
+        MergeFormat::Markdown => report::merged::render_markdown(&merged),
+        MergeFormat::Csv => report::merged::render_csv(&merged),
+    };
+    print(&bytes)?;
+    Ok(ExitCode::Success)
+}
+
+/// Writes a whole report to stdout.
+fn print(bytes: &[u8]) -> Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
 }
 
 /// A CSV file that grows by one row per measured cell, so a run that is cut short keeps

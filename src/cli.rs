@@ -26,6 +26,90 @@ pub enum Command {
     Run(RunArgs),
     /// Write the generated payloads to disk (single.json, small.json, large.json).
     Payloads(PayloadsArgs),
+    /// Compare a candidate run with a baseline: exact sizes, and speeds against a threshold
+    /// and the runs' noise. Exits 1 on a regression or a size drift.
+    Compare(CompareArgs),
+    /// Put several runs side by side: a row per setting, columns per run.
+    Merge(MergeArgs),
+}
+
+/// Options of `codecbench compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The reference run: JSON from `run --json`, or CSV from `run --csv`.
+    pub baseline: PathBuf,
+
+    /// The run to judge, in either format.
+    pub candidate: PathBuf,
+
+    /// Smallest speed change, in percent, that can count as a regression.
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 10.0,
+        allow_hyphen_values = true
+    )]
+    pub threshold: f64,
+
+    /// Divide each cell's speed by this cell's speed in the same run and payload, so that
+    /// machines of different speed compare by shape.
+    #[arg(
+        long,
+        value_name = "CODEC:LEVEL",
+        default_value = "zstd:1",
+        conflicts_with = "absolute"
+    )]
+    pub normalize_to: String,
+
+    /// Compare raw MB/s instead, for before/after runs on one machine.
+    #[arg(long)]
+    pub absolute: bool,
+
+    /// Report compressed-size differences without failing.
+    #[arg(long)]
+    pub allow_size_drift: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    pub format: CompareFormat,
+}
+
+/// Output formats of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// A terminal table and a summary.
+    Table,
+    /// A Markdown table and a summary, e.g. for a CI job summary.
+    Markdown,
+    /// The whole comparison as JSON.
+    Json,
+}
+
+/// Options of `codecbench merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Runs to merge, JSON or CSV, in column order.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+
+    /// Reference cell for the normalised-speed columns.
+    #[arg(long, value_name = "CODEC:LEVEL", default_value = "zstd:1")]
+    pub normalize_to: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = MergeFormat::Table)]
+    pub format: MergeFormat,
+}
+
+/// Output formats of `merge`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MergeFormat {
+    /// One terminal table.
+    Table,
+    /// One Markdown table.
+    Markdown,
+    /// Long-format CSV: a row per setting and run.
+    Csv,
 }
 
 /// Options shared by everything that generates records.

@@ -1,20 +1,18 @@
 //! Markdown: one GitHub-flavoured table per payload, for READMEs and CI summaries.
 
-use super::{failure_lines, matrix_rows, matrix_title, MATRIX_HEADER, MATRIX_NUMERIC};
+use super::{
+    failure_lines, markdown_table, matrix_rows, matrix_title, MATRIX_HEADER, MATRIX_NUMERIC,
+};
 use crate::bench::result::{PayloadResult, RunReport};
 
 /// One payload's section: a heading line, the table, and any failures.
 pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
     let mut out = format!("**{}**\n\n", matrix_title(payload));
-    out.push_str(&format!("| {} |\n", MATRIX_HEADER.join(" | ")));
-    let rule: Vec<&str> = MATRIX_NUMERIC
-        .iter()
-        .map(|&numeric| if numeric { "---:" } else { "---" })
-        .collect();
-    out.push_str(&format!("| {} |\n", rule.join(" | ")));
-    for row in matrix_rows(payload) {
-        out.push_str(&format!("| {} |\n", row.join(" | ")));
-    }
+    out.push_str(&markdown_table(
+        &MATRIX_HEADER,
+        &matrix_rows(payload),
+        &MATRIX_NUMERIC,
+    ));
     for line in failure_lines(payload) {
         out.push_str(&format!("\n{line}\n"));
     }

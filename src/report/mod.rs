@@ -1,8 +1,10 @@
 //! Reporters: pure functions from results to bytes. Only main.rs writes them anywhere.
 
+pub mod comparison;
 pub mod csv;
 pub mod json;
 pub mod markdown;
+pub mod merged;
 pub mod table;
 
 use crate::bench::result::{CellResult, PayloadResult};
@@ -35,11 +37,11 @@ const MATRIX_HEADER: [&str; 7] = [
 const MATRIX_NUMERIC: [bool; 7] = [false, true, false, true, true, true, true];
 
 /// One payload's matrix as display strings, one row per cell.
-fn matrix_rows(payload: &PayloadResult) -> Vec<[String; 7]> {
+fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {
     payload
         .cells
         .iter()
-        .map(|cell| matrix_row(payload.input_bytes, cell))
+        .map(|cell| matrix_row(payload.input_bytes, cell).to_vec())
         .collect()
 }
 
@@ -84,6 +86,51 @@ fn failure_lines(payload: &PayloadResult) -> Vec<String> {
                 .map(|why| format!("FAILED {} {}: {why}", c.codec, c.level))
         })
         .collect()
+}
+
+/// A terminal table with a header row; `numeric` columns are right-aligned. No colours or
+/// terminal probing, so the bytes are the same whether stdout is a tty or a pipe.
+pub(crate) fn text_table<S: AsRef<str>>(
+    header: &[S],
+    rows: &[Vec<String>],
+    numeric: &[bool],
+) -> String {
+    use comfy_table::{presets::UTF8_FULL_CONDENSED, CellAlignment, Table};
+    let mut table = Table::new();
+    table.force_no_tty().load_style(UTF8_FULL_CONDENSED);
+    table.set_header(header.iter().map(|h| h.as_ref().to_string()));
+    table.add_rows(rows.iter().cloned());
+    for (column, &right) in table.column_iter_mut().zip(numeric) {
+        if right {
+            column.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    format!("{table}\n")
+}
+
+/// A GitHub-flavoured Markdown table; `numeric` columns are right-aligned.
+pub(crate) fn markdown_table<S: AsRef<str>>(
+    header: &[S],
+    rows: &[Vec<String>],
+    numeric: &[bool],
+) -> String {
+    let line = |cells: Vec<&str>| format!("| {} |\n", cells.join(" | "));
+    let mut out = line(header.iter().map(AsRef::as_ref).collect());
+    out.push_str(&line(
+        (0..header.len())
+            .map(|i| {
+                if numeric.get(i) == Some(&true) {
+                    "---:"
+                } else {
+                    "---"
+                }
+            })
+            .collect(),
+    ));
+    for row in rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
 }
 
 /// Formats `value` with at least `digits` significant digits and no exponent:

@@ -1,23 +1,12 @@
 //! The terminal table: one matrix per payload.
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, CellAlignment, Table};
-
-use super::{failure_lines, matrix_rows, matrix_title, MATRIX_HEADER, MATRIX_NUMERIC};
+use super::{failure_lines, matrix_rows, matrix_title, text_table, MATRIX_HEADER, MATRIX_NUMERIC};
 use crate::bench::result::{PayloadResult, RunReport};
 
 /// One payload's matrix with its title line and any failures below it.
 pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
-    let mut table = Table::new();
-    // No colours or terminal probing: the same bytes whether stdout is a tty or a pipe.
-    table.force_no_tty().load_style(UTF8_FULL_CONDENSED);
-    table.set_header(MATRIX_HEADER);
-    table.add_rows(matrix_rows(payload));
-    for (column, numeric) in table.column_iter_mut().zip(MATRIX_NUMERIC) {
-        if numeric {
-            column.set_cell_alignment(CellAlignment::Right);
-        }
-    }
-    let mut out = format!("{}\n{table}\n", matrix_title(payload));
+    let table = text_table(&MATRIX_HEADER, &matrix_rows(payload), &MATRIX_NUMERIC);
+    let mut out = format!("{}\n{table}", matrix_title(payload));
     for line in failure_lines(payload) {
         out.push_str(&line);
         out.push('\n');

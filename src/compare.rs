@@ -1,0 +1,724 @@
+//! Comparing two saved runs: exact sizes, and speeds judged against a threshold and the
+//! runs' own noise.
+//!
+//! Sizes are deterministic for a given payload, implementation and level, so any
+//! difference is a drift in a library or in the payload generator.
+//!
+//! Speeds are compared by default as *shapes*: each cell's throughput is divided by the
+//! same run's reference cell (zstd 1 on the same payload), so a machine that is uniformly
+//! twice as fast shows no change. `--absolute` compares raw MB/s instead, for before/after
+//! runs on one machine.
+//!
+//! A speed change is a regression only when it is larger than the threshold *and* larger
+//! than the noise. The noise has two parts, added in quadrature, and the band is two of
+//! these combined standard errors (a one-sided test at about 97.7% under a normal
+//! approximation):
+//!
+//! - **within cells:** each median's standard error from its own samples (see
+//!   [`Timing::relative_standard_error`]), for both runs and, with normalisation, for both
+//!   reference cells. Runs read from CSV carry no samples and contribute nothing here.
+//! - **between cells:** on a shared machine the speed drifts between one cell and the
+//!   next, which the samples of one cell cannot show. With at least
+//!   [`MIN_CELLS_FOR_SPREAD`] other cells on the same payload and direction, their log
+//!   changes give a robust spread (1.4826 × MAD), used as a further standard error.
+//!
+//! With normalisation, the reference cell's own drift moves every other cell alike. So the
+//! median log change of the other cells (again with enough of them) is taken as that
+//! drift and removed before judging; the comparison reports it. A shift shared by most
+//! cells is therefore not a regression in normalised mode: on one machine, `--absolute`
+//! catches it.
+
+use anyhow::{bail, Result};
+use serde::Serialize;
+
+use crate::runs::{CellKey, LoadedRun, RunCell, Timing};
+
+/// What speeds are compared as.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum SpeedBasis {
+    /// Relative to the same run's cell with this codec and level, on the same payload.
+    Normalized {
+        /// Reference codec, e.g. `zstd`.
+        codec: String,
+        /// Reference level, e.g. 1.
+        level: i32,
+    },
+    /// Raw MB/s.
+    Absolute,
+}
+
+/// Parses a reference cell written `CODEC:LEVEL`, e.g. `zstd:1`.
+pub fn parse_reference(text: &str) -> Result<(String, i32)> {
+    let Some((codec, level)) = text.split_once(':') else {
+        bail!("--normalize-to '{text}' must look like CODEC:LEVEL, e.g. zstd:1");
+    };
+    let Ok(level) = level.trim().parse() else {
+        bail!("--normalize-to '{text}': '{level}' is not an integer level");
+    };
+    Ok((codec.trim().to_string(), level))
+}
+
+/// Settings of a comparison.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// Smallest relative change that counts, e.g. 0.10 for 10%.
+    pub threshold: f64,
+    /// Normalised or absolute speeds.
+    pub basis: SpeedBasis,
+    /// Report size drifts without failing.
+    pub allow_size_drift: bool,
+}
+
+/// The verdict on one speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The change is within the threshold.
+    Unchanged,
+    /// Beyond the threshold, but not beyond the noise.
+    WithinNoise,
+    /// Faster beyond both the threshold and the noise.
+    Improved,
+    /// Slower beyond both the threshold and the noise.
+    Regressed,
+}
+
+impl Verdict {
+    /// A short word for tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Unchanged => "",
+            Verdict::WithinNoise => "noise",
+            Verdict::Improved => "improved",
+            Verdict::Regressed => "REGRESSED",
+        }
+    }
+}
+
+/// Fewest other cells on a payload and direction from which a between-cell spread and
+/// the reference's drift are estimated.
+pub const MIN_CELLS_FOR_SPREAD: usize = 4;
+
+/// One direction's speed in both runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpeedChange {
+    /// Baseline speed: MB/s, or the ratio to the reference cell.
+    pub baseline: f64,
+    /// Candidate speed, in the same unit.
+    pub candidate: f64,
+    /// `candidate / baseline − 1`: −0.2 means 20% slower.
+    pub change: f64,
+    /// The change after removing the reference cell's drift (normalised mode); this is
+    /// what the verdict judges.
+    pub judged_change: f64,
+    /// Standard error of the log ratio from the cells' own samples; `None` without.
+    pub se_within: Option<f64>,
+    /// The band a change must leave to count: `z` × the combined standard error of
+    /// within-cell and between-cell noise; `None` when neither is known.
+    pub noise: Option<f64>,
+    /// What it amounts to.
+    pub verdict: Verdict,
+}
+
+/// The common movement of one payload and direction, removed before judging.
+#[derive(Clone, Debug, Serialize)]
+pub struct Drift {
+    /// Payload name.
+    pub payload: String,
+    /// `compress` or `decompress`.
+    pub direction: &'static str,
+    /// Median relative change of the other cells (0 in absolute mode, where it is kept).
+    pub shift: f64,
+    /// Robust standard deviation of the other cells' log changes.
+    pub spread: f64,
+    /// How many cells it was estimated from.
+    pub cells: usize,
+}
+
+/// One cell present in both runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct CellComparison {
+    /// Which cell.
+    pub key: CellKey,
+    /// Baseline compressed size.
+    pub baseline_bytes: u64,
+    /// Candidate compressed size.
+    pub candidate_bytes: u64,
+    /// Compression speed; `None` if either run lacks it.
+    pub compress: Option<SpeedChange>,
+    /// Decompression speed; `None` if either run lacks it.
+    pub decompress: Option<SpeedChange>,
+}
+
+impl CellComparison {
+    /// Whether the compressed size changed.
+    pub fn size_drift(&self) -> bool {
+        self.baseline_bytes != self.candidate_bytes
+    }
+
+    /// Whether either direction regressed.
+    pub fn regressed(&self) -> bool {
+        [&self.compress, &self.decompress]
+            .into_iter()
+            .flatten()
+            .any(|s| s.verdict == Verdict::Regressed)
+    }
+}
+
+/// The outcome of comparing two runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// Baseline label.
+    pub baseline: String,
+    /// Candidate label.
+    pub candidate: String,
+    /// How speeds were compared.
+    pub basis: SpeedBasis,
+    /// The threshold, as a fraction.
+    pub threshold: f64,
+    /// Whether size drift is tolerated.
+    pub allow_size_drift: bool,
+    /// Cells in both runs, in baseline order.
+    pub cells: Vec<CellComparison>,
+    /// Cells only in the baseline.
+    pub missing: Vec<CellKey>,
+    /// Cells only in the candidate.
+    pub extra: Vec<CellKey>,
+    /// Per payload and direction, the common drift and between-cell spread, where there
+    /// were enough cells to estimate them.
+    pub drifts: Vec<Drift>,
+    /// How many standard errors a change must exceed: Φ⁻¹(1 − α/m) for α =
+    /// [`FAMILY_ERROR_RATE`] over the m speeds compared.
+    pub z: f64,
+}
+
+impl Comparison {
+    /// Cells whose size changed.
+    pub fn size_drifts(&self) -> impl Iterator<Item = &CellComparison> {
+        self.cells.iter().filter(|c| c.size_drift())
+    }
+
+    /// Cells that regressed.
+    pub fn regressions(&self) -> impl Iterator<Item = &CellComparison> {
+        self.cells.iter().filter(|c| c.regressed())
+    }
+
+    /// True when the comparison should fail the job: a regression, or a size drift that
+    /// is not allowed.
+    pub fn failed(&self) -> bool {
+        self.regressions().next().is_some()
+            || (!self.allow_size_drift && self.size_drifts().next().is_some())
+    }
+}
+
+/// Compares `candidate` against `baseline`.
+pub fn compare(
+    baseline: &LoadedRun,
+    candidate: &LoadedRun,
+    options: &CompareOptions,
+) -> Result<Comparison> {
+    let mut cells = Vec::new();
+    let mut missing = Vec::new();
+    for base in &baseline.cells {
+        let Some(cand) = candidate.cell(&base.key) else {
+            missing.push(base.key.clone());
+            continue;
+        };
+        let direction = |pick: fn(&RunCell) -> Option<&Timing>| -> Result<Option<SpeedChange>> {
+            let (Some(b), Some(c)) = (
+                speed(baseline, base, pick, options)?,
+                speed(candidate, cand, pick, options)?,
+            ) else {
+                return Ok(None);
+            };
+            Ok(Some(measure_change(b, c)))
+        };
+        cells.push(CellComparison {
+            key: base.key.clone(),
+            baseline_bytes: base.compressed_bytes,
+            candidate_bytes: cand.compressed_bytes,
+            compress: direction(|c| c.compress.as_ref())?,
+            decompress: direction(|c| c.decompress.as_ref())?,
+        });
+    }
+    let extra = candidate
+        .cells
+        .iter()
+        .filter(|c| baseline.cell(&c.key).is_none())
+        .map(|c| c.key.clone())
+        .collect();
+    let (drifts, z) = judge_all(&mut cells, options);
+    Ok(Comparison {
+        baseline: baseline.label.clone(),
+        candidate: candidate.label.clone(),
+        basis: options.basis.clone(),
+        threshold: options.threshold,
+        allow_size_drift: options.allow_size_drift,
+        cells,
+        missing,
+        extra,
+        drifts,
+        z,
+    })
+}
+
+/// Estimates each payload's drift and spread per direction, then gives every speed change
+/// its verdict. Returns the drifts and the band's z.
+fn judge_all(cells: &mut [CellComparison], options: &CompareOptions) -> (Vec<Drift>, f64) {
+    let reference = match &options.basis {
+        SpeedBasis::Normalized { codec, level } => Some((codec.as_str(), *level)),
+        SpeedBasis::Absolute => None,
+    };
+    let is_reference = |key: &CellKey| {
+        reference.is_some_and(|(codec, level)| key.codec == codec && key.level == level)
+    };
+    let mut payloads: Vec<String> = Vec::new();
+    for cell in cells.iter() {
+        if !payloads.contains(&cell.key.payload) {
+            payloads.push(cell.key.payload.clone());
+        }
+    }
+    // Bonferroni: every speed is a test, so each gets α / m for a 5% chance of any false
+    // alarm across the whole comparison.
+    let tests = cells
+        .iter()
+        .map(|c| usize::from(c.compress.is_some()) + usize::from(c.decompress.is_some()))
+        .sum::<usize>()
+        .max(1);
+    let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / tests as f64);
+    let mut drifts = Vec::new();
+    for payload in payloads {
+        for (direction, pick) in [
+            (
+                "compress",
+                (|c: &mut CellComparison| c.compress.as_mut())
+                    as fn(&mut CellComparison) -> Option<&mut SpeedChange>,
+            ),
+            ("decompress", |c: &mut CellComparison| c.decompress.as_mut()),
+        ] {
+            let mut log_changes: Vec<f64> = cells
+                .iter_mut()
+                .filter(|c| c.key.payload == payload && !is_reference(&c.key))
+                .filter_map(|c| pick(c).map(|s| s.change.ln_1p()))
+                .collect();
+            let (center, spread) = if log_changes.len() >= MIN_CELLS_FOR_SPREAD {
+                let median = median(&mut log_changes);
+                let mut deviations: Vec<f64> =
+                    log_changes.iter().map(|x| (x - median).abs()).collect();
+                let spread = 1.4826 * self::median(&mut deviations);
+                let center = if reference.is_some() { median } else { 0.0 };
+                drifts.push(Drift {
+                    payload: payload.clone(),
+                    direction,
+                    shift: median.exp_m1(),
+                    spread,
+                    cells: log_changes.len(),
+                });
+                (center, spread)
+            } else {
+                (0.0, 0.0)
+            };
+            for cell in cells.iter_mut().filter(|c| c.key.payload == payload) {
+                let skip_center = is_reference(&cell.key);
+                if let Some(change) = pick(cell) {
+                    let center = if skip_center { 0.0 } else { center };
+                    let spread = if skip_center { 0.0 } else { spread };
+                    judge(change, center, spread, z, options.threshold);
+                }
+            }
+        }
+    }
+    (drifts, z)
+}
+
+/// The chance, across a whole comparison, that noise alone flags any cell.
+pub const FAMILY_ERROR_RATE: f64 = 0.05;
+
+/// The standard normal quantile function Φ⁻¹(p), for 0 < p < 1, by Acklam's rational
+/// approximation (relative error below 1.15 × 10⁻⁹): P. J. Acklam, "An algorithm for
+/// computing the inverse normal cumulative distribution function" (2003).
+pub fn normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    const LOW: f64 = 0.024_25;
+    let p = p.clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    if p < LOW {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - LOW {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+/// The median of `values` (reordered in place); 0 for none.
+fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// A speed on the comparison's basis with its relative standard error, if known.
+struct Speed {
+    value: f64,
+    relative_se: Option<f64>,
+}
+
+fn speed(
+    run: &LoadedRun,
+    cell: &RunCell,
+    pick: fn(&RunCell) -> Option<&Timing>,
+    options: &CompareOptions,
+) -> Result<Option<Speed>> {
+    let Some(timing) = pick(cell) else {
+        return Ok(None);
+    };
+    let mb_s = cell.input_bytes as f64 / 1e6 / timing.median_s;
+    match &options.basis {
+        SpeedBasis::Absolute => Ok(Some(Speed {
+            value: mb_s,
+            relative_se: timing.relative_standard_error(),
+        })),
+        SpeedBasis::Normalized { codec, level } => {
+            let Some(reference) = run.find(&cell.key.payload, codec, *level) else {
+                bail!(
+                    "{} has no {codec}:{level} cell for payload {} to normalise to; measure it, or use --normalize-to or --absolute",
+                    run.label,
+                    cell.key.payload
+                );
+            };
+            if reference.key == cell.key {
+                // The reference against itself is 1 by definition, with no error.
+                return Ok(Some(Speed {
+                    value: 1.0,
+                    relative_se: Some(0.0),
+                }));
+            }
+            let Some(reference_timing) = pick(reference) else {
+                return Ok(None);
+            };
+            let relative_se = match (
+                timing.relative_standard_error(),
+                reference_timing.relative_standard_error(),
+            ) {
+                (Some(a), Some(b)) => Some(a.hypot(b)),
+                _ => None,
+            };
+            // Same input for both cells: the speed ratio is the inverse time ratio.
+            Ok(Some(Speed {
+                value: reference_timing.median_s / timing.median_s,
+                relative_se,
+            }))
+        }
+    }
+}
+
+/// The raw change between two speeds, before any verdict.
+fn measure_change(baseline: Speed, candidate: Speed) -> SpeedChange {
+    let change = candidate.value / baseline.value - 1.0;
+    let se_within = match (baseline.relative_se, candidate.relative_se) {
+        (Some(a), Some(b)) => Some(a.hypot(b)),
+        _ => None,
+    };
+    SpeedChange {
+        baseline: baseline.value,
+        candidate: candidate.value,
+        change,
+        judged_change: change,
+        se_within,
+        noise: None,
+        verdict: Verdict::Unchanged,
+    }
+}
+
+/// Removes `center` (a log drift) from the change, sets the band to `z` standard errors
+/// (within-cell and between-cell `spread` combined), and gives the verdict.
+fn judge(change: &mut SpeedChange, center: f64, spread: f64, z: f64, threshold: f64) {
+    let judged_log = change.change.ln_1p() - center;
+    change.judged_change = judged_log.exp_m1();
+    change.noise = match change.se_within {
+        Some(within) => Some(z * within.hypot(spread)),
+        None if spread > 0.0 => Some(z * spread),
+        None => None,
+    };
+    change.verdict = if change.judged_change.abs() <= threshold {
+        Verdict::Unchanged
+    } else if change.noise.is_some_and(|noise| judged_log.abs() <= noise) {
+        Verdict::WithinNoise
+    } else if judged_log < 0.0 {
+        Verdict::Regressed
+    } else {
+        Verdict::Improved
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(codec: &str, level: i32, bytes: u64, samples: &[f64]) -> RunCell {
+        let mut sorted = samples.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let timing = Timing {
+            median_s: sorted[sorted.len() / 2],
+            samples_s: samples.to_vec(),
+        };
+        RunCell {
+            key: CellKey {
+                payload: "small".into(),
+                codec: codec.into(),
+                implementation: format!("{codec} 1"),
+                level,
+            },
+            input_bytes: 1_000_000,
+            compressed_bytes: bytes,
+            compress: Some(timing.clone()),
+            decompress: Some(timing),
+        }
+    }
+
+    fn run(label: &str, cells: Vec<RunCell>) -> LoadedRun {
+        LoadedRun {
+            label: label.into(),
+            machine: None,
+            cells,
+        }
+    }
+
+    fn options(basis: SpeedBasis) -> CompareOptions {
+        CompareOptions {
+            threshold: 0.10,
+            basis,
+            allow_size_drift: false,
+        }
+    }
+
+    fn zstd1() -> SpeedBasis {
+        let (codec, level) = parse_reference("zstd:1").unwrap();
+        SpeedBasis::Normalized { codec, level }
+    }
+
+    /// Samples around `median` with about ±1% spread.
+    fn tight(median: f64) -> Vec<f64> {
+        (0..21)
+            .map(|i| median * (1.0 + (i as f64 - 10.0) * 0.001))
+            .collect()
+    }
+
+    /// zstd 1 and gzip 1 with these median times.
+    fn pair(label: &str, zstd_s: f64, gzip_s: f64) -> LoadedRun {
+        run(
+            label,
+            vec![
+                cell("zstd", 1, 10, &tight(zstd_s)),
+                cell("gzip", 1, 20, &tight(gzip_s)),
+            ],
+        )
+    }
+
+    #[test]
+    fn a_uniformly_faster_machine_shows_no_change_when_normalised() {
+        let base = pair("a", 1.0, 2.0);
+        let cand = pair("b", 0.5, 1.0);
+        let result = compare(&base, &cand, &options(zstd1())).unwrap();
+        assert!(!result.failed());
+        let gzip = &result.cells[1];
+        assert!(gzip.compress.as_ref().unwrap().change.abs() < 1e-9);
+        // The same runs compared as absolute speeds: everything doubled.
+        let absolute = compare(&base, &cand, &options(SpeedBasis::Absolute)).unwrap();
+        assert_eq!(
+            absolute.cells[1].compress.as_ref().unwrap().verdict,
+            Verdict::Improved
+        );
+    }
+
+    #[test]
+    fn a_slower_cell_beyond_threshold_and_noise_regresses() {
+        let base = pair("a", 1.0, 2.0);
+        let cand = pair("b", 1.0, 2.5);
+        let result = compare(&base, &cand, &options(zstd1())).unwrap();
+        assert!(result.failed());
+        let gzip = result.cells[1].compress.clone().unwrap();
+        assert_eq!(gzip.verdict, Verdict::Regressed);
+        assert!(
+            (gzip.change + 0.2).abs() < 1e-9,
+            "25% more time is 20% less speed"
+        );
+    }
+
+    #[test]
+    fn a_change_inside_the_noise_is_not_a_regression() {
+        // ±30% spread: a 20% slowdown is beyond the threshold but inside the noise.
+        let noisy =
+            |median: f64| -> Vec<f64> { (0..7).map(|i| median * (0.7 + 0.1 * i as f64)).collect() };
+        let base = run(
+            "a",
+            vec![
+                cell("zstd", 1, 10, &noisy(1.0)),
+                cell("gzip", 1, 20, &noisy(2.0)),
+            ],
+        );
+        let cand = run(
+            "b",
+            vec![
+                cell("zstd", 1, 10, &noisy(1.0)),
+                cell("gzip", 1, 20, &noisy(2.5)),
+            ],
+        );
+        let result = compare(&base, &cand, &options(zstd1())).unwrap();
+        assert_eq!(
+            result.cells[1].compress.as_ref().unwrap().verdict,
+            Verdict::WithinNoise
+        );
+        assert!(!result.failed());
+    }
+
+    /// A run of `n` gzip levels plus zstd 1, every cell's time multiplied by `scale`, and
+    /// zstd 1's by `reference_scale` on top.
+    fn many(label: &str, scale: f64, reference_scale: f64) -> LoadedRun {
+        let mut cells = vec![cell("zstd", 1, 10, &tight(1.0 * scale * reference_scale))];
+        cells.extend((1..=8).map(|level| cell("gzip", level, 20, &tight(2.0 * scale))));
+        run(label, cells)
+    }
+
+    #[test]
+    fn the_reference_cells_own_drift_is_removed_when_normalised() {
+        // zstd 1 ran 35% slower in the candidate: every other cell looks 35% faster.
+        let result = compare(
+            &many("a", 1.0, 1.0),
+            &many("b", 1.0, 1.35),
+            &options(zstd1()),
+        )
+        .unwrap();
+        assert!(!result.failed());
+        let gzip = result.cells[1].compress.as_ref().unwrap();
+        assert!((gzip.change - 0.35).abs() < 1e-9);
+        assert!(gzip.judged_change.abs() < 1e-9);
+        assert_eq!(gzip.verdict, Verdict::Unchanged);
+        assert!((result.drifts[0].shift - 0.35).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_uniform_slowdown_is_caught_in_absolute_mode() {
+        let result = compare(
+            &many("a", 1.0, 1.0),
+            &many("b", 1.3, 1.0),
+            &options(SpeedBasis::Absolute),
+        )
+        .unwrap();
+        assert!(result.failed());
+        assert_eq!(result.regressions().count(), 9);
+    }
+
+    #[test]
+    fn scattered_changes_widen_the_band() {
+        // Eight gzip cells moving between −30% and +30% time: a 25% slowdown in one of
+        // them is inside that spread.
+        let base = many("a", 1.0, 1.0);
+        let mut cand = many("b", 1.0, 1.0);
+        for (i, cell) in cand.cells.iter_mut().skip(1).enumerate() {
+            let factor = [0.7, 1.3, 0.75, 1.25, 0.8, 1.2, 0.9, 1.25][i];
+            for t in [&mut cell.compress, &mut cell.decompress]
+                .into_iter()
+                .flatten()
+            {
+                t.median_s *= factor;
+                t.samples_s.iter_mut().for_each(|s| *s *= factor);
+            }
+        }
+        let result = compare(&base, &cand, &options(zstd1())).unwrap();
+        assert!(
+            !result.failed(),
+            "{:?}",
+            result.regressions().map(|c| &c.key).collect::<Vec<_>>()
+        );
+        assert!(result.drifts[0].spread > 0.2);
+    }
+
+    #[test]
+    fn normal_quantiles() {
+        assert!((normal_quantile(0.5)).abs() < 1e-9);
+        assert!((normal_quantile(0.975) - 1.959_963_985).abs() < 1e-6);
+        assert!((normal_quantile(0.95) - 1.644_853_627).abs() < 1e-6);
+        assert!((normal_quantile(1.0 - 0.05 / 60.0) - 3.143_980).abs() < 1e-4);
+        assert!((normal_quantile(0.001) + 3.090_232_306).abs() < 1e-6);
+    }
+
+    #[test]
+    fn size_drift_fails_unless_allowed_and_missing_cells_are_listed() {
+        let base = run(
+            "a",
+            vec![
+                cell("zstd", 1, 10, &tight(1.0)),
+                cell("zstd", 3, 30, &tight(1.0)),
+            ],
+        );
+        let cand = run(
+            "b",
+            vec![
+                cell("zstd", 1, 11, &tight(1.0)),
+                cell("zstd", 19, 5, &tight(1.0)),
+            ],
+        );
+        let mut opts = options(zstd1());
+        let result = compare(&base, &cand, &opts).unwrap();
+        assert!(result.failed());
+        assert_eq!(result.size_drifts().count(), 1);
+        assert_eq!(result.missing[0].level, 3);
+        assert_eq!(result.extra[0].level, 19);
+        opts.allow_size_drift = true;
+        assert!(!compare(&base, &cand, &opts).unwrap().failed());
+    }
+
+    #[test]
+    fn a_missing_reference_cell_is_an_error() {
+        let base = run("a", vec![cell("gzip", 1, 20, &tight(2.0))]);
+        let err = compare(&base, &base, &options(zstd1()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("zstd:1"), "{err}");
+        assert!(parse_reference("zstd").is_err());
+        assert!(parse_reference("zstd:x").is_err());
+    }
+}

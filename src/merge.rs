@@ -1,0 +1,176 @@
+//! Merging saved runs into one cross-machine view: a row per setting, columns per run.
+
+use serde::Serialize;
+
+use crate::runs::{LoadedRun, RunCell, Timing};
+
+/// One run's speeds for one setting.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunSpeeds {
+    /// Median compression MB/s (MB = 10^6 bytes).
+    pub compress_mb_s: Option<f64>,
+    /// Median decompression MB/s, in uncompressed bytes.
+    pub decompress_mb_s: Option<f64>,
+    /// Compression speed ÷ the same run's reference cell on the same payload.
+    pub compress_normalized: Option<f64>,
+    /// Decompression speed ÷ the same run's reference cell.
+    pub decompress_normalized: Option<f64>,
+}
+
+/// One setting across runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct MergedRow {
+    /// Payload name.
+    pub payload: String,
+    /// Codec name.
+    pub codec: String,
+    /// Codec level.
+    pub level: i32,
+    /// Input ÷ compressed size, from the first run that has the setting.
+    pub ratio: f64,
+    /// False when the runs disagree on the compressed size.
+    pub sizes_agree: bool,
+    /// One entry per run, in the order given; `None` where a run lacks the setting.
+    pub runs: Vec<Option<RunSpeeds>>,
+}
+
+/// Several runs side by side.
+#[derive(Clone, Debug, Serialize)]
+pub struct Merged {
+    /// Each run's label.
+    pub labels: Vec<String>,
+    /// Each run's machine line, where known.
+    pub machines: Vec<Option<String>>,
+    /// The reference setting for normalised speeds, e.g. `zstd:1`.
+    pub reference: String,
+    /// Settings in first-seen order.
+    pub rows: Vec<MergedRow>,
+}
+
+/// Merges `runs`, normalising speeds to `reference_codec` at `reference_level`.
+pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) -> Merged {
+    let mut rows: Vec<MergedRow> = Vec::new();
+    for run in runs {
+        for cell in &run.cells {
+            let k = &cell.key;
+            if rows
+                .iter()
+                .any(|r| r.payload == k.payload && r.codec == k.codec && r.level == k.level)
+            {
+                continue;
+            }
+            let cells: Vec<Option<&RunCell>> = runs
+                .iter()
+                .map(|r| r.find(&k.payload, &k.codec, k.level))
+                .collect();
+            let sizes_agree = cells
+                .iter()
+                .flatten()
+                .all(|c| c.compressed_bytes == cell.compressed_bytes);
+            let speeds = runs
+                .iter()
+                .zip(&cells)
+                .map(|(run, found)| {
+                    found.map(|c| {
+                        let reference = run.find(&k.payload, reference_codec, reference_level);
+                        speeds(c, reference)
+                    })
+                })
+                .collect();
+            rows.push(MergedRow {
+                payload: k.payload.clone(),
+                codec: k.codec.clone(),
+                level: k.level,
+                ratio: cell.ratio(),
+                sizes_agree,
+                runs: speeds,
+            });
+        }
+    }
+    Merged {
+        labels: runs.iter().map(|r| r.label.clone()).collect(),
+        machines: runs.iter().map(|r| r.machine.clone()).collect(),
+        reference: format!("{reference_codec}:{reference_level}"),
+        rows,
+    }
+}
+
+fn speeds(cell: &RunCell, reference: Option<&RunCell>) -> RunSpeeds {
+    let mb_s = |t: Option<&Timing>| t.map(|t| cell.input_bytes as f64 / 1e6 / t.median_s);
+    let normalized = |t: Option<&Timing>, r: Option<&Timing>| match (t, r) {
+        (Some(t), Some(r)) => Some(r.median_s / t.median_s),
+        _ => None,
+    };
+    RunSpeeds {
+        compress_mb_s: mb_s(cell.compress.as_ref()),
+        decompress_mb_s: mb_s(cell.decompress.as_ref()),
+        compress_normalized: normalized(
+            cell.compress.as_ref(),
+            reference.and_then(|r| r.compress.as_ref()),
+        ),
+        decompress_normalized: normalized(
+            cell.decompress.as_ref(),
+            reference.and_then(|r| r.decompress.as_ref()),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runs::CellKey;
+
+    fn cell(codec: &str, level: i32, bytes: u64, seconds: f64) -> RunCell {
+        let timing = Timing {
+            median_s: seconds,
+            samples_s: vec![],
+        };
+        RunCell {
+            key: CellKey {
+                payload: "small".into(),
+                codec: codec.into(),
+                implementation: "lib 1".into(),
+                level,
+            },
+            input_bytes: 1_000_000,
+            compressed_bytes: bytes,
+            compress: Some(timing.clone()),
+            decompress: Some(timing),
+        }
+    }
+
+    #[test]
+    fn rows_per_setting_columns_per_run() {
+        let a = LoadedRun {
+            label: "a".into(),
+            machine: Some("A".into()),
+            cells: vec![cell("zstd", 1, 100, 0.001), cell("gzip", 1, 200, 0.002)],
+        };
+        let b = LoadedRun {
+            label: "b".into(),
+            machine: None,
+            cells: vec![cell("zstd", 1, 100, 0.0005), cell("brotli", 11, 50, 1.0)],
+        };
+        let merged = merge(&[a, b], "zstd", 1);
+        assert_eq!(merged.labels, ["a", "b"]);
+        assert_eq!(merged.rows.len(), 3);
+        let zstd = &merged.rows[0];
+        assert_eq!(zstd.ratio, 10_000.0);
+        assert!(zstd.sizes_agree);
+        let speeds_b = zstd.runs[1].as_ref().unwrap();
+        assert_eq!(speeds_b.compress_mb_s, Some(2000.0));
+        assert_eq!(speeds_b.compress_normalized, Some(1.0));
+        let gzip = &merged.rows[1];
+        assert_eq!(
+            gzip.runs[0].as_ref().unwrap().compress_normalized,
+            Some(0.5)
+        );
+        assert!(gzip.runs[1].is_none());
+        let brotli = &merged.rows[2];
+        assert!(brotli.runs[0].is_none());
+        assert_eq!(
+            brotli.runs[1].as_ref().unwrap().compress_normalized,
+            Some(0.0005)
+        );
+    }
+}

@@ -1,0 +1,198 @@
+//! Rendering merged runs: one row per setting, columns per run.
+
+use super::{markdown_table, significant, text_table};
+use crate::merge::Merged;
+
+fn header(merged: &Merged) -> (Vec<String>, Vec<bool>) {
+    let mut header: Vec<String> = ["payload", "codec", "level", "ratio"]
+        .map(String::from)
+        .to_vec();
+    let mut numeric = vec![false, false, true, true];
+    for label in &merged.labels {
+        for column in ["compress MB/s", "decompress MB/s"] {
+            header.push(format!("{label} {column}"));
+        }
+        for column in ["compress", "decompress"] {
+            header.push(format!("{label} {column} ÷ {}", merged.reference));
+        }
+        numeric.extend([true; 4]);
+    }
+    (header, numeric)
+}
+
+fn rows(merged: &Merged) -> Vec<Vec<String>> {
+    let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or_default();
+    merged
+        .rows
+        .iter()
+        .map(|row| {
+            let ratio = format!(
+                "{:.2}{}",
+                row.ratio,
+                if row.sizes_agree {
+                    ""
+                } else {
+                    " (sizes differ)"
+                }
+            );
+            let mut cells = vec![
+                row.payload.clone(),
+                row.codec.clone(),
+                row.level.to_string(),
+                ratio,
+            ];
+            for speeds in &row.runs {
+                match speeds {
+                    Some(s) => cells.extend([
+                        number(s.compress_mb_s),
+                        number(s.decompress_mb_s),
+                        number(s.compress_normalized),
+                        number(s.decompress_normalized),
+                    ]),
+                    None => cells.extend(std::iter::repeat_n(String::new(), 4)),
+                }
+            }
+            cells
+        })
+        .collect()
+}
+
+fn machine_lines(merged: &Merged) -> Vec<String> {
+    merged
+        .labels
+        .iter()
+        .zip(&merged.machines)
+        .map(|(label, machine)| {
+            format!(
+                "{label}: {}",
+                machine.as_deref().unwrap_or("machine unknown (CSV)")
+            )
+        })
+        .collect()
+}
+
+/// The merged runs as one terminal table, with each run's machine below.
+pub fn render_table(merged: &Merged) -> Vec<u8> {
+    let (header, numeric) = header(merged);
+    let mut out = text_table(&header, &rows(merged), &numeric);
+    for line in machine_lines(merged) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+/// The merged runs as one Markdown table, e.g. for a CI job summary.
+pub fn render_markdown(merged: &Merged) -> Vec<u8> {
+    let (header, numeric) = header(merged);
+    let mut out = markdown_table(&header, &rows(merged), &numeric);
+    out.push('\n');
+    for line in machine_lines(merged) {
+        out.push_str(&format!("- {line}\n"));
+    }
+    out.into_bytes()
+}
+
+/// The merged runs as long-format CSV: one row per setting and run.
+pub fn render_csv(merged: &Merged) -> Vec<u8> {
+    let mut writer = ::csv::Writer::from_writer(Vec::new());
+    let number = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let mut write = |record: Vec<String>| writer.write_record(&record).expect("CSV into memory");
+    write(
+        [
+            "payload",
+            "codec",
+            "level",
+            "ratio",
+            "run",
+            "machine",
+            "compress_mb_s",
+            "decompress_mb_s",
+            "compress_normalized",
+            "decompress_normalized",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    for row in &merged.rows {
+        for ((label, machine), speeds) in merged.labels.iter().zip(&merged.machines).zip(&row.runs)
+        {
+            let Some(s) = speeds else { continue };
+            write(vec![
+                row.payload.clone(),
+                row.codec.clone(),
+                row.level.to_string(),
+                row.ratio.to_string(),
+                label.clone(),
+                machine.clone().unwrap_or_default(),
+                number(s.compress_mb_s),
+                number(s.decompress_mb_s),
+                number(s.compress_normalized),
+                number(s.decompress_normalized),
+            ]);
+        }
+    }
+    writer.into_inner().expect("CSV into memory")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merge::merge;
+    use crate::runs::{CellKey, LoadedRun, RunCell, Timing};
+
+    fn run(label: &str, machine: Option<&str>, scale: f64) -> LoadedRun {
+        let cell = |codec: &str, level: i32, bytes: u64, median: f64| RunCell {
+            key: CellKey {
+                payload: "small".into(),
+                codec: codec.into(),
+                implementation: "lib".into(),
+                level,
+            },
+            input_bytes: 298_727,
+            compressed_bytes: bytes,
+            compress: Some(Timing {
+                median_s: median * scale,
+                samples_s: vec![],
+            }),
+            decompress: Some(Timing {
+                median_s: median * scale / 4.0,
+                samples_s: vec![],
+            }),
+        };
+        LoadedRun {
+            label: label.into(),
+            machine: machine.map(String::from),
+            cells: vec![
+                cell("zstd", 1, 41_132, 0.0005),
+                cell("brotli", 1, 44_606, 0.0006),
+            ],
+        }
+    }
+
+    fn merged() -> Merged {
+        merge(
+            &[
+                run("epyc", Some("AMD EPYC, 2 cores, linux x86_64"), 1.0),
+                run("laptop", None, 0.5),
+            ],
+            "zstd",
+            1,
+        )
+    }
+
+    #[test]
+    fn merged_table_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_table(&merged())).unwrap());
+    }
+
+    #[test]
+    fn merged_markdown_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_markdown(&merged())).unwrap());
+    }
+
+    #[test]
+    fn merged_csv_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_csv(&merged())).unwrap());
+    }
+}

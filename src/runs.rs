@@ -1,0 +1,335 @@
+//! Reading saved runs back, from JSON (every sample) or CSV (medians only), for
+//! `compare` and `merge`.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+use crate::bench::result::{RunReport, SCHEMA_VERSION};
+use crate::bench::stats::Summary;
+
+/// Identifies a cell across runs.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct CellKey {
+    /// Payload name.
+    pub payload: String,
+    /// `zstd`, `brotli` or `gzip`.
+    pub codec: String,
+    /// Library and version.
+    pub implementation: String,
+    /// Codec level.
+    pub level: i32,
+}
+
+impl std::fmt::Display for CellKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} {} ({})",
+            self.payload, self.codec, self.level, self.implementation
+        )
+    }
+}
+
+/// The timings of one direction of one cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    /// Median seconds per iteration.
+    pub median_s: f64,
+    /// Every timed sample in seconds; empty when the run was read from CSV.
+    pub samples_s: Vec<f64>,
+}
+
+impl Timing {
+    /// Relative standard error of the median, estimated from the samples; `None` with
+    /// fewer than 3 samples.
+    ///
+    /// The spread is the median absolute deviation scaled by 1.4826, which estimates the
+    /// standard deviation robustly (a preempted iteration does not inflate it). The
+    /// median's standard error is then about 1.2533 σ / √n (its asymptotic efficiency
+    /// against the mean, √(π/2)). Both are textbook: Rousseeuw & Croux (1993) for the MAD,
+    /// Kendall & Stuart for the median's variance.
+    pub fn relative_standard_error(&self) -> Option<f64> {
+        let n = self.samples_s.len();
+        if n < 3 || self.median_s <= 0.0 {
+            return None;
+        }
+        let mut deviations: Vec<f64> = self
+            .samples_s
+            .iter()
+            .map(|s| (s - self.median_s).abs())
+            .collect();
+        deviations.sort_by(f64::total_cmp);
+        let mad = if n % 2 == 1 {
+            deviations[n / 2]
+        } else {
+            (deviations[n / 2 - 1] + deviations[n / 2]) / 2.0
+        };
+        Some(1.2533 * 1.4826 * mad / self.median_s / (n as f64).sqrt())
+    }
+}
+
+/// One cell of a saved run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunCell {
+    /// Which cell.
+    pub key: CellKey,
+    /// Uncompressed size.
+    pub input_bytes: u64,
+    /// Compressed size.
+    pub compressed_bytes: u64,
+    /// Compression timings; `None` for a failed cell.
+    pub compress: Option<Timing>,
+    /// Decompression timings; `None` for a failed cell.
+    pub decompress: Option<Timing>,
+}
+
+impl RunCell {
+    /// Uncompressed ÷ compressed size.
+    pub fn ratio(&self) -> f64 {
+        self.input_bytes as f64 / self.compressed_bytes.max(1) as f64
+    }
+}
+
+/// A saved run.
+#[derive(Clone, Debug)]
+pub struct LoadedRun {
+    /// A short name: the file name.
+    pub label: String,
+    /// The machine line from the JSON environment; `None` for CSV.
+    pub machine: Option<String>,
+    /// Cells in file order.
+    pub cells: Vec<RunCell>,
+}
+
+impl LoadedRun {
+    /// The cell with this key, if the run has it.
+    pub fn cell(&self, key: &CellKey) -> Option<&RunCell> {
+        self.cells.iter().find(|c| &c.key == key)
+    }
+
+    /// The first cell of `payload` with this codec and level, whatever its implementation.
+    pub fn find(&self, payload: &str, codec: &str, level: i32) -> Option<&RunCell> {
+        self.cells
+            .iter()
+            .find(|c| c.key.payload == payload && c.key.codec == codec && c.key.level == level)
+    }
+}
+
+/// Reads a run saved by `run --json` or `run --csv`; the format is told by the content.
+pub fn load(path: &Path) -> Result<LoadedRun> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let label = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    let (machine, cells) = match first {
+        None => bail!("{} is empty", path.display()),
+        Some(b'{') => from_json(&bytes)
+            .with_context(|| format!("{} is not a valid codecbench JSON run", path.display()))?,
+        Some(_) => (
+            None,
+            from_csv(&bytes)
+                .with_context(|| format!("{} is not a valid codecbench CSV run", path.display()))?,
+        ),
+    };
+    if cells.is_empty() {
+        bail!("{} holds no cells", path.display());
+    }
+    Ok(LoadedRun {
+        label,
+        machine,
+        cells,
+    })
+}
+
+fn from_json(bytes: &[u8]) -> Result<(Option<String>, Vec<RunCell>)> {
+    let value: serde_json::Value = serde_json::from_slice(bytes)?;
+    match value.get("schema_version").and_then(|v| v.as_u64()) {
+        Some(version) if version == u64::from(SCHEMA_VERSION) => {}
+        Some(version) => bail!(
+            "schema_version {version} is not supported (this codecbench reads {SCHEMA_VERSION})"
+        ),
+        None => bail!("no schema_version"),
+    }
+    let report: RunReport = serde_json::from_value(value)?;
+    let timing = |summary: &Option<Summary>| {
+        summary.as_ref().map(|s| Timing {
+            median_s: s.median_s,
+            samples_s: s.samples_s.clone(),
+        })
+    };
+    let mut cells = Vec::new();
+    for payload in &report.payloads {
+        for cell in &payload.cells {
+            cells.push(RunCell {
+                key: CellKey {
+                    payload: payload.payload.clone(),
+                    codec: cell.codec.clone(),
+                    implementation: cell.implementation.clone(),
+                    level: cell.level,
+                },
+                input_bytes: payload.input_bytes,
+                compressed_bytes: cell.compressed_bytes,
+                compress: timing(&cell.compress),
+                decompress: timing(&cell.decompress),
+            });
+        }
+    }
+    Ok((Some(report.environment.machine()), cells))
+}
+
+fn from_csv(bytes: &[u8]) -> Result<Vec<RunCell>> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let headers = reader.headers()?.clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("no column named {name}"))
+    };
+    let payload = column("payload")?;
+    let input = column("input_bytes")?;
+    let codec = column("codec")?;
+    let implementation = column("implementation")?;
+    let level = column("level")?;
+    let compressed = column("compressed_bytes")?;
+    let compress_ms = column("compress_median_ms")?;
+    let decompress_ms = column("decompress_median_ms")?;
+
+    let mut cells = Vec::new();
+    for (index, record) in reader.records().enumerate() {
+        // Line 1 is the header.
+        let line = index + 2;
+        let record = record.with_context(|| format!("line {line}"))?;
+        let field = |i: usize| record.get(i).unwrap_or("");
+        let number = |i: usize| -> Result<f64> {
+            field(i).parse().with_context(|| {
+                format!(
+                    "line {line}: '{}' in column {} is not a number",
+                    field(i),
+                    &headers[i]
+                )
+            })
+        };
+        let timing = |i: usize| -> Result<Option<Timing>> {
+            if field(i).is_empty() {
+                return Ok(None);
+            }
+            Ok(Some(Timing {
+                median_s: number(i)? / 1e3,
+                samples_s: Vec::new(),
+            }))
+        };
+        cells.push(RunCell {
+            key: CellKey {
+                payload: field(payload).to_string(),
+                codec: field(codec).to_string(),
+                implementation: field(implementation).to_string(),
+                level: field(level).parse().with_context(|| {
+                    format!("line {line}: level '{}' is not an integer", field(level))
+                })?,
+            },
+            input_bytes: number(input)? as u64,
+            compressed_bytes: number(compressed)? as u64,
+            compress: timing(compress_ms)?,
+            decompress: timing(decompress_ms)?,
+        });
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_error_of_the_median_from_the_mad() {
+        let timing = Timing {
+            median_s: 10.0,
+            samples_s: vec![9.0, 10.0, 11.0, 10.0, 10.0, 9.0, 11.0, 10.0, 10.0],
+        };
+        // Deviations 1,0,1,0,0,1,1,0,0: MAD 0.
+        assert_eq!(timing.relative_standard_error(), Some(0.0));
+        let timing = Timing {
+            median_s: 10.0,
+            samples_s: vec![8.0, 12.0, 10.0, 9.0, 11.0],
+        };
+        // Deviations 2,2,0,1,1: MAD 1.
+        let se = timing.relative_standard_error().unwrap();
+        assert!((se - 1.2533 * 1.4826 * 0.1 / 5f64.sqrt()).abs() < 1e-12);
+        let few = Timing {
+            median_s: 1.0,
+            samples_s: vec![1.0, 2.0],
+        };
+        assert_eq!(few.relative_standard_error(), None);
+    }
+
+    #[test]
+    fn csv_and_json_of_one_report_load_to_the_same_sizes_and_medians() {
+        let report = crate::report::fixtures::report();
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("a.json");
+        let csv = dir.path().join("a.csv");
+        std::fs::write(&json, crate::report::json::render(&report)).unwrap();
+        std::fs::write(&csv, crate::report::csv::render(&report)).unwrap();
+        let from_json = load(&json).unwrap();
+        let from_csv = load(&csv).unwrap();
+        assert_eq!(from_json.label, "a.json");
+        assert_eq!(from_json.cells.len(), 4);
+        assert_eq!(from_csv.machine, None);
+        for (j, c) in from_json.cells.iter().zip(&from_csv.cells) {
+            assert_eq!(j.key, c.key);
+            assert_eq!(j.compressed_bytes, c.compressed_bytes);
+            if let (Some(jt), Some(ct)) = (&j.compress, &c.compress) {
+                assert!((jt.median_s - ct.median_s).abs() < 1e-9);
+                assert_eq!(jt.samples_s.len(), 3);
+                assert!(ct.samples_s.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_runs_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let cases = [
+            (write("empty.json", "  "), "empty"),
+            (
+                write("cut.json", "{\"schema_version\": 1, \"environ"),
+                "not a valid",
+            ),
+            (
+                write("future.json", "{\"schema_version\": 9}"),
+                "schema_version 9",
+            ),
+            (
+                write("bad.csv", "payload,codec\nsmall,zstd\n"),
+                "no column named",
+            ),
+            (
+                write(
+                    "nan.csv",
+                    &format!(
+                        "{}\nsmall,x,zstd,l,1,,41132,1,1,1,1,1,1,1,1,1,ok\n",
+                        crate::report::csv::COLUMNS.join(",")
+                    ),
+                ),
+                "not a number",
+            ),
+        ];
+        for (path, expected) in cases {
+            let message = format!("{:#}", load(&path).unwrap_err());
+            assert!(message.contains(expected), "{}: {message}", path.display());
+        }
+        assert!(
+            format!("{:#}", load(&dir.path().join("missing.json")).unwrap_err())
+                .contains("cannot read")
+        );
+    }
+}

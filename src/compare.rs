@@ -10,17 +10,21 @@
 //! runs on one machine.
 //!
 //! A speed change is a regression only when it is larger than the threshold *and* larger
-//! than the noise. The noise has two parts, added in quadrature, and the band is two of
-//! these combined standard errors (a one-sided test at about 97.7% under a normal
-//! approximation):
+//! than the noise. The noise has two parts, added in quadrature:
 //!
 //! - **within cells:** each median's standard error from its own samples (see
 //!   [`Timing::relative_standard_error`]), for both runs and, with normalisation, for both
 //!   reference cells. Runs read from CSV carry no samples and contribute nothing here.
 //! - **between cells:** on a shared machine the speed drifts between one cell and the
-//!   next, which the samples of one cell cannot show. With at least
-//!   [`MIN_CELLS_FOR_SPREAD`] other cells on the same payload and direction, their log
-//!   changes give a robust spread (1.4826 × MAD), used as a further standard error.
+//!   next, in slow and fast periods that last longer than a cell, which the samples of one
+//!   cell cannot show. With at least [`MIN_CELLS_FOR_SPREAD`] other cells on the same
+//!   payload and direction, the standard deviation of their log changes is used as a
+//!   further standard error. It is the plain standard deviation, not a robust one, because
+//!   those periods give heavy tails; the cell being judged is left out of it.
+//!
+//! The band is `z` of these combined standard errors, where `z` = Φ⁻¹(1 − α/m): a
+//! Bonferroni correction over the m speeds compared, for a 5% chance ([`FAMILY_ERROR_RATE`])
+//! that noise alone flags anything.
 //!
 //! With normalisation, the reference cell's own drift moves every other cell alike. So the
 //! median log change of the other cells (again with enough of them) is taken as that
@@ -129,7 +133,7 @@ pub struct Drift {
     pub direction: &'static str,
     /// Median relative change of the other cells (0 in absolute mode, where it is kept).
     pub shift: f64,
-    /// Robust standard deviation of the other cells' log changes.
+    /// Standard deviation of the other cells' log changes.
     pub spread: f64,
     /// How many cells it was estimated from.
     pub cells: usize,
@@ -301,34 +305,56 @@ fn judge_all(cells: &mut [CellComparison], options: &CompareOptions) -> (Vec<Dri
                 .filter(|c| c.key.payload == payload && !is_reference(&c.key))
                 .filter_map(|c| pick(c).map(|s| s.change.ln_1p()))
                 .collect();
-            let (center, spread) = if log_changes.len() >= MIN_CELLS_FOR_SPREAD {
+            let n = log_changes.len();
+            let sum: f64 = log_changes.iter().sum();
+            let sum_sq: f64 = log_changes.iter().map(|x| x * x).sum();
+            let center = if n >= MIN_CELLS_FOR_SPREAD {
                 let median = median(&mut log_changes);
-                let mut deviations: Vec<f64> =
-                    log_changes.iter().map(|x| (x - median).abs()).collect();
-                let spread = 1.4826 * self::median(&mut deviations);
-                let center = if reference.is_some() { median } else { 0.0 };
                 drifts.push(Drift {
                     payload: payload.clone(),
                     direction,
                     shift: median.exp_m1(),
-                    spread,
-                    cells: log_changes.len(),
+                    spread: sample_sd(n, sum, sum_sq),
+                    cells: n,
                 });
-                (center, spread)
+                if reference.is_some() {
+                    median
+                } else {
+                    0.0
+                }
             } else {
-                (0.0, 0.0)
+                0.0
             };
             for cell in cells.iter_mut().filter(|c| c.key.payload == payload) {
-                let skip_center = is_reference(&cell.key);
+                let is_ref = is_reference(&cell.key);
                 if let Some(change) = pick(cell) {
-                    let center = if skip_center { 0.0 } else { center };
-                    let spread = if skip_center { 0.0 } else { spread };
+                    if is_ref {
+                        judge(change, 0.0, 0.0, z, options.threshold);
+                        continue;
+                    }
+                    // Leave this cell out of its own spread, so that a real regression
+                    // does not widen the band that judges it.
+                    let x = change.change.ln_1p();
+                    let spread = if n > MIN_CELLS_FOR_SPREAD {
+                        sample_sd(n - 1, sum - x, sum_sq - x * x)
+                    } else {
+                        0.0
+                    };
                     judge(change, center, spread, z, options.threshold);
                 }
             }
         }
     }
     (drifts, z)
+}
+
+/// Sample standard deviation (n − 1) from a count, a sum and a sum of squares.
+fn sample_sd(n: usize, sum: f64, sum_sq: f64) -> f64 {
+    if n < 2 {
+        return 0.0;
+    }
+    let n = n as f64;
+    ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0).sqrt()
 }
 
 /// The chance, across a whole comparison, that noise alone flags any cell.
@@ -649,6 +675,27 @@ mod tests {
         .unwrap();
         assert!(result.failed());
         assert_eq!(result.regressions().count(), 9);
+    }
+
+    #[test]
+    fn one_regressed_cell_among_steady_ones_is_caught() {
+        let base = many("a", 1.0, 1.0);
+        let mut cand = many("b", 1.0, 1.0);
+        let slow = &mut cand.cells[3];
+        for t in [&mut slow.compress, &mut slow.decompress]
+            .into_iter()
+            .flatten()
+        {
+            t.median_s *= 1.3;
+            t.samples_s.iter_mut().for_each(|s| *s *= 1.3);
+        }
+        let result = compare(&base, &cand, &options(zstd1())).unwrap();
+        let regressed: Vec<i32> = result.regressions().map(|c| c.key.level).collect();
+        assert_eq!(
+            regressed,
+            [3],
+            "only gzip 3, and its own slowdown does not widen its band"
+        );
     }
 
     #[test]

@@ -35,6 +35,7 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
+use crate::bench::stats::median;
 use crate::runs::{CellKey, LoadedRun, RunCell, Timing};
 
 /// What speeds are compared as.
@@ -408,20 +409,6 @@ pub fn normal_quantile(p: f64) -> f64 {
         let r = q * q;
         (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
             / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
-    }
-}
-
-/// The median of `values` (reordered in place); 0 for none.
-fn median(values: &mut [f64]) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 
 use crate::bench::result::{RunReport, SCHEMA_VERSION};
-use crate::bench::stats::Summary;
+use crate::bench::stats::{median, Summary};
 
 /// Identifies a cell across runs.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -59,12 +59,7 @@ impl Timing {
             .iter()
             .map(|s| (s - self.median_s).abs())
             .collect();
-        deviations.sort_by(f64::total_cmp);
-        let mad = if n % 2 == 1 {
-            deviations[n / 2]
-        } else {
-            (deviations[n / 2 - 1] + deviations[n / 2]) / 2.0
-        };
+        let mad = median(&mut deviations);
         Some(1.2533 * 1.4826 * mad / self.median_s / (n as f64).sqrt())
     }
 }

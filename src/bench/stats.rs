@@ -40,13 +40,8 @@ impl Summary {
             return None;
         }
         let mut sorted = samples_s.clone();
-        sorted.sort_by(f64::total_cmp);
+        let median_s = median(&mut sorted);
         let n = sorted.len();
-        let median_s = if n % 2 == 1 {
-            sorted[n / 2]
-        } else {
-            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-        };
         let mean_s = sorted.iter().sum::<f64>() / n as f64;
         let stddev_s = if n > 1 {
             let squares: f64 = sorted.iter().map(|s| (s - mean_s).powi(2)).sum();
@@ -72,6 +67,21 @@ impl Summary {
     /// Throughput of the fastest iteration, in MB/s (MB = 10^6 bytes).
     pub fn best_mb_s(&self, bytes: u64) -> f64 {
         mb_per_s(bytes, self.min_s)
+    }
+}
+
+/// The median of `values`, sorting them in place; 0 for none. An even count takes the
+/// mean of the two middle values.
+pub fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n.is_multiple_of(2) {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    } else {
+        values[n / 2]
     }
 }
 

@@ -3,7 +3,7 @@
 use super::{
     failure_lines, markdown_table, matrix_rows, matrix_title, MATRIX_HEADER, MATRIX_NUMERIC,
 };
-use crate::bench::result::{PayloadResult, RunReport};
+use crate::bench::result::PayloadResult;
 
 /// One payload's section: a heading line, the table, and any failures.
 pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
@@ -19,12 +19,6 @@ pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Every payload's section, separated by blank lines.
-pub fn render(report: &RunReport) -> Vec<u8> {
-    let parts: Vec<Vec<u8>> = report.payloads.iter().map(render_payload).collect();
-    parts.join(&b"\n"[..])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,7 +26,7 @@ mod tests {
 
     #[test]
     fn markdown_snapshot() {
-        let text = String::from_utf8(render(&fixtures::report())).unwrap();
+        let text = String::from_utf8(render_payload(&fixtures::report().payloads[0])).unwrap();
         insta::assert_snapshot!(text);
     }
 }

@@ -1,7 +1,7 @@
 //! The terminal table: one matrix per payload.
 
 use super::{failure_lines, matrix_rows, matrix_title, text_table, MATRIX_HEADER, MATRIX_NUMERIC};
-use crate::bench::result::{PayloadResult, RunReport};
+use crate::bench::result::PayloadResult;
 
 /// One payload's matrix with its title line and any failures below it.
 pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
@@ -14,12 +14,6 @@ pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Every payload's matrix, separated by blank lines.
-pub fn render(report: &RunReport) -> Vec<u8> {
-    let parts: Vec<Vec<u8>> = report.payloads.iter().map(render_payload).collect();
-    parts.join(&b"\n"[..])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,7 +21,7 @@ mod tests {
 
     #[test]
     fn table_snapshot() {
-        let text = String::from_utf8(render(&fixtures::report())).unwrap();
+        let text = String::from_utf8(render_payload(&fixtures::report().payloads[0])).unwrap();
         insta::assert_snapshot!(text);
     }
 }

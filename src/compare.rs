@@ -156,6 +156,15 @@ pub struct CellComparison {
 }
 
 impl CellComparison {
+    /// The `compress` or `decompress` change.
+    fn speed_mut(&mut self, direction: &str) -> Option<&mut SpeedChange> {
+        if direction == "compress" {
+            self.compress.as_mut()
+        } else {
+            self.decompress.as_mut()
+        }
+    }
+
     /// Whether the compressed size changed.
     pub fn size_drift(&self) -> bool {
         self.baseline_bytes != self.candidate_bytes
@@ -293,18 +302,11 @@ fn judge_all(cells: &mut [CellComparison], options: &CompareOptions) -> (Vec<Dri
     let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / tests as f64);
     let mut drifts = Vec::new();
     for payload in payloads {
-        for (direction, pick) in [
-            (
-                "compress",
-                (|c: &mut CellComparison| c.compress.as_mut())
-                    as fn(&mut CellComparison) -> Option<&mut SpeedChange>,
-            ),
-            ("decompress", |c: &mut CellComparison| c.decompress.as_mut()),
-        ] {
+        for direction in ["compress", "decompress"] {
             let mut log_changes: Vec<f64> = cells
                 .iter_mut()
                 .filter(|c| c.key.payload == payload && !is_reference(&c.key))
-                .filter_map(|c| pick(c).map(|s| s.change.ln_1p()))
+                .filter_map(|c| c.speed_mut(direction).map(|s| s.change.ln_1p()))
                 .collect();
             let n = log_changes.len();
             let sum: f64 = log_changes.iter().sum();
@@ -328,7 +330,7 @@ fn judge_all(cells: &mut [CellComparison], options: &CompareOptions) -> (Vec<Dri
             };
             for cell in cells.iter_mut().filter(|c| c.key.payload == payload) {
                 let is_ref = is_reference(&cell.key);
-                if let Some(change) = pick(cell) {
+                if let Some(change) = cell.speed_mut(direction) {
                     if is_ref {
                         judge(change, 0.0, 0.0, z, options.threshold);
                         continue;
@@ -427,10 +429,9 @@ fn speed(
     let Some(timing) = pick(cell) else {
         return Ok(None);
     };
-    let mb_s = cell.input_bytes as f64 / 1e6 / timing.median_s;
     match &options.basis {
         SpeedBasis::Absolute => Ok(Some(Speed {
-            value: mb_s,
+            value: timing.mb_s(cell.input_bytes),
             relative_se: timing.relative_standard_error(),
         })),
         SpeedBasis::Normalized { codec, level } => {
@@ -458,9 +459,8 @@ fn speed(
                 (Some(a), Some(b)) => Some(a.hypot(b)),
                 _ => None,
             };
-            // Same input for both cells: the speed ratio is the inverse time ratio.
             Ok(Some(Speed {
-                value: reference_timing.median_s / timing.median_s,
+                value: timing.relative_to(reference_timing),
                 relative_se,
             }))
         }

@@ -96,11 +96,8 @@ pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) ->
 }
 
 fn speeds(cell: &RunCell, reference: Option<&RunCell>) -> RunSpeeds {
-    let mb_s = |t: Option<&Timing>| t.map(|t| cell.input_bytes as f64 / 1e6 / t.median_s);
-    let normalized = |t: Option<&Timing>, r: Option<&Timing>| match (t, r) {
-        (Some(t), Some(r)) => Some(r.median_s / t.median_s),
-        _ => None,
-    };
+    let mb_s = |t: Option<&Timing>| t.map(|t| t.mb_s(cell.input_bytes));
+    let normalized = |t: Option<&Timing>, r: Option<&Timing>| Some(t?.relative_to(r?));
     RunSpeeds {
         compress_mb_s: mb_s(cell.compress.as_ref()),
         decompress_mb_s: mb_s(cell.decompress.as_ref()),

@@ -41,6 +41,17 @@ pub struct Timing {
 }
 
 impl Timing {
+    /// Median throughput for a body of `input_bytes`, in MB/s (MB = 10^6 bytes).
+    pub fn mb_s(&self, input_bytes: u64) -> f64 {
+        crate::bench::stats::mb_per_s(input_bytes, self.median_s)
+    }
+
+    /// This speed as a multiple of `reference`'s on the same input: the inverse ratio
+    /// of their median times.
+    pub fn relative_to(&self, reference: &Timing) -> f64 {
+        reference.median_s / self.median_s
+    }
+
     /// Relative standard error of the median, estimated from the samples; `None` with
     /// fewer than 3 samples.
     ///

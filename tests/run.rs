@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{bad_input, codecbench};
+use common::{bad_input, codecbench, succeed};
 
 /// Parses CSV output into header-keyed rows.
 fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
@@ -23,17 +23,7 @@ fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
 
 /// Runs `codecbench run ARGS --format csv`, expects success, and returns the rows.
 fn run_csv(args: &[&str]) -> Vec<std::collections::HashMap<String, String>> {
-    let output = codecbench()
-        .arg("run")
-        .args(args)
-        .args(["--format", "csv"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = succeed(codecbench().arg("run").args(args).args(["--format", "csv"]));
     csv_rows(&output.stdout)
 }
 
@@ -142,27 +132,26 @@ fn large_payload_zstd_ratios_match_the_article_to_two_decimals() {
 
 #[test]
 fn table_shows_one_matrix_per_payload_and_progress_goes_to_stderr() {
-    let output = codecbench()
-        .args([
-            "run",
-            "--payload",
-            "single",
-            "--iterations",
-            "3",
-            "--warmup",
-            "1",
-        ])
-        .args([
-            "--codecs",
-            "zstd,gzip",
-            "--zstd-levels",
-            "1,3",
-            "--gzip-levels",
-            "1",
-        ])
-        .output()
-        .unwrap();
-    assert!(output.status.success());
+    let output = succeed(
+        codecbench()
+            .args([
+                "run",
+                "--payload",
+                "single",
+                "--iterations",
+                "3",
+                "--warmup",
+                "1",
+            ])
+            .args([
+                "--codecs",
+                "zstd,gzip",
+                "--zstd-levels",
+                "1,3",
+                "--gzip-levels",
+                "1",
+            ]),
+    );
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stdout.starts_with("single: 290 bytes, median of 3 timed iterations after 1 warm-up"));
@@ -198,27 +187,22 @@ fn user_files_and_directories_are_payloads_and_csv_file_matches_stdout() {
     )
     .unwrap();
     let csv_path = dir.path().join("out.csv");
-    let output = codecbench()
-        .args(["run", "--payload"])
-        .arg(&payloads)
-        .args([
-            "--iterations",
-            "2",
-            "--warmup",
-            "0",
-            "--codecs",
-            "brotli",
-            "--brotli-levels",
-            "0..2",
-        ])
-        .args(["--format", "csv", "--csv"])
-        .arg(&csv_path)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeed(
+        codecbench()
+            .args(["run", "--payload"])
+            .arg(&payloads)
+            .args([
+                "--iterations",
+                "2",
+                "--warmup",
+                "0",
+                "--codecs",
+                "brotli",
+                "--brotli-levels",
+                "0..2",
+            ])
+            .args(["--format", "csv", "--csv"])
+            .arg(&csv_path),
     );
     assert_eq!(std::fs::read(&csv_path).unwrap(), output.stdout);
     let rows = csv_rows(&output.stdout);
@@ -233,28 +217,27 @@ fn user_files_and_directories_are_payloads_and_csv_file_matches_stdout() {
 fn json_output_holds_every_sample_and_its_environment() {
     let dir = tempfile::tempdir().unwrap();
     let json_path = dir.path().join("run.json");
-    let output = codecbench()
-        .args([
-            "run",
-            "--payload",
-            "single",
-            "--iterations",
-            "4",
-            "--warmup",
-            "0",
-        ])
-        .args([
-            "--codecs",
-            "zstd",
-            "--zstd-levels=-1",
-            "--format",
-            "json",
-            "--json",
-        ])
-        .arg(&json_path)
-        .output()
-        .unwrap();
-    assert!(output.status.success());
+    let output = succeed(
+        codecbench()
+            .args([
+                "run",
+                "--payload",
+                "single",
+                "--iterations",
+                "4",
+                "--warmup",
+                "0",
+            ])
+            .args([
+                "--codecs",
+                "zstd",
+                "--zstd-levels=-1",
+                "--format",
+                "json",
+                "--json",
+            ])
+            .arg(&json_path),
+    );
     assert_eq!(std::fs::read(&json_path).unwrap(), output.stdout);
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["schema_version"], 1);

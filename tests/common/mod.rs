@@ -1,5 +1,7 @@
 //! Helpers shared by the end-to-end tests.
 
+use std::process::Output;
+
 use assert_cmd::Command;
 
 /// The real codecbench binary, with a clean environment for colours.
@@ -23,4 +25,16 @@ pub fn bad_input(args: &[&str]) -> String {
     assert!(stderr.starts_with("codecbench: error: "), "{stderr}");
     assert!(output.stdout.is_empty(), "{args:?}: nothing on stdout");
     stderr
+}
+
+/// Runs `cmd`, expecting success; shows its stderr if it failed.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn succeed(cmd: &mut Command) -> Output {
+    let output = cmd.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
 }

@@ -143,16 +143,18 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
     for (index, payload) in payloads.iter().enumerate() {
         let plan = Plan {
             warmup: config.warmup,
+            rounds: config.rounds,
             iterations: config
                 .iterations
                 .unwrap_or_else(|| default_iterations(payload.bytes.len())),
         };
         eprintln!(
-            "{}: {} bytes, {cell_count} settings, {} warm-up + {} timed iterations each way",
+            "{}: {} bytes, {cell_count} settings, {} warm-up + {} timed iterations each way in {} rounds",
             payload.name,
             thousands(payload.bytes.len() as u64),
             plan.warmup,
-            plan.iterations
+            plan.iterations,
+            plan.iterations_per_round().len()
         );
         let mut on_cell = |result: &PayloadResult, cell: &CellResult| -> Result<()> {
             eprintln!("  {}", progress_line(result.input_bytes, cell));

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::codec::CodecKind;
+use crate::codec::{BrotliImpl, CodecKind};
 use crate::payload::{RngKind, DEFAULT_SEED};
 use crate::report::Format;
 
@@ -137,9 +137,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub iterations: Option<u32>,
 
-    /// Untimed warm-up iterations per direction before the timed ones.
+    /// Untimed warm-up iterations per direction before the timed ones. Each later round
+    /// re-warms with one.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub warmup: u32,
+
+    /// Spread each cell's timed iterations over N rounds, each visiting every cell, so a
+    /// slow spell of the machine shows in every cell's spread rather than shifting one
+    /// cell. 1 runs each cell to completion before the next.
+    #[arg(long, value_name = "N", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
 
     /// Codecs to measure, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = CodecKind::ALL)]
@@ -149,6 +157,11 @@ pub struct RunArgs {
     /// (the default). Any level libzstd accepts.
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub zstd_levels: Option<String>,
+
+    /// Which brotli to measure: Google's C library (what .NET, nginx and browsers run),
+    /// the `brotli` crate's Rust port, or both.
+    #[arg(long, value_enum, default_value_t = BrotliImpl::Both)]
+    pub brotli_impl: BrotliImpl,
 
     /// brotli qualities, 0..11. Default: 1,4,11 (.NET's Fastest, Optimal, SmallestSize).
     #[arg(long, value_name = "LIST")]

@@ -145,6 +145,10 @@ pub struct Drift {
 pub struct CellComparison {
     /// Which cell.
     pub key: CellKey,
+    /// Baseline library and version.
+    pub baseline_implementation: String,
+    /// Candidate library and version; differs from the baseline's after an upgrade.
+    pub candidate_implementation: String,
     /// Baseline compressed size.
     pub baseline_bytes: u64,
     /// Candidate compressed size.
@@ -212,6 +216,22 @@ impl Comparison {
         self.cells.iter().filter(|c| c.size_drift())
     }
 
+    /// Each library whose version differs between the runs, as `(baseline, candidate)`,
+    /// once each.
+    pub fn library_changes(&self) -> Vec<(&str, &str)> {
+        let mut changes: Vec<(&str, &str)> = Vec::new();
+        for cell in &self.cells {
+            let change = (
+                cell.baseline_implementation.as_str(),
+                cell.candidate_implementation.as_str(),
+            );
+            if change.0 != change.1 && !changes.contains(&change) {
+                changes.push(change);
+            }
+        }
+        changes
+    }
+
     /// Cells that regressed.
     pub fn regressions(&self) -> impl Iterator<Item = &CellComparison> {
         self.cells.iter().filter(|c| c.regressed())
@@ -249,6 +269,8 @@ pub fn compare(
         };
         cells.push(CellComparison {
             key: base.key.clone(),
+            baseline_implementation: base.implementation.clone(),
+            candidate_implementation: cand.implementation.clone(),
             baseline_bytes: base.compressed_bytes,
             candidate_bytes: cand.compressed_bytes,
             compress: direction(|c| c.compress.as_ref())?,
@@ -521,9 +543,10 @@ mod tests {
             key: CellKey {
                 payload: "small".into(),
                 codec: codec.into(),
-                implementation: format!("{codec} 1"),
+                library: codec.to_string(),
                 level,
             },
+            implementation: "lib 1.0".into(),
             input_bytes: 1_000_000,
             compressed_bytes: bytes,
             compress: Some(timing.clone()),

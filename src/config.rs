@@ -19,6 +19,8 @@ pub struct RunConfig {
     pub iterations: Option<u32>,
     /// Untimed warm-up iterations.
     pub warmup: u32,
+    /// Rounds to spread the timed iterations over.
+    pub rounds: u32,
     /// Codecs and their levels, in order.
     pub settings: Vec<CodecSetting>,
     /// What stdout shows.
@@ -62,11 +64,14 @@ impl RunConfig {
         }
         let mut settings = Vec::new();
         for kind in codecs {
-            let codec = kind.codec();
+            let mut implementations = kind.implementations();
+            implementations.retain(|c| args.brotli_impl.includes(c.as_ref()));
             let list = level_options
                 .iter()
                 .find(|(k, _)| *k == kind)
                 .and_then(|(_, list)| *list);
+            // Every implementation of a codec shares its level range and defaults.
+            let codec = &implementations[0];
             let levels = match list {
                 None => codec.default_levels(),
                 Some(text) => {
@@ -84,13 +89,19 @@ impl RunConfig {
                     levels
                 }
             };
-            settings.push(CodecSetting { codec, levels });
+            for codec in implementations {
+                settings.push(CodecSetting {
+                    codec,
+                    levels: levels.clone(),
+                });
+            }
         }
 
         Ok(RunConfig {
             payloads,
             iterations: args.iterations,
             warmup: args.warmup,
+            rounds: args.rounds,
             settings,
             format: args.format,
             csv_path: args.csv,

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::CodecKind;
+use crate::codec::{all_implementations, library_name};
 
 /// The context of one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,7 +24,8 @@ pub struct Environment {
     pub arch: String,
     /// The compiler that built codecbench, e.g. `rustc 1.95.0 (59807616e 2026-04-14)`.
     pub rustc: Option<String>,
-    /// Each codec's implementation and version, keyed by codec name.
+    /// Each codec library's name and version, keyed by library name, e.g.
+    /// `"libzstd": "libzstd 1.5.7"`.
     pub codecs: std::collections::BTreeMap<String, String>,
 }
 
@@ -42,9 +43,12 @@ impl Environment {
             os: std::env::consts::OS.to_string(),
             arch: std::env::consts::ARCH.to_string(),
             rustc: option_env!("CODECBENCH_RUSTC_VERSION").map(String::from),
-            codecs: CodecKind::ALL
+            codecs: all_implementations()
                 .iter()
-                .map(|kind| (kind.name().to_string(), kind.codec().implementation()))
+                .map(|codec| {
+                    let implementation = codec.implementation();
+                    (library_name(&implementation).to_string(), implementation)
+                })
                 .collect(),
         }
     }
@@ -101,9 +105,10 @@ mod tests {
     #[test]
     fn current_environment_names_every_codec() {
         let env = Environment::current();
-        assert_eq!(env.codecs["zstd"], "libzstd 1.5.7");
-        assert!(env.codecs["brotli"].starts_with("brotli-rs "));
-        assert!(env.codecs["gzip"].starts_with("zlib-rs "));
+        assert_eq!(env.codecs["libzstd"], "libzstd 1.5.7");
+        assert!(env.codecs["brotli-rs"].starts_with("brotli-rs 9."));
+        assert!(env.codecs["libbrotli"].starts_with("libbrotli 1."));
+        assert!(env.codecs["zlib-rs"].starts_with("zlib-rs 0."));
         assert!(env.logical_cores >= 1);
         assert!(env.machine().contains(&env.os));
     }

@@ -24,6 +24,8 @@ pub struct MergedRow {
     pub payload: String,
     /// Codec name.
     pub codec: String,
+    /// The library without its version, e.g. `libbrotli`.
+    pub library: String,
     /// Codec level.
     pub level: i32,
     /// Input ÷ compressed size, from the first run that has the setting.
@@ -53,16 +55,15 @@ pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) ->
     for run in runs {
         for cell in &run.cells {
             let k = &cell.key;
-            if rows
-                .iter()
-                .any(|r| r.payload == k.payload && r.codec == k.codec && r.level == k.level)
-            {
+            if rows.iter().any(|r| {
+                r.payload == k.payload
+                    && r.codec == k.codec
+                    && r.library == k.library
+                    && r.level == k.level
+            }) {
                 continue;
             }
-            let cells: Vec<Option<&RunCell>> = runs
-                .iter()
-                .map(|r| r.find(&k.payload, &k.codec, k.level))
-                .collect();
+            let cells: Vec<Option<&RunCell>> = runs.iter().map(|r| r.cell(k)).collect();
             let sizes_agree = cells
                 .iter()
                 .flatten()
@@ -80,6 +81,7 @@ pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) ->
             rows.push(MergedRow {
                 payload: k.payload.clone(),
                 codec: k.codec.clone(),
+                library: k.library.clone(),
                 level: k.level,
                 ratio: cell.ratio(),
                 sizes_agree,
@@ -126,9 +128,10 @@ mod tests {
             key: CellKey {
                 payload: "small".into(),
                 codec: codec.into(),
-                implementation: "lib 1".into(),
+                library: "lib".into(),
                 level,
             },
+            implementation: "lib 1.0".into(),
             input_bytes: 1_000_000,
             compressed_bytes: bytes,
             compress: Some(timing.clone()),

@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 
 use crate::bench::result::{RunReport, SCHEMA_VERSION};
 use crate::bench::stats::{median, Summary};
+use crate::codec::library_name;
 
 /// Identifies a cell across runs.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -15,8 +16,9 @@ pub struct CellKey {
     pub payload: String,
     /// `zstd`, `brotli` or `gzip`.
     pub codec: String,
-    /// Library and version.
-    pub implementation: String,
+    /// The library without its version, e.g. `libzstd`, so that runs before and after
+    /// an upgrade match cell by cell.
+    pub library: String,
     /// Codec level.
     pub level: i32,
 }
@@ -26,7 +28,7 @@ impl std::fmt::Display for CellKey {
         write!(
             f,
             "{} {} {} ({})",
-            self.payload, self.codec, self.level, self.implementation
+            self.payload, self.codec, self.level, self.library
         )
     }
 }
@@ -80,6 +82,8 @@ impl Timing {
 pub struct RunCell {
     /// Which cell.
     pub key: CellKey,
+    /// Library and version, e.g. `libzstd 1.5.7`.
+    pub implementation: String,
     /// Uncompressed size.
     pub input_bytes: u64,
     /// Compressed size.
@@ -173,9 +177,10 @@ fn from_json(bytes: &[u8]) -> Result<(Option<String>, Vec<RunCell>)> {
                 key: CellKey {
                     payload: payload.payload.clone(),
                     codec: cell.codec.clone(),
-                    implementation: cell.implementation.clone(),
+                    library: library_name(&cell.implementation).to_string(),
                     level: cell.level,
                 },
+                implementation: cell.implementation.clone(),
                 input_bytes: payload.input_bytes,
                 compressed_bytes: cell.compressed_bytes,
                 compress: timing(&cell.compress),
@@ -232,11 +237,12 @@ fn from_csv(bytes: &[u8]) -> Result<Vec<RunCell>> {
             key: CellKey {
                 payload: field(payload).to_string(),
                 codec: field(codec).to_string(),
-                implementation: field(implementation).to_string(),
+                library: library_name(field(implementation)).to_string(),
                 level: field(level).parse().with_context(|| {
                     format!("line {line}: level '{}' is not an integer", field(level))
                 })?,
             },
+            implementation: field(implementation).to_string(),
             input_bytes: number(input)? as u64,
             compressed_bytes: number(compressed)? as u64,
             compress: timing(compress_ms)?,
@@ -322,8 +328,10 @@ mod tests {
                 write(
                     "nan.csv",
                     &format!(
-                        "{}\nsmall,x,zstd,l,1,,41132,1,1,1,1,1,1,1,1,1,ok\n",
-                        crate::report::csv::COLUMNS.join(",")
+                        "{}\nsmall,x,zstd,l,1,{}\n",
+                        crate::report::csv::COLUMNS.join(","),
+                        // The remaining columns, all plausible.
+                        vec!["1"; crate::report::csv::COLUMNS.len() - 5].join(",")
                     ),
                 ),
                 "not a number",

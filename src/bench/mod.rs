@@ -6,7 +6,7 @@ pub mod stats;
 
 use crate::codec::Codec;
 use result::{CellResult, PayloadResult};
-use runner::{Clock, Plan};
+use runner::{CellRun, Clock, Plan};
 
 /// One codec and the levels to measure with it.
 pub struct CodecSetting {
@@ -26,8 +26,9 @@ pub fn default_iterations(bytes: usize) -> u32 {
     }
 }
 
-/// Measures every codec × level on one payload, calling `on_cell` with each cell as soon
-/// as it is measured, so the caller can show progress and save partial results. An error
+/// Measures every codec × level on one payload, in `plan.rounds` rounds that each visit
+/// every cell (see [`runner`]), calling `on_cell` with each cell as soon as its last round
+/// is measured, so the caller can show progress and save partial results. An error
 /// from `on_cell` stops the payload and is returned.
 pub fn run_payload(
     name: &str,
@@ -43,13 +44,25 @@ pub fn run_payload(
         sha256: Some(crate::payload::sha256_hex(input)),
         warmup: plan.warmup,
         iterations: plan.iterations,
+        rounds: plan.iterations_per_round().len() as u32,
         cells: Vec::new(),
     };
-    for setting in settings {
-        for &level in &setting.levels {
-            let cell = runner::measure_cell(setting.codec.as_ref(), level, input, plan, clock);
-            on_cell(&result, &cell)?;
-            result.cells.push(cell);
+    let cells: Vec<(&dyn Codec, i32)> = settings
+        .iter()
+        .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
+        .collect();
+    let rounds = plan.iterations_per_round();
+    let mut runs: Vec<Option<CellRun>> = cells.iter().map(|_| None).collect();
+    for (round, &iterations) in rounds.iter().enumerate() {
+        let last_round = round + 1 == rounds.len();
+        for (slot, &(codec, level)) in runs.iter_mut().zip(&cells) {
+            let run = slot.get_or_insert_with(|| CellRun::start(codec, level, input));
+            run.measure_round(plan.warmup_before_round(round), iterations, clock);
+            if last_round {
+                let cell = slot.take().expect("started above").finish();
+                on_cell(&result, &cell)?;
+                result.cells.push(cell);
+            }
         }
     }
     Ok(result)

@@ -22,8 +22,15 @@ pub struct PayloadResult {
     pub warmup: u32,
     /// Timed iterations per direction.
     pub iterations: u32,
+    /// Rounds the timed iterations were spread over; 1 in files written before rounds.
+    #[serde(default = "one_round")]
+    pub rounds: u32,
     /// One entry per codec × level, in the order they ran.
     pub cells: Vec<CellResult>,
+}
+
+fn one_round() -> u32 {
+    1
 }
 
 /// One codec at one level on one payload.

@@ -1,25 +1,40 @@
-//! brotli through the `brotli` crate, a Rust port of Google's C library.
+//! brotli, in two implementations that share .NET's settings: Google's C library (through
+//! `brotlic`, in brotli_c.rs) and the `brotli` crate's Rust port (here).
 
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
-use super::{locked_version, Codec, CodecKind, DotnetLevel};
+use super::{brotli_c, locked_version, Codec, CodecKind, DotnetLevel};
 
 /// .NET's BrotliEncoder uses a 22-bit window (4 MiB) for every quality.
-const WINDOW_BITS: u32 = 22;
-/// Size of the encoder's and decoder's internal staging buffers.
+pub(super) const WINDOW_BITS: u32 = 22;
+/// Size of the Rust port's internal staging buffers.
 const BUFFER_SIZE: usize = 4096;
 
-/// The `brotli` crate's pure-Rust encoder and decoder.
-pub struct BrotliRust;
+/// Which library does the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrotliLibrary {
+    /// Google's C library, as .NET, nginx and browsers run it.
+    C,
+    /// The `brotli` crate, a Rust port of the C library.
+    RustPort,
+}
 
-impl Codec for BrotliRust {
+/// A brotli encoder and decoder, built fresh for every call.
+pub struct Brotli(pub BrotliLibrary);
+
+impl Codec for Brotli {
     fn kind(&self) -> CodecKind {
         CodecKind::Brotli
     }
 
     fn implementation(&self) -> String {
-        format!("brotli-rs {}", locked_version!("CODECBENCH_BROTLI_VERSION"))
+        match self.0 {
+            BrotliLibrary::C => format!("libbrotli {}", brotli_c::library_version()),
+            BrotliLibrary::RustPort => {
+                format!("brotli-rs {}", locked_version!("CODECBENCH_BROTLI_VERSION"))
+            }
+        }
     }
 
     fn supported_levels(&self) -> RangeInclusive<i32> {
@@ -41,20 +56,40 @@ impl Codec for BrotliRust {
     }
 
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
-        let quality = u32::try_from(level)
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "negative brotli quality"))?;
-        let mut encoder =
-            ::brotli::CompressorWriter::new(Vec::new(), BUFFER_SIZE, quality, WINDOW_BITS);
-        encoder.write_all(input)?;
-        // into_inner() finishes the stream. A flush() first would emit an extra empty
-        // metadata block and break byte-equality with C brotli.
-        Ok(encoder.into_inner())
+        let quality = u8::try_from(level)
+            .ok()
+            .filter(|q| *q <= 11)
+            .ok_or_else(|| invalid_input(format!("brotli quality {level} is not in 0..=11")))?;
+        match self.0 {
+            BrotliLibrary::C => brotli_c::compress(quality, input),
+            BrotliLibrary::RustPort => compress_rust(quality, input),
+        }
     }
 
     fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
-        let mut decoder = ::brotli::Decompressor::new(compressed, BUFFER_SIZE);
-        let mut output = Vec::new();
-        decoder.read_to_end(&mut output)?;
-        Ok(output)
+        match self.0 {
+            BrotliLibrary::C => brotli_c::decompress(compressed),
+            BrotliLibrary::RustPort => decompress_rust(compressed),
+        }
     }
+}
+
+pub(super) fn invalid_input(why: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, why.to_string())
+}
+
+fn compress_rust(quality: u8, input: &[u8]) -> io::Result<Vec<u8>> {
+    let mut encoder =
+        ::brotli::CompressorWriter::new(Vec::new(), BUFFER_SIZE, u32::from(quality), WINDOW_BITS);
+    encoder.write_all(input)?;
+    // into_inner() finishes the stream. A flush() first would emit an extra empty
+    // metadata block and break byte-equality with C brotli.
+    Ok(encoder.into_inner())
+}
+
+fn decompress_rust(compressed: &[u8]) -> io::Result<Vec<u8>> {
+    let mut decoder = ::brotli::Decompressor::new(compressed, BUFFER_SIZE);
+    let mut output = Vec::new();
+    decoder.read_to_end(&mut output)?;
+    Ok(output)
 }

@@ -5,6 +5,7 @@
 //! call.
 
 mod brotli;
+mod brotli_c;
 mod gzip;
 mod zstd;
 
@@ -12,7 +13,7 @@ use std::fmt;
 use std::io;
 use std::ops::RangeInclusive;
 
-pub use self::brotli::BrotliRust;
+pub use self::brotli::{Brotli, BrotliLibrary};
 pub use self::gzip::GzipZlibRs;
 pub use self::zstd::Libzstd;
 
@@ -40,14 +41,60 @@ impl CodecKind {
         }
     }
 
-    /// The adapter codecbench uses for this codec.
-    pub fn codec(self) -> Box<dyn Codec> {
+    /// Every implementation codecbench has of this codec, the one servers run first.
+    pub fn implementations(self) -> Vec<Box<dyn Codec>> {
         match self {
-            CodecKind::Zstd => Box::new(Libzstd),
-            CodecKind::Brotli => Box::new(BrotliRust),
-            CodecKind::Gzip => Box::new(GzipZlibRs),
+            CodecKind::Zstd => vec![Box::new(Libzstd)],
+            CodecKind::Brotli => vec![
+                Box::new(Brotli(BrotliLibrary::C)),
+                Box::new(Brotli(BrotliLibrary::RustPort)),
+            ],
+            CodecKind::Gzip => vec![Box::new(GzipZlibRs)],
         }
     }
+
+    /// The implementation servers run: the first of [`Self::implementations`].
+    pub fn codec(self) -> Box<dyn Codec> {
+        self.implementations().remove(0)
+    }
+}
+
+/// Which brotli implementation(s) `run` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BrotliImpl {
+    /// The `brotli` crate, a Rust port.
+    Rust,
+    /// Google's C library through `brotlic`, as .NET, nginx and browsers run it.
+    C,
+    /// Both, C first.
+    Both,
+}
+
+impl BrotliImpl {
+    /// Whether `codec` is one of the chosen implementations; codecs other than brotli
+    /// always are.
+    pub fn includes(self, codec: &dyn Codec) -> bool {
+        let is_rust_port = codec.implementation().starts_with("brotli-rs");
+        match (codec.kind(), self) {
+            (CodecKind::Brotli, BrotliImpl::Rust) => is_rust_port,
+            (CodecKind::Brotli, BrotliImpl::C) => !is_rust_port,
+            _ => true,
+        }
+    }
+}
+
+/// Every implementation of every codec.
+pub fn all_implementations() -> Vec<Box<dyn Codec>> {
+    CodecKind::ALL
+        .into_iter()
+        .flat_map(CodecKind::implementations)
+        .collect()
+}
+
+/// The library an implementation string names, without its version: `libzstd` for
+/// `libzstd 1.5.7`. Runs are matched on it, so a library upgrade compares cell by cell.
+pub fn library_name(implementation: &str) -> &str {
+    implementation.split_whitespace().next().unwrap_or("")
 }
 
 impl fmt::Display for CodecKind {
@@ -128,16 +175,16 @@ mod tests {
     #[test]
     fn every_default_level_round_trips() {
         let input = sample_input();
-        for kind in CodecKind::ALL {
-            let codec = kind.codec();
+        for codec in all_implementations() {
+            let name = codec.implementation();
             for level in codec.default_levels() {
                 assert!(codec.supported_levels().contains(&level));
                 let compressed = codec.compress(level, &input).unwrap();
-                assert!(compressed.len() < input.len(), "{kind} {level} compresses");
+                assert!(compressed.len() < input.len(), "{name} {level} compresses");
                 assert_eq!(
                     codec.decompress(&compressed).unwrap(),
                     input,
-                    "{kind} {level}"
+                    "{name} {level}"
                 );
             }
         }
@@ -146,15 +193,15 @@ mod tests {
     #[test]
     fn range_ends_round_trip() {
         let input = sample_input();
-        for kind in CodecKind::ALL {
-            let codec = kind.codec();
+        for codec in all_implementations() {
             let range = codec.supported_levels();
             for level in [*range.start(), *range.end()] {
                 let compressed = codec.compress(level, &input).unwrap();
                 assert_eq!(
                     codec.decompress(&compressed).unwrap(),
                     input,
-                    "{kind} {level}"
+                    "{} {level}",
+                    codec.implementation()
                 );
             }
         }
@@ -162,11 +209,54 @@ mod tests {
 
     #[test]
     fn corrupt_input_is_an_error_not_a_panic() {
-        for kind in CodecKind::ALL {
-            let codec = kind.codec();
+        for codec in all_implementations() {
             let garbage = b"this is not a compressed stream at all, not even close";
-            assert!(codec.decompress(garbage).is_err(), "{kind}");
+            assert!(
+                codec.decompress(garbage).is_err(),
+                "{}",
+                codec.implementation()
+            );
         }
+    }
+
+    #[test]
+    fn each_brotli_implementation_decodes_the_others_output() {
+        let input = crate::payload::generate(1000, 42, crate::payload::RngKind::Dotnet);
+        let (c_lib, port) = (Brotli(BrotliLibrary::C), Brotli(BrotliLibrary::RustPort));
+        let c = c_lib.compress(1, &input).unwrap();
+        let rust = port.compress(1, &input).unwrap();
+        assert_eq!(
+            c.len(),
+            44_606,
+            "the article's brotli Fastest size on small"
+        );
+        assert_eq!(c, rust, "the port is byte-exact with C at quality 1");
+        for quality in [4, 11] {
+            let c = c_lib.compress(quality, &input).unwrap();
+            let rust = port.compress(quality, &input).unwrap();
+            assert_eq!(port.decompress(&c).unwrap(), input, "q{quality}");
+            assert_eq!(c_lib.decompress(&rust).unwrap(), input, "q{quality}");
+        }
+    }
+
+    #[test]
+    fn brotli_impl_picks_implementations() {
+        let picked = |choice: BrotliImpl| -> Vec<String> {
+            all_implementations()
+                .iter()
+                .filter(|c| choice.includes(c.as_ref()))
+                .map(|c| library_name(&c.implementation()).to_string())
+                .collect()
+        };
+        assert_eq!(picked(BrotliImpl::C), ["libzstd", "libbrotli", "zlib-rs"]);
+        assert_eq!(
+            picked(BrotliImpl::Rust),
+            ["libzstd", "brotli-rs", "zlib-rs"]
+        );
+        assert_eq!(
+            picked(BrotliImpl::Both),
+            ["libzstd", "libbrotli", "brotli-rs", "zlib-rs"]
+        );
     }
 
     #[test]

@@ -4,15 +4,16 @@ use super::{markdown_table, text_table, thousands};
 use crate::compare::{Comparison, SpeedBasis, SpeedChange};
 use crate::runs::CellKey;
 
-const HEADER: [&str; 6] = [
+const HEADER: [&str; 7] = [
     "payload",
     "codec",
+    "library",
     "level",
     "bytes",
     "compress",
     "decompress",
 ];
-const NUMERIC: [bool; 6] = [false, false, true, true, true, true];
+const NUMERIC: [bool; 7] = [false, false, false, true, true, true, true];
 
 fn speed_text(change: &Option<SpeedChange>) -> String {
     let Some(change) = change else {
@@ -58,6 +59,7 @@ fn rows(comparison: &Comparison) -> Vec<Vec<String>> {
             vec![
                 cell.key.payload.clone(),
                 cell.key.codec.clone(),
+                cell.key.library.clone(),
                 cell.key.level.to_string(),
                 bytes,
                 speed_text(&cell.compress),
@@ -104,6 +106,9 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
     } else {
         "FAILS"
     };
+    for (baseline, candidate) in comparison.library_changes() {
+        lines.push(format!("library changed: {baseline} → {candidate}"));
+    }
     for cell in comparison.size_drifts() {
         lines.push(format!(
             "size drift ({drift_word}): {}: {} → {} bytes",
@@ -192,9 +197,10 @@ mod tests {
                 key: CellKey {
                     payload: "small".into(),
                     codec: codec.into(),
-                    implementation: format!("{codec}-lib 1.0"),
+                    library: format!("{codec}-lib"),
                     level,
                 },
+                implementation: "lib 1.0".into(),
                 input_bytes: 298_727,
                 compressed_bytes: bytes,
                 compress: Some(timing.clone()),

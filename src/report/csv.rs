@@ -4,7 +4,7 @@ use crate::bench::result::{CellResult, PayloadResult, RunReport};
 
 // NOTE: the README's CSV schema documents these columns; change both together.
 /// The column names, in order.
-pub const COLUMNS: [&str; 17] = [
+pub const COLUMNS: [&str; 18] = [
     "payload",
     "input_bytes",
     "codec",
@@ -17,6 +17,7 @@ pub const COLUMNS: [&str; 17] = [
     "decompress_mb_s",
     "iterations",
     "warmup",
+    "rounds",
     "compress_median_ms",
     "compress_min_ms",
     "decompress_median_ms",
@@ -45,7 +46,7 @@ pub fn render(report: &RunReport) -> Vec<u8> {
     out
 }
 
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 17] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 18] {
     let input = payload.input_bytes;
     let opt =
         |v: Option<f64>, digits: usize| v.map(|v| format!("{v:.digits$}")).unwrap_or_default();
@@ -64,6 +65,7 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 17] {
         opt(cell.decompress_mb_s(input), 3),
         payload.iterations.to_string(),
         payload.warmup.to_string(),
+        payload.rounds.to_string(),
         ms(cell.compress.as_ref().map(|s| s.median_s)),
         ms(cell.compress.as_ref().map(|s| s.min_s)),
         ms(cell.decompress.as_ref().map(|s| s.median_s)),

@@ -22,6 +22,7 @@ struct PayloadView<'a> {
     sha256: &'a Option<String>,
     warmup: u32,
     iterations: u32,
+    rounds: u32,
     cells: Vec<CellView<'a>>,
 }
 
@@ -44,6 +45,7 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
         sha256: &payload.sha256,
         warmup: payload.warmup,
         iterations: payload.iterations,
+        rounds: payload.rounds,
         cells: payload
             .cells
             .iter()

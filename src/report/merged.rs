@@ -4,10 +4,10 @@ use super::{markdown_table, significant, text_table};
 use crate::merge::Merged;
 
 fn header(merged: &Merged) -> (Vec<String>, Vec<bool>) {
-    let mut header: Vec<String> = ["payload", "codec", "level", "ratio"]
+    let mut header: Vec<String> = ["payload", "codec", "library", "level", "ratio"]
         .map(String::from)
         .to_vec();
-    let mut numeric = vec![false, false, true, true];
+    let mut numeric = vec![false, false, false, true, true];
     for label in &merged.labels {
         for column in ["compress MB/s", "decompress MB/s"] {
             header.push(format!("{label} {column}"));
@@ -38,6 +38,7 @@ fn rows(merged: &Merged) -> Vec<Vec<String>> {
             let mut cells = vec![
                 row.payload.clone(),
                 row.codec.clone(),
+                row.library.clone(),
                 row.level.to_string(),
                 ratio,
             ];
@@ -102,6 +103,7 @@ pub fn render_csv(merged: &Merged) -> Vec<u8> {
         [
             "payload",
             "codec",
+            "library",
             "level",
             "ratio",
             "run",
@@ -121,6 +123,7 @@ pub fn render_csv(merged: &Merged) -> Vec<u8> {
             write(vec![
                 row.payload.clone(),
                 row.codec.clone(),
+                row.library.clone(),
                 row.level.to_string(),
                 row.ratio.to_string(),
                 label.clone(),
@@ -146,9 +149,10 @@ mod tests {
             key: CellKey {
                 payload: "small".into(),
                 codec: codec.into(),
-                implementation: "lib".into(),
+                library: "lib".into(),
                 level,
             },
+            implementation: "lib 1.0".into(),
             input_bytes: 298_727,
             compressed_bytes: bytes,
             compress: Some(Timing {

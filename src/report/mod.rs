@@ -23,8 +23,9 @@ pub enum Format {
 }
 
 /// Column titles of the human-readable matrices (table and Markdown).
-const MATRIX_HEADER: [&str; 7] = [
+const MATRIX_HEADER: [&str; 8] = [
     "codec",
+    "library",
     "level",
     ".NET level",
     "bytes",
@@ -34,7 +35,7 @@ const MATRIX_HEADER: [&str; 7] = [
 ];
 
 /// Whether each matrix column holds numbers, so should be right-aligned.
-const MATRIX_NUMERIC: [bool; 7] = [false, true, false, true, true, true, true];
+const MATRIX_NUMERIC: [bool; 8] = [false, false, true, false, true, true, true, true];
 
 /// One payload's matrix as display strings, one row per cell.
 fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {
@@ -45,7 +46,7 @@ fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 7] {
+fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 8] {
     let speed = |mb_s: Option<f64>| match (mb_s, &cell.failure) {
         (_, Some(_)) => "FAILED".to_string(),
         (Some(v), None) => significant(v, 3),
@@ -53,6 +54,7 @@ fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 7] {
     };
     [
         cell.codec.clone(),
+        crate::codec::library_name(&cell.implementation).to_string(),
         cell.level.to_string(),
         cell.dotnet_level.clone().unwrap_or_default(),
         thousands(cell.compressed_bytes),
@@ -81,9 +83,12 @@ fn failure_lines(payload: &PayloadResult) -> Vec<String> {
         .cells
         .iter()
         .filter_map(|c| {
-            c.failure
-                .as_ref()
-                .map(|why| format!("FAILED {} {}: {why}", c.codec, c.level))
+            c.failure.as_ref().map(|why| {
+                format!(
+                    "FAILED {} {} ({}): {why}",
+                    c.codec, c.level, c.implementation
+                )
+            })
         })
         .collect()
 }
@@ -225,6 +230,7 @@ pub(crate) mod fixtures {
                 ),
                 warmup: 3,
                 iterations: 3,
+                rounds: 3,
                 cells: vec![
                     cell(
                         "zstd",

@@ -9,14 +9,15 @@ use anyhow::{bail, Context, Result};
 
 use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::bench::runner::{Plan, SystemClock};
-use crate::bench::{default_iterations, run_payload};
+use crate::bench::{run_payload, Step};
 use crate::cli::{Cli, Command, CompareArgs, CompareFormat, MergeArgs, MergeFormat};
 use crate::compare::{compare, parse_reference, CompareOptions, SpeedBasis};
 use crate::config::{PayloadsConfig, RunConfig};
-use crate::environment::Environment;
+use crate::environment::{Environment, Pin};
 use crate::exit_codes::ExitCode;
 use crate::merge::merge;
 use crate::payload::{self, BuiltinPayload};
+use crate::progress::Progress;
 use crate::report::{self, significant, thousands, Format};
 use crate::runs;
 
@@ -131,10 +132,15 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         out.write_all(&report::csv::header())?;
     }
 
+    let pin = config.pin.map(pin_to).transpose()?;
+    let progress = Progress::new(config.quiet);
     let clock = SystemClock::new();
     let mut report = RunReport {
         schema_version: SCHEMA_VERSION,
-        environment: Environment::current(),
+        environment: Environment {
+            pin,
+            ..Environment::current()
+        },
         seed: config.seed,
         rng: config.rng.to_string(),
         payloads: Vec::new(),
@@ -144,20 +150,21 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         let plan = Plan {
             warmup: config.warmup,
             rounds: config.rounds,
-            iterations: config
-                .iterations
-                .unwrap_or_else(|| default_iterations(payload.bytes.len())),
+            iterations: config.iterations.for_payload(payload.bytes.len()),
         };
-        eprintln!(
-            "{}: {} bytes, {cell_count} settings, {} warm-up + {} timed iterations each way in {} rounds",
-            payload.name,
-            thousands(payload.bytes.len() as u64),
-            plan.warmup,
-            plan.iterations,
-            plan.iterations_per_round().len()
+        let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
+        progress.start_payload(
+            &format!(
+                "{}: {} bytes, {cell_count} settings, {} each way",
+                payload.name,
+                thousands(payload.bytes.len() as u64),
+                report::iteration_text(&planned),
+            ),
+            (cell_count * plan.rounds as usize) as u64,
         );
+        let mut on_step = |step: Step| progress.step(&step);
         let mut on_cell = |result: &PayloadResult, cell: &CellResult| -> Result<()> {
-            eprintln!("  {}", progress_line(result.input_bytes, cell));
+            progress.line(&format!("  {}", progress_line(result.input_bytes, cell)));
             let row = report::csv::row(result, cell);
             if let Some(csv) = csv_file.as_mut() {
                 csv.append(&row)?;
@@ -174,8 +181,12 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
             &config.settings,
             plan,
             &clock,
+            &mut on_step,
             &mut on_cell,
         )?;
+        if let Some(warning) = report::noise_warning(&result) {
+            progress.warn(&warning);
+        }
         match config.format {
             Format::Table => out.write_all(&report::table::render_payload(&result))?,
             Format::Markdown => out.write_all(&report::markdown::render_payload(&result))?,
@@ -191,6 +202,7 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
             write_file(path, &report::json::render(&report))?;
         }
     }
+    progress.finish();
     if config.format == Format::Json {
         out.write_all(&report::json::render(&report))?;
         out.flush()?;
@@ -204,6 +216,28 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         eprintln!("codecbench: FAILED {failure}");
     }
     Ok(ExitCode::Failure)
+}
+
+/// Pins this thread, which does all the measuring, to logical CPU `cpu`. A CPU the
+/// process may not use is bad input; an OS that refuses pinning gets a warning.
+fn pin_to(cpu: usize) -> Result<Pin> {
+    let available = core_affinity::get_core_ids().unwrap_or_default();
+    let Some(&core) = available.iter().find(|core| core.id == cpu) else {
+        let ids: Vec<String> = available.iter().map(|c| c.id.to_string()).collect();
+        bail!(
+            "--pin {cpu}: no such CPU available to this process (available: {})",
+            if ids.is_empty() {
+                "unknown".to_string()
+            } else {
+                ids.join(", ")
+            }
+        );
+    };
+    let pinned = core_affinity::set_for_current(core);
+    if !pinned {
+        eprintln!("codecbench: warning: --pin {cpu}: the OS refused; measuring unpinned");
+    }
+    Ok(Pin { cpu, pinned })
 }
 
 /// The stderr line printed after each cell.

@@ -137,6 +137,21 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub iterations: Option<u32>,
 
+    /// Instead of a fixed count, time each direction of each cell for at least SECONDS,
+    /// with the count sized from a first run (like lzbench -t or hyperfine). A first run
+    /// that alone lasts SECONDS is kept as the one sample.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "iterations")]
+    pub min_time: Option<f64>,
+
+    /// Cap on the iterations --min-time or --quick may size.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_iterations: Option<u32>,
+
+    /// A fast preset for CI and first looks: --min-time 0.05 --max-iterations 200. The
+    /// whole default matrix takes about a minute on a 2-core machine.
+    #[arg(long, conflicts_with_all = ["iterations", "min_time"])]
+    pub quick: bool,
+
     /// Untimed warm-up iterations per direction before the timed ones. Each later round
     /// re-warms with one.
     #[arg(long, value_name = "N", default_value_t = 3)]
@@ -170,6 +185,16 @@ pub struct RunArgs {
     /// gzip levels, 0..9. Default: 1,6,9 (.NET's Fastest, Optimal, SmallestSize).
     #[arg(long, value_name = "LIST")]
     pub gzip_levels: Option<String>,
+
+    /// Pin the measuring thread to logical CPU N, so the scheduler does not move it
+    /// between cores mid-measurement. Whether it worked is recorded in the JSON.
+    #[arg(long, value_name = "CPU")]
+    pub pin: Option<usize>,
+
+    /// No progress on stderr: neither the bar (shown when stderr is a terminal) nor the
+    /// line per cell. Warnings and errors still show.
+    #[arg(long, short)]
+    pub quiet: bool,
 
     /// Format of the results on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]

@@ -2,10 +2,12 @@
 //! user input that clap cannot express happens here, before anything is measured.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::bench::CodecSetting;
+use crate::bench::runner::Iterations;
+use crate::bench::{default_iterations, CodecSetting};
 use crate::cli::{PayloadsArgs, RunArgs};
 use crate::codec::CodecKind;
 use crate::payload::{PayloadSource, RngKind};
@@ -15,8 +17,12 @@ use crate::report::Format;
 pub struct RunConfig {
     /// What to measure, in order.
     pub payloads: Vec<PayloadSource>,
-    /// Timed iterations; `None` picks a count from each payload's size.
-    pub iterations: Option<u32>,
+    /// How many timed iterations each cell gets.
+    pub iterations: IterationChoice,
+    /// The logical CPU to pin to, if any.
+    pub pin: Option<usize>,
+    /// No progress output.
+    pub quiet: bool,
     /// Untimed warm-up iterations.
     pub warmup: u32,
     /// Rounds to spread the timed iterations over.
@@ -99,7 +105,9 @@ impl RunConfig {
 
         Ok(RunConfig {
             payloads,
-            iterations: args.iterations,
+            iterations: iteration_choice(&args)?,
+            pin: args.pin,
+            quiet: args.quiet,
             warmup: args.warmup,
             rounds: args.rounds,
             settings,
@@ -110,6 +118,68 @@ impl RunConfig {
             rng: args.generator.rng,
         })
     }
+}
+
+/// How `run` decides each cell's timed iterations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum IterationChoice {
+    /// The article's counts, from each payload's size.
+    BySize,
+    /// `--iterations N`.
+    Fixed(u32),
+    /// `--min-time` or `--quick`.
+    Budget {
+        /// Timed time to fill per direction.
+        min_time: Duration,
+        /// Cap on the count.
+        max_iterations: u32,
+    },
+}
+
+impl IterationChoice {
+    /// The runner's iterations for a payload of `bytes`.
+    pub fn for_payload(self, bytes: usize) -> Iterations {
+        match self {
+            IterationChoice::BySize => Iterations::Fixed(default_iterations(bytes)),
+            IterationChoice::Fixed(count) => Iterations::Fixed(count),
+            IterationChoice::Budget {
+                min_time,
+                max_iterations,
+            } => Iterations::Budget {
+                min_time,
+                max_iterations,
+            },
+        }
+    }
+}
+
+/// `--quick`'s time per direction of each cell.
+pub const QUICK_MIN_TIME: Duration = Duration::from_millis(50);
+/// `--quick`'s cap on iterations.
+pub const QUICK_MAX_ITERATIONS: u32 = 200;
+/// The cap on iterations `--min-time` sizes when `--max-iterations` is not given.
+pub const DEFAULT_MAX_ITERATIONS: u32 = 100_000;
+
+fn iteration_choice(args: &RunArgs) -> Result<IterationChoice> {
+    let budget = |min_time: Duration, default_cap: u32| IterationChoice::Budget {
+        min_time,
+        max_iterations: args.max_iterations.unwrap_or(default_cap),
+    };
+    Ok(match (args.iterations, args.min_time, args.quick) {
+        (_, _, true) => budget(QUICK_MIN_TIME, QUICK_MAX_ITERATIONS),
+        (_, Some(seconds), false) => {
+            if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+                bail!("--min-time {seconds} must be a number of seconds above 0 and at most 3600");
+            }
+            budget(Duration::from_secs_f64(seconds), DEFAULT_MAX_ITERATIONS)
+        }
+        (count, None, false) => {
+            if args.max_iterations.is_some() {
+                bail!("--max-iterations applies only with --min-time or --quick");
+            }
+            count.map_or(IterationChoice::BySize, IterationChoice::Fixed)
+        }
+    })
 }
 
 /// Settings of `codecbench payloads`.

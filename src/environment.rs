@@ -24,9 +24,21 @@ pub struct Environment {
     pub arch: String,
     /// The compiler that built codecbench, e.g. `rustc 1.95.0 (59807616e 2026-04-14)`.
     pub rustc: Option<String>,
+    /// The CPU `--pin` asked for and whether pinning worked; `None` without `--pin`.
+    #[serde(default)]
+    pub pin: Option<Pin>,
     /// Each codec library's name and version, keyed by library name, e.g.
     /// `"libzstd": "libzstd 1.5.7"`.
     pub codecs: std::collections::BTreeMap<String, String>,
+}
+
+/// The outcome of `--pin CPU`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pin {
+    /// The logical CPU asked for.
+    pub cpu: usize,
+    /// Whether the OS accepted it (macOS, for one, does not let a thread be pinned).
+    pub pinned: bool,
 }
 
 impl Environment {
@@ -43,6 +55,7 @@ impl Environment {
             os: std::env::consts::OS.to_string(),
             arch: std::env::consts::ARCH.to_string(),
             rustc: option_env!("CODECBENCH_RUSTC_VERSION").map(String::from),
+            pin: None,
             codecs: all_implementations()
                 .iter()
                 .map(|codec| {

@@ -13,5 +13,6 @@ pub mod environment;
 pub mod exit_codes;
 pub mod merge;
 pub mod payload;
+pub mod progress;
 pub mod report;
 pub mod runs;

@@ -59,8 +59,12 @@ fn small_payload_reproduces_the_article_sizes() {
         assert_eq!(row["input_bytes"], "298727");
         assert_eq!(row["round_trip"], "ok");
         assert_eq!(
-            (row["iterations"].as_str(), row["warmup"].as_str()),
-            ("2", "0")
+            (
+                row["compress_iterations"].as_str(),
+                row["decompress_iterations"].as_str(),
+                row["warmup"].as_str()
+            ),
+            ("2", "2", "0")
         );
         let input: f64 = row["input_bytes"].parse().unwrap();
         let compressed: f64 = row["compressed_bytes"].parse().unwrap();
@@ -158,21 +162,37 @@ fn table_shows_one_matrix_per_payload_and_progress_goes_to_stderr() {
     );
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stdout.starts_with("single: 290 bytes, median of 3 timed iterations after 1 warm-up"));
+    assert!(stdout.starts_with(
+        "single: 290 bytes, median of 3 timed iterations after 1 warm-up, in 5 rounds"
+    ));
     assert!(stdout.contains("compress MB/s"));
     // Three cells, each once in the table and once as a progress line on stderr.
     assert_eq!(stdout.lines().filter(|l| l.contains("Fastest")).count(), 2);
     assert!(stdout.contains("Optimal"));
-    assert_eq!(
+    let progress_lines = |stderr: &str, codec: &str| {
         stderr
             .lines()
-            .filter(|l| l.trim_start().starts_with("zstd"))
-            .count(),
-        2
-    );
+            .filter(|l| l.trim_start().starts_with(codec) && l.contains(" B ("))
+            .count()
+    };
+    assert_eq!(progress_lines(&stderr, "zstd"), 2);
     assert!(!stdout.contains("brotli"));
     // gzip Fastest on one record is larger than the record itself, as the article found.
     assert!(stderr.contains("gzip     1: 298 B"), "{stderr}");
+
+    let quiet = succeed(codecbench().args([
+        "run",
+        "--payload",
+        "single",
+        "--iterations",
+        "3",
+        "--codecs",
+        "gzip",
+        "--quiet",
+    ]));
+    let stderr = String::from_utf8(quiet.stderr).unwrap();
+    assert_eq!(progress_lines(&stderr, "gzip"), 0, "{stderr}");
+    assert!(!stderr.contains("single: 290 bytes"), "{stderr}");
 }
 
 #[test]
@@ -307,6 +327,15 @@ fn bad_input_gets_one_line_and_exit_2() {
     let message = bad_input(&["run", "--iterations", "0"]);
     assert!(message.contains("--iterations"), "{message}");
 
+    let message = bad_input(&["run", "--min-time", "0"]);
+    assert!(message.contains("--min-time 0"), "{message}");
+    let message = bad_input(&["run", "--max-iterations", "5"]);
+    assert!(message.contains("only with --min-time"), "{message}");
+    let message = bad_input(&["run", "--quick", "--iterations", "5"]);
+    assert!(message.contains("--quick"), "{message}");
+    let message = bad_input(&["run", "--pin", "4096"]);
+    assert!(message.contains("--pin 4096"), "{message}");
+
     let message = bad_input(&["run", "--codecs", "lz4"]);
     assert!(message.contains("lz4"), "{message}");
 
@@ -346,4 +375,50 @@ fn help_and_version_succeed() {
     codecbench().arg("--help").assert().success();
     codecbench().args(["run", "--help"]).assert().success();
     codecbench().arg("--version").assert().success();
+}
+
+#[test]
+fn a_time_budget_sizes_iterations_per_cell_and_records_statistics() {
+    let rows = run_csv(&[
+        "--payload",
+        "small",
+        "--codecs",
+        "zstd,brotli",
+        "--zstd-levels",
+        "1",
+        "--brotli-levels",
+        "11",
+        "--brotli-impl",
+        "c",
+        "--min-time",
+        "0.02",
+        "--max-iterations",
+        "40",
+    ]);
+    let count = |row: &std::collections::HashMap<String, String>, direction: &str| -> u32 {
+        row[&format!("{direction}_iterations")].parse().unwrap()
+    };
+    let (zstd, brotli) = (&rows[0], &rows[1]);
+    // zstd 1 takes about a millisecond, so the budget runs it many times, within the cap.
+    assert!((2..=40).contains(&count(zstd, "compress")), "{zstd:?}");
+    // brotli 11 takes far longer than 20 ms: its first run is its one sample.
+    assert_eq!(count(brotli, "compress"), 1, "{brotli:?}");
+    assert!(count(brotli, "decompress") > 1);
+    for column in [
+        "compress_mean_ms",
+        "compress_mad_ms",
+        "compress_ci95_low_ms",
+        "compress_ci95_high_ms",
+    ] {
+        let value: f64 = zstd[column].parse().unwrap();
+        assert!(value >= 0.0, "{column}");
+    }
+    let median: f64 = zstd["compress_median_ms"].parse().unwrap();
+    let low: f64 = zstd["compress_ci95_low_ms"].parse().unwrap();
+    let high: f64 = zstd["compress_ci95_high_ms"].parse().unwrap();
+    assert!(low <= median && median <= high);
+    assert_eq!(
+        brotli["compress_ci95_low_ms"], "",
+        "no interval from one sample"
+    );
 }

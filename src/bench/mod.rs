@@ -6,7 +6,7 @@ pub mod stats;
 
 use crate::codec::Codec;
 use result::{CellResult, PayloadResult};
-use runner::{CellRun, Clock, Plan};
+use runner::{CellRun, Clock, Iterations, Plan};
 
 /// One codec and the levels to measure with it.
 pub struct CodecSetting {
@@ -14,6 +14,30 @@ pub struct CodecSetting {
     pub codec: Box<dyn Codec>,
     /// Levels, in the order to run them.
     pub levels: Vec<i32>,
+}
+
+/// Where a payload's measurement is, for progress display: about to measure `cell` of
+/// `cells` in `round` of `rounds` (both from 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Round, from 0.
+    pub round: usize,
+    /// Rounds in all.
+    pub rounds: usize,
+    /// Cell, from 0.
+    pub cell: usize,
+    /// Cells per round.
+    pub cells: usize,
+    /// e.g. `small libzstd 1.5.7 3`.
+    pub label: String,
+}
+
+/// A payload name short enough for a progress line: a file's name without its directory.
+fn payload_label(name: &str) -> &str {
+    std::path::Path::new(name)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(name)
 }
 
 /// Timed iterations for a body of `bytes` when the user gives no count: the article's
@@ -27,45 +51,67 @@ pub fn default_iterations(bytes: usize) -> u32 {
 }
 
 /// Measures every codec × level on one payload, in `plan.rounds` rounds that each visit
-/// every cell (see [`runner`]), calling `on_cell` with each cell as soon as its last round
-/// is measured, so the caller can show progress and save partial results. An error
-/// from `on_cell` stops the payload and is returned.
+/// every cell (see [`runner`]), then calling `on_cell` with each cell in order, so the
+/// caller can print and save them. An error from `on_cell` stops the payload and is
+/// returned.
 pub fn run_payload(
     name: &str,
     input: &[u8],
     settings: &[CodecSetting],
     plan: Plan,
     clock: &dyn Clock,
+    on_step: &mut dyn FnMut(Step),
     on_cell: &mut dyn FnMut(&PayloadResult, &CellResult) -> anyhow::Result<()>,
 ) -> anyhow::Result<PayloadResult> {
-    let mut result = PayloadResult {
-        payload: name.to_string(),
-        input_bytes: input.len() as u64,
-        sha256: Some(crate::payload::sha256_hex(input)),
-        warmup: plan.warmup,
-        iterations: plan.iterations,
-        rounds: plan.iterations_per_round().len() as u32,
-        cells: Vec::new(),
-    };
+    let mut result = PayloadResult::planned(name, input, plan);
     let cells: Vec<(&dyn Codec, i32)> = settings
         .iter()
         .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
         .collect();
-    let rounds = plan.iterations_per_round();
-    let mut runs: Vec<Option<CellRun>> = cells.iter().map(|_| None).collect();
-    for (round, &iterations) in rounds.iter().enumerate() {
-        let last_round = round + 1 == rounds.len();
-        for (slot, &(codec, level)) in runs.iter_mut().zip(&cells) {
-            let run = slot.get_or_insert_with(|| CellRun::start(codec, level, input));
-            run.measure_round(plan.warmup_before_round(round), iterations, clock);
-            if last_round {
-                let cell = slot.take().expect("started above").finish();
-                on_cell(&result, &cell)?;
-                result.cells.push(cell);
+    let mut runs: Vec<CellRun> = Vec::with_capacity(cells.len());
+    for round in 0..plan.rounds.max(1) as usize {
+        for (index, &(codec, level)) in cells.iter().enumerate() {
+            on_step(Step {
+                round,
+                rounds: plan.rounds.max(1) as usize,
+                cell: index,
+                cells: cells.len(),
+                label: format!("{} {} {level}", payload_label(name), codec.implementation()),
+            });
+            if round == 0 {
+                runs.push(CellRun::start(codec, level, input, &plan, clock));
             }
+            runs[index].measure_round(round, clock);
         }
     }
+    for run in runs {
+        let cell = run.finish();
+        on_cell(&result, &cell)?;
+        result.cells.push(cell);
+    }
     Ok(result)
+}
+
+impl PayloadResult {
+    /// A result with no cells yet, for `input` measured under `plan`.
+    pub fn planned(name: &str, input: &[u8], plan: Plan) -> Self {
+        PayloadResult {
+            payload: name.to_string(),
+            input_bytes: input.len() as u64,
+            sha256: Some(crate::payload::sha256_hex(input)),
+            warmup: plan.warmup,
+            iterations: match plan.iterations {
+                Iterations::Fixed(count) => Some(count),
+                Iterations::Budget { .. } => None,
+            },
+            min_time_s: match plan.iterations {
+                Iterations::Budget { min_time, .. } => Some(min_time.as_secs_f64()),
+                Iterations::Fixed(_) => None,
+            },
+            rounds: plan.rounds,
+            cells: Vec::new(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -20,8 +20,12 @@ pub struct PayloadResult {
     pub sha256: Option<String>,
     /// Untimed warm-up iterations per direction.
     pub warmup: u32,
-    /// Timed iterations per direction.
-    pub iterations: u32,
+    /// Timed iterations per direction; `None` when a time budget sized them per cell
+    /// (each cell's samples then tell its count).
+    pub iterations: Option<u32>,
+    /// The time budget per direction, in seconds, when one sized the iterations.
+    #[serde(default)]
+    pub min_time_s: Option<f64>,
     /// Rounds the timed iterations were spread over; 1 in files written before rounds.
     #[serde(default = "one_round")]
     pub rounds: u32,

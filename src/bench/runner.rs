@@ -49,68 +49,188 @@ impl Clock for SystemClock {
     }
 }
 
-/// How many times to run each direction of each cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How many timed iterations each direction of each cell gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Iterations {
+    /// Exactly this many, at least 1: the article's method.
+    Fixed(u32),
+    /// Enough to fill `min_time`, sized from the first (reference) run of each direction,
+    /// as lzbench `-t` and hyperfine `--min-benchmarking-time` do; at most
+    /// `max_iterations`. A direction whose first run alone lasts `min_time` keeps that run
+    /// as its one sample.
+    Budget {
+        /// Timed time to fill per direction.
+        min_time: Duration,
+        /// Cap on the count.
+        max_iterations: u32,
+    },
+}
+
+/// How to measure each direction of each cell.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     /// Untimed warm-up iterations before the first round's timed ones. Later rounds
-    /// re-warm with one iteration (none if this is 0).
+    /// re-warm with one iteration (none if this is 0). With a time budget, warm-up also
+    /// stops at a quarter of `min_time`.
     pub warmup: u32,
-    /// Timed iterations; at least 1.
-    pub iterations: u32,
+    /// Timed iterations.
+    pub iterations: Iterations,
     /// Rounds to spread the timed iterations over; at least 1.
     pub rounds: u32,
 }
 
+/// What one direction of one cell runs, decided once its first run is timed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// Untimed iterations before the first round.
+    pub warmup: u32,
+    /// Untimed iterations before each later round.
+    pub rewarm: u32,
+    /// Timed iterations in each round; fewer entries than rounds when there are fewer
+    /// iterations than rounds. With `round_time`, the most a round may run.
+    pub per_round: Vec<u32>,
+    /// With a time budget: each round runs timed iterations until their times add up to
+    /// this (at least one, at most the round's `per_round`).
+    pub round_time: Option<Duration>,
+    /// The first run is kept as the only sample (a time budget it already filled).
+    pub reuse_first_run: bool,
+}
+
 impl Plan {
-    /// Timed iterations in each round: `iterations` shared as evenly as possible over
-    /// `rounds`, never more rounds than iterations.
+    /// The schedule of a direction whose first, untimed-for-the-results run took `first`.
     ///
     /// ```
-    /// use codecbench::bench::runner::Plan;
+    /// use std::time::Duration;
+    /// use codecbench::bench::runner::{Iterations, Plan};
     ///
-    /// let plan = Plan { warmup: 3, iterations: 12, rounds: 5 };
-    /// assert_eq!(plan.iterations_per_round(), [3, 3, 2, 2, 2]);
-    /// let plan = Plan { warmup: 3, iterations: 2, rounds: 5 };
-    /// assert_eq!(plan.iterations_per_round(), [1, 1]);
+    /// let plan = Plan { warmup: 3, iterations: Iterations::Fixed(12), rounds: 5 };
+    /// assert_eq!(plan.schedule(Duration::from_millis(1)).per_round, [3, 3, 2, 2, 2]);
+    /// let budget = Iterations::Budget { min_time: Duration::from_millis(100), max_iterations: 1000 };
+    /// let plan = Plan { iterations: budget, ..plan };
+    /// let schedule = plan.schedule(Duration::from_millis(7));
+    /// assert_eq!(schedule.round_time, Some(Duration::from_millis(20)));
+    /// assert_eq!(schedule.per_round, [200; 5]);
     /// ```
-    pub fn iterations_per_round(&self) -> Vec<u32> {
-        let rounds = self.rounds.clamp(1, self.iterations.max(1));
-        let (share, extra) = (self.iterations / rounds, self.iterations % rounds);
-        (0..rounds).map(|r| share + u32::from(r < extra)).collect()
+    pub fn schedule(&self, first: Duration) -> Schedule {
+        let split = |count: u32, rounds: u32| -> Vec<u32> {
+            let (share, extra) = (count / rounds, count % rounds);
+            (0..rounds).map(|r| share + u32::from(r < extra)).collect()
+        };
+        match self.iterations {
+            Iterations::Fixed(count) => {
+                let count = count.max(1);
+                Schedule {
+                    warmup: self.warmup,
+                    rewarm: self.warmup.min(1),
+                    per_round: split(count, self.rounds.clamp(1, count)),
+                    round_time: None,
+                    reuse_first_run: false,
+                }
+            }
+            Iterations::Budget {
+                min_time,
+                max_iterations,
+            } => {
+                if first >= min_time {
+                    return Schedule {
+                        warmup: 0,
+                        rewarm: 0,
+                        per_round: Vec::new(),
+                        round_time: None,
+                        reuse_first_run: true,
+                    };
+                }
+                // The first run is often slower than the rest (cold caches), so it only
+                // sets the number of rounds and the warm-up; the rounds then run by time.
+                let per_run = first.as_secs_f64().max(1e-9);
+                let estimate = (min_time.as_secs_f64() / per_run).ceil();
+                let warm_budget = (min_time.as_secs_f64() / 4.0 / per_run).floor();
+                let cap = max_iterations.max(1);
+                let rounds = self.rounds.clamp(1, (estimate as u32).clamp(1, cap));
+                let warmup = self.warmup.min(warm_budget as u32);
+                Schedule {
+                    warmup,
+                    rewarm: warmup.min(1),
+                    per_round: split(cap, rounds),
+                    round_time: Some(min_time / rounds),
+                    reuse_first_run: false,
+                }
+            }
+        }
+    }
+}
+
+/// What one round of one direction runs: `warmup` untimed iterations, then `iterations`
+/// timed ones, or, with `time`, timed ones until they add up to `time` (at least one, at
+/// most `iterations`).
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    warmup: u32,
+    iterations: u32,
+    time: Option<Duration>,
+}
+
+/// One direction's schedule and samples.
+struct Direction {
+    schedule: Schedule,
+    samples: Vec<Duration>,
+}
+
+impl Direction {
+    fn new(plan: &Plan, first: Duration) -> Self {
+        let schedule = plan.schedule(first);
+        let samples = if schedule.reuse_first_run {
+            vec![first]
+        } else {
+            Vec::new()
+        };
+        Direction { schedule, samples }
     }
 
-    /// Untimed iterations before round `round` (counted from 0).
-    pub fn warmup_before_round(&self, round: usize) -> u32 {
-        if round == 0 {
-            self.warmup
+    /// Warm-up and timed iterations of round `round`, if it has any.
+    fn round(&self, round: usize) -> Option<Target> {
+        let iterations = *self.schedule.per_round.get(round)?;
+        let warmup = if round == 0 {
+            self.schedule.warmup
         } else {
-            self.warmup.min(1)
-        }
+            self.schedule.rewarm
+        };
+        Some(Target {
+            warmup,
+            iterations,
+            time: self.schedule.round_time,
+        })
     }
 }
 
 /// One cell being measured, round by round.
 ///
-/// [`CellRun::start`] compresses and decompresses once, outside any timing, to get the
-/// compressed size and check the round trip. Each [`CellRun::measure_round`] then runs
-/// each direction's warm-up and timed iterations. Every timed iteration builds a fresh
-/// encoder or decoder and a fresh output buffer *inside* the timed region, because a
-/// server pays that set-up for every response. Each output is checked against the
-/// reference outside the timed region. A failure stops the cell and is recorded in it,
-/// not raised, so the other cells still run.
+/// [`CellRun::start`] compresses and decompresses once to get the compressed size, check
+/// the round trip and time a first run of each direction, from which the [`Schedule`]
+/// follows. Each [`CellRun::measure_round`] then runs each direction's warm-up and timed
+/// iterations for that round. Every timed iteration builds a fresh encoder or decoder and
+/// a fresh output buffer *inside* the timed region, because a server pays that set-up for
+/// every response. Each output is checked against the reference outside the timed
+/// region. A failure stops the cell and is recorded in it, not raised, so the other cells
+/// still run.
 pub struct CellRun<'a> {
     codec: &'a dyn Codec,
     level: i32,
     input: &'a [u8],
     reference: Vec<u8>,
     cell: CellResult,
-    compress: Vec<Duration>,
-    decompress: Vec<Duration>,
+    directions: Option<(Direction, Direction)>,
 }
 
 impl<'a> CellRun<'a> {
-    /// Makes the untimed reference round trip.
-    pub fn start(codec: &'a dyn Codec, level: i32, input: &'a [u8]) -> Self {
+    /// Makes and times the reference round trip, and plans the rest.
+    pub fn start(
+        codec: &'a dyn Codec,
+        level: i32,
+        input: &'a [u8],
+        plan: &Plan,
+        clock: &dyn Clock,
+    ) -> Self {
         let mut run = CellRun {
             codec,
             level,
@@ -126,17 +246,27 @@ impl<'a> CellRun<'a> {
                 decompress: None,
                 failure: None,
             },
-            compress: Vec::new(),
-            decompress: Vec::new(),
+            directions: None,
         };
-        match codec.compress(level, input) {
-            Ok(reference) => {
-                run.cell.compressed_bytes = reference.len() as u64;
-                run.cell.failure = check_round_trip(&codec.decompress(&reference), input).err();
-                run.reference = reference;
+        let (compressed, compress_time) = timed(clock, || codec.compress(level, input));
+        let reference = match compressed {
+            Ok(reference) => reference,
+            Err(e) => {
+                run.cell.failure = Some(format!("compression failed: {e}"));
+                return run;
             }
-            Err(e) => run.cell.failure = Some(format!("compression failed: {e}")),
+        };
+        run.cell.compressed_bytes = reference.len() as u64;
+        let (decompressed, decompress_time) = timed(clock, || codec.decompress(&reference));
+        run.reference = reference;
+        if let Err(why) = check_round_trip(&decompressed, input) {
+            run.cell.failure = Some(why);
+            return run;
         }
+        run.directions = Some((
+            Direction::new(plan, compress_time),
+            Direction::new(plan, decompress_time),
+        ));
         run
     }
 
@@ -145,56 +275,57 @@ impl<'a> CellRun<'a> {
         self.cell.failure.is_some()
     }
 
-    /// Runs `warmup` untimed then `iterations` timed iterations of compression, then the
-    /// same of decompression, adding the timings to the cell's samples.
-    pub fn measure_round(&mut self, warmup: u32, iterations: u32, clock: &dyn Clock) {
+    /// Runs round `round` (from 0): each direction's warm-up then timed iterations, if its
+    /// schedule has that round.
+    pub fn measure_round(&mut self, round: usize, clock: &dyn Clock) {
         if self.failed() {
             return;
         }
-        if let Err(why) = self.try_measure_round(warmup, iterations, clock) {
+        if let Err(why) = self.try_measure_round(round, clock) {
             self.cell.failure = Some(why);
         }
     }
 
-    fn try_measure_round(
-        &mut self,
-        warmup: u32,
-        iterations: u32,
-        clock: &dyn Clock,
-    ) -> Result<(), String> {
+    fn try_measure_round(&mut self, round: usize, clock: &dyn Clock) -> Result<(), String> {
         let (codec, level, input, reference) =
             (self.codec, self.level, self.input, &self.reference);
-        time_iterations(
-            warmup,
-            iterations,
-            clock,
-            &mut self.compress,
-            || codec.compress(level, black_box(input)),
-            |output| match output {
-                Ok(bytes) if bytes == reference => Ok(()),
-                Ok(bytes) => Err(format!(
-                    "compression is not deterministic: {} bytes, then {} bytes",
-                    reference.len(),
-                    bytes.len()
-                )),
-                Err(e) => Err(format!("compression failed: {e}")),
-            },
-        )?;
-        time_iterations(
-            warmup,
-            iterations,
-            clock,
-            &mut self.decompress,
-            || codec.decompress(black_box(reference)),
-            |output| check_round_trip(output, input),
-        )
+        let Some((compress, decompress)) = self.directions.as_mut() else {
+            return Ok(());
+        };
+        if let Some(target) = compress.round(round) {
+            time_iterations(
+                target,
+                clock,
+                &mut compress.samples,
+                || codec.compress(level, black_box(input)),
+                |output| match output {
+                    Ok(bytes) if bytes == reference => Ok(()),
+                    Ok(bytes) => Err(format!(
+                        "compression is not deterministic: {} bytes, then {} bytes",
+                        reference.len(),
+                        bytes.len()
+                    )),
+                    Err(e) => Err(format!("compression failed: {e}")),
+                },
+            )?;
+        }
+        if let Some(target) = decompress.round(round) {
+            time_iterations(
+                target,
+                clock,
+                &mut decompress.samples,
+                || codec.decompress(black_box(reference)),
+                |output| check_round_trip(output, input),
+            )?;
+        }
+        Ok(())
     }
 
     /// The cell with its statistics; a failed cell has none.
     pub fn finish(mut self) -> CellResult {
-        if !self.failed() {
-            self.cell.compress = Summary::from_durations(&self.compress);
-            self.cell.decompress = Summary::from_durations(&self.decompress);
+        if let (false, Some((compress, decompress))) = (self.failed(), &self.directions) {
+            self.cell.compress = Summary::from_durations(&compress.samples);
+            self.cell.decompress = Summary::from_durations(&decompress.samples);
         }
         self.cell
     }
@@ -208,11 +339,18 @@ pub fn measure_cell(
     plan: Plan,
     clock: &dyn Clock,
 ) -> CellResult {
-    let mut run = CellRun::start(codec, level, input);
-    for (round, iterations) in plan.iterations_per_round().into_iter().enumerate() {
-        run.measure_round(plan.warmup_before_round(round), iterations, clock);
+    let mut run = CellRun::start(codec, level, input, &plan, clock);
+    for round in 0..plan.rounds as usize {
+        run.measure_round(round, clock);
     }
     run.finish()
+}
+
+/// Runs `operation` once between two clock readings.
+fn timed<T>(clock: &dyn Clock, operation: impl FnOnce() -> T) -> (T, Duration) {
+    let start = clock.now();
+    let output = black_box(operation());
+    (output, clock.now().saturating_sub(start))
 }
 
 fn check_round_trip(output: &io::Result<Vec<u8>>, input: &[u8]) -> Result<(), String> {
@@ -227,27 +365,29 @@ fn check_round_trip(output: &io::Result<Vec<u8>>, input: &[u8]) -> Result<(), St
     }
 }
 
-/// Runs `operation` `warmup` times untimed, then `iterations` times timed, appending the
-/// timed durations to `samples`. `check` validates each output outside the timed region.
+/// Runs `operation` as `target` says, appending the timed durations to `samples`.
+/// `check` validates each output outside the timed region.
 fn time_iterations<T>(
-    warmup: u32,
-    iterations: u32,
+    target: Target,
     clock: &dyn Clock,
     samples: &mut Vec<Duration>,
     mut operation: impl FnMut() -> T,
     mut check: impl FnMut(&T) -> Result<(), String>,
 ) -> Result<(), String> {
-    for _ in 0..warmup {
+    for _ in 0..target.warmup {
         check(&black_box(operation()))?;
     }
-    for _ in 0..iterations {
-        let start = clock.now();
-        let output = black_box(operation());
-        let elapsed = clock.now().saturating_sub(start);
+    let mut spent = Duration::ZERO;
+    for _ in 0..target.iterations {
+        let (output, elapsed) = timed(clock, &mut operation);
         check(&output)?;
         // The output is dropped here, after the clock stopped.
         drop(output);
         samples.push(elapsed);
+        spent += elapsed;
+        if target.time.is_some_and(|time| spent >= time) {
+            break;
+        }
     }
     Ok(())
 }
@@ -334,22 +474,37 @@ mod tests {
         }
     }
 
+    fn fixed(warmup: u32, iterations: u32, rounds: u32) -> Plan {
+        Plan {
+            warmup,
+            iterations: Iterations::Fixed(iterations),
+            rounds,
+        }
+    }
+
+    fn budget(warmup: u32, min_time_ms: u64, max_iterations: u32, rounds: u32) -> Plan {
+        Plan {
+            warmup,
+            iterations: Iterations::Budget {
+                min_time: Duration::from_millis(min_time_ms),
+                max_iterations,
+            },
+            rounds,
+        }
+    }
+
     #[test]
     fn timed_samples_come_from_the_clock_and_warmups_are_not_timed() {
-        // Readings come in (start, end) pairs: compress takes 5, 1, 3 ms, decompress 2, 4, 6.
-        let clock = FakeClock::new(&[0, 5, 0, 1, 0, 3, 0, 2, 0, 4, 0, 6]);
+        // Readings come in (start, end) pairs: the reference round trip takes 9 and 8 ms,
+        // then compress 5, 1, 3 ms and decompress 2, 4, 6.
+        let clock = FakeClock::new(&[0, 9, 0, 8, 0, 5, 0, 1, 0, 3, 0, 2, 0, 4, 0, 6]);
         let codec = reverse(false);
-        let plan = Plan {
-            warmup: 2,
-            iterations: 3,
-            rounds: 1,
-        };
-        let cell = measure_cell(&codec, 1, b"abc", plan, &clock);
+        let cell = measure_cell(&codec, 1, b"abc", fixed(2, 3, 1), &clock);
         assert_eq!(cell.failure, None);
         assert_eq!(
             clock.readings.get(),
-            12,
-            "two readings per timed iteration, none for warm-up"
+            16,
+            "two readings per timed iteration and reference run, none for warm-up"
         );
         // 1 reference pair + (2 warm-up + 3 timed) per direction.
         assert_eq!(codec.calls.get(), 2 + 5 + 5);
@@ -365,55 +520,94 @@ mod tests {
     #[test]
     fn a_round_trip_mismatch_is_recorded_in_the_cell_without_timings() {
         let clock = FakeClock::new(&[]);
-        let plan = Plan {
-            warmup: 0,
-            iterations: 3,
-            rounds: 1,
-        };
-        let cell = measure_cell(&reverse(true), 1, b"abc", plan, &clock);
+        let cell = measure_cell(&reverse(true), 1, b"abc", fixed(0, 3, 1), &clock);
         assert!(cell.failure.unwrap().contains("round trip mismatch"));
         assert!(cell.compress.is_none() && cell.decompress.is_none());
         assert_eq!(
             clock.readings.get(),
-            0,
-            "nothing timed after a failed round trip"
+            4,
+            "only the reference round trip is timed"
         );
     }
 
     #[test]
     fn rounds_split_the_timed_iterations_and_rewarm_once_each() {
-        let plan = Plan {
-            warmup: 3,
-            iterations: 7,
-            rounds: 3,
-        };
-        assert_eq!(plan.iterations_per_round(), [3, 2, 2]);
-        let warmups: Vec<u32> = (0..3).map(|r| plan.warmup_before_round(r)).collect();
-        assert_eq!(warmups, [3, 1, 1]);
-        let cold = Plan { warmup: 0, ..plan };
-        assert_eq!(
-            cold.warmup_before_round(2),
-            0,
-            "--warmup 0 means none at all"
-        );
+        let plan = fixed(3, 7, 3);
+        let schedule = plan.schedule(Duration::from_millis(1));
+        assert_eq!(schedule.per_round, [3, 2, 2]);
+        assert_eq!((schedule.warmup, schedule.rewarm), (3, 1));
+        let cold = fixed(0, 7, 3).schedule(Duration::from_millis(1));
+        assert_eq!(cold.rewarm, 0, "--warmup 0 means none at all");
+        assert_eq!(fixed(3, 2, 5).schedule(Duration::ZERO).per_round, [1, 1]);
 
         let clock = FakeClock::new(&[]);
         let codec = reverse(false);
         let cell = measure_cell(&codec, 1, b"abc", plan, &clock);
         assert_eq!(cell.compress.unwrap().samples_s.len(), 7);
-        assert_eq!(clock.readings.get(), 2 * 2 * 7);
+        assert_eq!(clock.readings.get(), 2 * 2 * (1 + 7));
         // 1 reference pair + (3 + 1 + 1 warm-up + 7 timed) per direction.
         assert_eq!(codec.calls.get(), 2 + 2 * 12);
     }
 
     #[test]
-    fn samples_keep_their_order_across_rounds() {
-        // Round 1 times compress 1, 2 then decompress 7, 8; round 2 compress 3, decompress 9.
-        let clock = FakeClock::new(&[0, 1, 0, 2, 0, 7, 0, 8, 0, 3, 0, 9]);
+    fn a_budget_runs_each_round_by_time() {
+        let plan = budget(3, 100, 1000, 5);
+        // 7 ms per run: 5 rounds of 20 ms; warm-up stops at 25 ms → 3.
+        let s = plan.schedule(Duration::from_millis(7));
+        assert_eq!(s.per_round, [200; 5], "the cap, shared over the rounds");
+        assert_eq!(s.round_time, Some(Duration::from_millis(20)));
+        assert_eq!((s.warmup, s.rewarm, s.reuse_first_run), (3, 1, false));
+        // 30 ms: about 4 runs fill the budget, so 4 rounds of 25 ms, and no warm-up.
+        let s = plan.schedule(Duration::from_millis(30));
+        assert_eq!((s.per_round.len(), s.warmup), (4, 0));
+        assert_eq!(s.round_time, Some(Duration::from_millis(25)));
+        // A first run that fills the budget is the only sample.
+        let s = plan.schedule(Duration::from_millis(100));
+        assert!(s.reuse_first_run && s.per_round.is_empty());
+
+        // Reference runs 30 and 30 ms (cold); then each round's iterations take 10 ms, so
+        // each 25 ms round runs 3 of them.
+        let mut steps = vec![0, 30, 0, 30];
+        steps.extend([0, 10].repeat(24));
+        let clock = FakeClock::new(&steps);
+        let cell = measure_cell(&reverse(false), 1, b"abc", budget(0, 100, 1000, 5), &clock);
+        assert_eq!(cell.compress.unwrap().samples_s, [0.01; 12]);
+        assert_eq!(cell.decompress.unwrap().samples_s.len(), 12);
+    }
+
+    #[test]
+    fn the_cap_stops_a_budget_early() {
+        let clock = FakeClock::new(&[0, 1, 0, 1]);
+        // Every later reading adds nothing: iterations take no time, so only the cap stops.
+        let cell = measure_cell(&reverse(false), 1, b"abc", budget(0, 100, 50, 5), &clock);
+        assert_eq!(cell.compress.unwrap().samples_s.len(), 50);
+    }
+
+    #[test]
+    fn a_slow_first_run_becomes_the_sample() {
+        // Reference compress 200 ms, decompress 10 ms; then 10 decompressions of 10 ms.
+        let mut steps = vec![0, 200, 0, 10];
+        steps.extend([0, 10].repeat(10));
+        let clock = FakeClock::new(&steps);
         let codec = reverse(false);
-        let mut run = CellRun::start(&codec, 1, b"abc");
-        run.measure_round(0, 2, &clock);
-        run.measure_round(0, 1, &clock);
+        let cell = measure_cell(&codec, 1, b"abc", budget(0, 100, 1000, 1), &clock);
+        assert_eq!(cell.compress.unwrap().samples_s, [0.2]);
+        let decompress = cell.decompress.unwrap();
+        assert_eq!(decompress.samples_s.len(), 10);
+        assert_eq!(decompress.median_s, 0.01);
+    }
+
+    #[test]
+    fn samples_keep_their_order_across_rounds() {
+        // Reference 1, 1 ms; round 1 compress 1, 2 then decompress 7, 8; round 2 compress
+        // 3, decompress 9.
+        let clock = FakeClock::new(&[0, 1, 0, 1, 0, 1, 0, 2, 0, 7, 0, 8, 0, 3, 0, 9]);
+        let codec = reverse(false);
+        let plan = fixed(0, 3, 2);
+        let mut run = CellRun::start(&codec, 1, b"abc", &plan, &clock);
+        run.measure_round(0, &clock);
+        run.measure_round(1, &clock);
+        run.measure_round(2, &clock);
         let cell = run.finish();
         assert_eq!(cell.compress.unwrap().samples_s, [0.001, 0.002, 0.003]);
         assert_eq!(cell.decompress.unwrap().samples_s, [0.007, 0.008, 0.009]);
@@ -423,10 +617,10 @@ mod tests {
     fn a_failed_cell_measures_nothing_in_later_rounds() {
         let clock = FakeClock::new(&[]);
         let codec = reverse(true);
-        let mut run = CellRun::start(&codec, 1, b"abc");
+        let mut run = CellRun::start(&codec, 1, b"abc", &fixed(1, 5, 5), &clock);
         assert!(run.failed());
         let calls = codec.calls.get();
-        run.measure_round(1, 5, &clock);
+        run.measure_round(1, &clock);
         assert_eq!(codec.calls.get(), calls);
         assert!(run.finish().compress.is_none());
     }
@@ -434,13 +628,14 @@ mod tests {
     #[test]
     fn real_codec_on_a_real_clock_gives_positive_times() {
         let input = crate::payload::generate(10, 42, crate::payload::RngKind::Dotnet);
-        let plan = Plan {
-            warmup: 1,
-            iterations: 2,
-            rounds: 2,
-        };
         let codec = CodecKind::Gzip.codec();
-        let cell = measure_cell(codec.as_ref(), 1, &input, plan, &SystemClock::new());
+        let cell = measure_cell(
+            codec.as_ref(),
+            1,
+            &input,
+            fixed(1, 2, 2),
+            &SystemClock::new(),
+        );
         assert_eq!(cell.failure, None);
         assert_eq!(cell.compress.unwrap().samples_s.len(), 2);
         assert!(cell.compressed_bytes > 0 && cell.compressed_bytes < input.len() as u64);

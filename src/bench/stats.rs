@@ -5,6 +5,17 @@
 //! minimum is kept as the best case the hardware allowed. The median of an even count is
 //! the mean of the two middle samples (the usual definition, e.g. Hyndman & Fan 1996,
 //! type 7 at p = 0.5). The standard deviation is the sample (n − 1) one.
+//!
+//! The spread is the median absolute deviation (MAD), unscaled: the median of
+//! |sample − median|. Multiply by 1.4826 to estimate a normal σ (Rousseeuw & Croux 1993).
+//!
+//! The 95% confidence interval of the median uses order statistics and makes no
+//! assumption about the distribution (Conover, *Practical Nonparametric Statistics*,
+//! 3rd ed., §3.2; also Hollander & Wolfe). The number of samples below the true median
+//! is Binomial(n, ½), so for the largest rank `l` with P(B ≤ l − 1) ≤ 2.5% the interval
+//! from the `l`-th smallest to the `l`-th largest sample covers the median with
+//! probability 1 − 2·P(B ≤ l − 1) ≥ 95%. It needs at least 6 samples (with 5, even
+//! min..max covers only 93.75%); with fewer it is absent.
 
 use std::time::Duration;
 
@@ -23,6 +34,16 @@ pub struct Summary {
     pub mean_s: f64,
     /// Sample standard deviation, in seconds; 0 for a single sample.
     pub stddev_s: f64,
+    /// Median absolute deviation from the median, unscaled, in seconds.
+    #[serde(default)]
+    pub mad_s: f64,
+    /// Lower end of the 95% confidence interval of the median, in seconds; `None` with
+    /// fewer than 6 samples.
+    #[serde(default)]
+    pub median_ci95_low_s: Option<f64>,
+    /// Upper end of the 95% confidence interval of the median, in seconds.
+    #[serde(default)]
+    pub median_ci95_high_s: Option<f64>,
     /// Every timed iteration, in seconds, in the order they ran.
     pub samples_s: Vec<f64>,
 }
@@ -49,12 +70,20 @@ impl Summary {
         } else {
             0.0
         };
+        let (median_ci95_low_s, median_ci95_high_s) = match median_ci_rank(n, 0.05) {
+            Some(l) => (Some(sorted[l - 1]), Some(sorted[n - l])),
+            None => (None, None),
+        };
+        let mut deviations: Vec<f64> = sorted.iter().map(|s| (s - median_s).abs()).collect();
         Some(Summary {
             median_s,
             min_s: sorted[0],
             max_s: sorted[n - 1],
             mean_s,
             stddev_s,
+            mad_s: median(&mut deviations),
+            median_ci95_low_s,
+            median_ci95_high_s,
             samples_s,
         })
     }
@@ -83,6 +112,77 @@ pub fn median(values: &mut [f64]) -> f64 {
     } else {
         values[n / 2]
     }
+}
+
+/// MAD ÷ median above which a direction's timings count as noisy.
+pub const NOISY_MAD_RATIO: f64 = 0.05;
+/// How much slower than the rest the first iterations may be before they count as a slow
+/// start.
+pub const SLOW_START_RATIO: f64 = 1.2;
+
+/// Why a direction's timings look unreliable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Noise {
+    /// The samples spread widely: MAD ÷ median, above [`NOISY_MAD_RATIO`].
+    Spread(f64),
+    /// The first fifth of the samples (at least one) ran this many times slower, by
+    /// median, than the rest: a warm-up too short, or a frequency ramp.
+    SlowStart(f64),
+}
+
+impl std::fmt::Display for Noise {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Noise::Spread(ratio) => write!(f, "MAD {:.1}% of the median", ratio * 100.0),
+            Noise::SlowStart(ratio) => {
+                write!(f, "first iterations {ratio:.2}x slower than the rest")
+            }
+        }
+    }
+}
+
+impl Summary {
+    /// Whether these timings look noisy, and why; the spread is checked first. Needs at
+    /// least 3 samples for the spread and 4 for a slow start.
+    pub fn noise(&self) -> Option<Noise> {
+        let n = self.samples_s.len();
+        if n >= 3 && self.median_s > 0.0 {
+            let ratio = self.mad_s / self.median_s;
+            if ratio > NOISY_MAD_RATIO {
+                return Some(Noise::Spread(ratio));
+            }
+        }
+        if n >= 4 {
+            let head = (n / 5).max(1);
+            let first = median(&mut self.samples_s[..head].to_vec());
+            let rest = median(&mut self.samples_s[head..].to_vec());
+            if rest > 0.0 && first / rest > SLOW_START_RATIO {
+                return Some(Noise::SlowStart(first / rest));
+            }
+        }
+        None
+    }
+}
+
+/// The rank `l` (from 1) such that the `l`-th smallest and `l`-th largest of `n` samples
+/// bound a confidence interval of the median at level at least `1 − alpha`; `None` when
+/// `n` is too small for any. See the module documentation.
+pub fn median_ci_rank(n: usize, alpha: f64) -> Option<usize> {
+    // Walk the Binomial(n, ½) CDF in log space, so large n does not underflow 2^-n.
+    let log_half_n = -(n as f64) * std::f64::consts::LN_2;
+    let mut log_choose = 0.0; // ln C(n, k)
+    let mut cdf = 0.0; // P(B ≤ k)
+    let mut rank = None;
+    for k in 0..n.div_ceil(2) {
+        cdf += (log_choose + log_half_n).exp();
+        if cdf > alpha / 2.0 {
+            break;
+        }
+        // P(B ≤ k) ≤ α/2: the (k+1)-th order statistics still give the coverage.
+        rank = Some(k + 1);
+        log_choose += ((n - k) as f64).ln() - ((k + 1) as f64).ln();
+    }
+    rank
 }
 
 /// `bytes` ÷ `seconds`, in MB/s with MB = 10^6 bytes; infinite for a zero time.
@@ -116,6 +216,65 @@ mod tests {
         let s = Summary::from_durations(&[Duration::from_millis(2)]).unwrap();
         assert_eq!((s.median_s, s.min_s, s.stddev_s), (0.002, 0.002, 0.0));
         assert!(Summary::from_durations(&[]).is_none());
+    }
+
+    #[test]
+    fn mad_is_the_median_distance_from_the_median() {
+        // Deviations from 3: 2, 1, 0, 97, 1 → median 1.
+        let s = Summary::from_seconds(vec![1.0, 2.0, 3.0, 100.0, 4.0]).unwrap();
+        assert_eq!(s.mad_s, 1.0);
+    }
+
+    #[test]
+    fn median_ci_ranks_match_published_tables() {
+        // Conover's table / the exact binomial: n = 6 → ranks 1 and 6 (96.9%),
+        // n = 10 → 2 and 9 (97.9%), n = 20 → 6 and 15 (95.9%), n = 60 → 22 and 39.
+        assert_eq!(median_ci_rank(5, 0.05), None);
+        assert_eq!(median_ci_rank(6, 0.05), Some(1));
+        assert_eq!(median_ci_rank(10, 0.05), Some(2));
+        assert_eq!(median_ci_rank(20, 0.05), Some(6));
+        assert_eq!(median_ci_rank(60, 0.05), Some(22));
+        // Large n: close to n/2 − 0.98·√n, with no underflow.
+        let l = median_ci_rank(1000, 0.05).unwrap();
+        assert!((469..=470).contains(&l), "{l}");
+    }
+
+    #[test]
+    fn median_ci_brackets_the_median() {
+        let samples: Vec<f64> = (1..=10).map(f64::from).collect();
+        let s = Summary::from_seconds(samples).unwrap();
+        assert_eq!(
+            (s.median_ci95_low_s, s.median_ci95_high_s),
+            (Some(2.0), Some(9.0))
+        );
+        let few = Summary::from_seconds(vec![1.0, 2.0, 3.0]).unwrap();
+        assert_eq!(few.median_ci95_low_s, None);
+    }
+
+    #[test]
+    fn steady_samples_are_not_noisy() {
+        let s = Summary::from_seconds(vec![1.00, 1.01, 0.99, 1.02, 1.00, 0.98]).unwrap();
+        assert_eq!(s.noise(), None);
+    }
+
+    #[test]
+    fn a_wide_spread_is_noisy() {
+        // Median 1.0, deviations 0.1, 0.1, 0, 0.2, 0.3 → MAD 0.1 = 10%.
+        let s = Summary::from_seconds(vec![0.9, 1.1, 1.0, 1.2, 0.7]).unwrap();
+        assert!(matches!(s.noise(), Some(Noise::Spread(r)) if (r - 0.1).abs() < 1e-9));
+        assert_eq!(s.noise().unwrap().to_string(), "MAD 10.0% of the median");
+    }
+
+    #[test]
+    fn a_slow_start_is_noisy_even_when_the_spread_is_small() {
+        // Ten samples: the first two (a fifth) at 1.5, the rest at 1.0.
+        let mut samples = vec![1.5, 1.5];
+        samples.extend([1.0; 8]);
+        let s = Summary::from_seconds(samples).unwrap();
+        assert_eq!(s.mad_s, 0.0);
+        assert_eq!(s.noise(), Some(Noise::SlowStart(1.5)));
+        let too_few = Summary::from_seconds(vec![1.5, 1.0, 1.0]).unwrap();
+        assert_eq!(too_few.noise(), None);
     }
 
     #[test]

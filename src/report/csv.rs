@@ -1,10 +1,11 @@
 //! CSV: one row per payload × codec × level.
 
 use crate::bench::result::{CellResult, PayloadResult, RunReport};
+use crate::bench::stats::Summary;
 
 // NOTE: the README's CSV schema documents these columns; change both together.
-/// The column names, in order.
-pub const COLUMNS: [&str; 18] = [
+/// The column names, in order. Each direction has the same seven statistics columns.
+pub const COLUMNS: [&str; 27] = [
     "payload",
     "input_bytes",
     "codec",
@@ -15,13 +16,22 @@ pub const COLUMNS: [&str; 18] = [
     "ratio",
     "compress_mb_s",
     "decompress_mb_s",
-    "iterations",
     "warmup",
     "rounds",
+    "compress_iterations",
     "compress_median_ms",
     "compress_min_ms",
+    "compress_mean_ms",
+    "compress_mad_ms",
+    "compress_ci95_low_ms",
+    "compress_ci95_high_ms",
+    "decompress_iterations",
     "decompress_median_ms",
     "decompress_min_ms",
+    "decompress_mean_ms",
+    "decompress_mad_ms",
+    "decompress_ci95_low_ms",
+    "decompress_ci95_high_ms",
     "round_trip",
 ];
 
@@ -46,11 +56,29 @@ pub fn render(report: &RunReport) -> Vec<u8> {
     out
 }
 
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 18] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 27] {
     let input = payload.input_bytes;
     let opt =
         |v: Option<f64>, digits: usize| v.map(|v| format!("{v:.digits$}")).unwrap_or_default();
-    let ms = |v: Option<f64>| opt(v.map(|s| s * 1e3), 6);
+    let [compress, decompress] = [&cell.compress, &cell.decompress].map(|summary| {
+        let ms = |pick: fn(&Summary) -> Option<f64>| {
+            opt(summary.as_ref().and_then(pick).map(|s| s * 1e3), 6)
+        };
+        [
+            summary
+                .as_ref()
+                .map(|s| s.samples_s.len().to_string())
+                .unwrap_or_default(),
+            ms(|s| Some(s.median_s)),
+            ms(|s| Some(s.min_s)),
+            ms(|s| Some(s.mean_s)),
+            ms(|s| Some(s.mad_s)),
+            ms(|s| s.median_ci95_low_s),
+            ms(|s| s.median_ci95_high_s),
+        ]
+    });
+    let [c0, c1, c2, c3, c4, c5, c6] = compress;
+    let [d0, d1, d2, d3, d4, d5, d6] = decompress;
     [
         payload.payload.clone(),
         input.to_string(),
@@ -63,13 +91,22 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 18] {
         cell.ratio(input).map(|r| r.to_string()).unwrap_or_default(),
         opt(cell.compress_mb_s(input), 3),
         opt(cell.decompress_mb_s(input), 3),
-        payload.iterations.to_string(),
         payload.warmup.to_string(),
         payload.rounds.to_string(),
-        ms(cell.compress.as_ref().map(|s| s.median_s)),
-        ms(cell.compress.as_ref().map(|s| s.min_s)),
-        ms(cell.decompress.as_ref().map(|s| s.median_s)),
-        ms(cell.decompress.as_ref().map(|s| s.min_s)),
+        c0,
+        c1,
+        c2,
+        c3,
+        c4,
+        c5,
+        c6,
+        d0,
+        d1,
+        d2,
+        d3,
+        d4,
+        d5,
+        d6,
         match &cell.failure {
             None => "ok".to_string(),
             Some(why) => format!("failed: {why}"),

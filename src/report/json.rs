@@ -21,7 +21,8 @@ struct PayloadView<'a> {
     input_bytes: u64,
     sha256: &'a Option<String>,
     warmup: u32,
-    iterations: u32,
+    iterations: Option<u32>,
+    min_time_s: Option<f64>,
     rounds: u32,
     cells: Vec<CellView<'a>>,
 }
@@ -45,6 +46,7 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
         sha256: &payload.sha256,
         warmup: payload.warmup,
         iterations: payload.iterations,
+        min_time_s: payload.min_time_s,
         rounds: payload.rounds,
         cells: payload
             .cells

@@ -69,12 +69,67 @@ fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 8] {
 /// The line above each payload's matrix.
 fn matrix_title(payload: &PayloadResult) -> String {
     format!(
-        "{}: {} bytes, median of {} timed iterations after {} warm-up",
+        "{}: {} bytes, median of {}",
         payload.payload,
         thousands(payload.input_bytes),
-        payload.iterations,
-        payload.warmup
+        iteration_text(payload)
     )
+}
+
+/// How many iterations each cell ran, e.g. `60 timed iterations after 3 warm-up, in 5
+/// rounds`, or the time budget that sized them.
+pub fn iteration_text(payload: &PayloadResult) -> String {
+    let count = match (payload.iterations, payload.min_time_s) {
+        (Some(n), _) => format!("{n} timed iterations"),
+        (None, Some(t)) => format!("at least {t} s of timed iterations"),
+        (None, None) => "the timed iterations".to_string(),
+    };
+    format!(
+        "{count} after {} warm-up, in {} rounds",
+        payload.warmup, payload.rounds
+    )
+}
+
+/// Largest number of noisy directions named one per line; the rest are counted.
+const NOISY_LINES: usize = 8;
+
+/// The noise warning for one payload, one cell direction per line under a heading and a
+/// suggestion; `None` when every direction looks steady.
+pub fn noise_warning(payload: &PayloadResult) -> Option<String> {
+    let noisy: Vec<String> = payload
+        .cells
+        .iter()
+        .flat_map(|cell| {
+            [
+                ("compress", &cell.compress),
+                ("decompress", &cell.decompress),
+            ]
+            .into_iter()
+            .filter_map(move |(direction, summary)| {
+                let noise = summary.as_ref()?.noise()?;
+                Some(format!(
+                    "  {} {} ({}) {direction}: {noise}",
+                    cell.codec,
+                    cell.level,
+                    crate::codec::library_name(&cell.implementation)
+                ))
+            })
+        })
+        .collect();
+    if noisy.is_empty() {
+        return None;
+    }
+    let mut lines = vec![format!(
+        "codecbench: warning: {}: {} of {} timings are noisy; more iterations (--iterations, --min-time), --pin CPU or a quieter machine would steady them:",
+        payload.payload,
+        noisy.len(),
+        2 * payload.cells.len()
+    )];
+    lines.extend(noisy.iter().take(NOISY_LINES).cloned());
+    if noisy.len() > NOISY_LINES {
+        lines.push(format!("  and {} more", noisy.len() - NOISY_LINES));
+    }
+    Some(lines.join("\n") + "\n")
 }
 
 /// Failed cells of one payload, one line each.
@@ -172,7 +227,7 @@ pub(crate) mod fixtures {
 
     use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
     use crate::bench::stats::Summary;
-    use crate::environment::Environment;
+    use crate::environment::{Environment, Pin};
 
     fn cell(
         codec: &str,
@@ -211,10 +266,14 @@ pub(crate) mod fixtures {
                 os: "linux".into(),
                 arch: "x86_64".into(),
                 rustc: Some("rustc 1.95.0".into()),
+                pin: Some(Pin {
+                    cpu: 1,
+                    pinned: true,
+                }),
                 codecs: [
-                    ("zstd", "zstd-lib 1.0"),
-                    ("brotli", "brotli-lib 1.0"),
-                    ("gzip", "gzip-lib 1.0"),
+                    ("zstd-lib", "zstd-lib 1.0"),
+                    ("brotli-lib", "brotli-lib 1.0"),
+                    ("gzip-lib", "gzip-lib 1.0"),
                 ]
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -229,7 +288,8 @@ pub(crate) mod fixtures {
                     "9729ade45b4123a360f345e1d0ba07aac996416fc75817c524070de5d648d578".into(),
                 ),
                 warmup: 3,
-                iterations: 3,
+                iterations: Some(3),
+                min_time_s: None,
                 rounds: 3,
                 cells: vec![
                     cell(
@@ -266,6 +326,16 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn noise_warning_names_each_noisy_direction() {
+        let report = fixtures::report();
+        let warning = noise_warning(&report.payloads[0]).unwrap();
+        insta::assert_snapshot!(warning);
+        let mut steady = report.payloads[0].clone();
+        steady.cells.retain(|c| c.failure.is_some());
+        assert_eq!(noise_warning(&steady), None);
+    }
 
     #[test]
     fn speeds_keep_three_significant_digits() {

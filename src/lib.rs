@@ -16,3 +16,8 @@ pub mod payload;
 pub mod progress;
 pub mod report;
 pub mod runs;
+
+/// Unit tests count heap bytes too, as the binary does.
+#[cfg(test)]
+#[global_allocator]
+static TEST_ALLOCATOR: bench::memory::CountingAllocator = bench::memory::CountingAllocator;

@@ -5,6 +5,11 @@ use clap::Parser;
 use codecbench::cli::Cli;
 use codecbench::exit_codes::ExitCode;
 
+/// Counts heap bytes, for the `encoder_bytes` of the codecs written in Rust.
+#[global_allocator]
+static ALLOCATOR: codecbench::bench::memory::CountingAllocator =
+    codecbench::bench::memory::CountingAllocator;
+
 fn main() -> std::process::ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

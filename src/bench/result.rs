@@ -51,6 +51,10 @@ pub struct CellResult {
     pub dotnet_level: Option<String>,
     /// Compressed size in bytes, including the container (gzip header, zstd frame).
     pub compressed_bytes: u64,
+    /// What one response's encoder held, in bytes: libzstd's context size, or the most
+    /// heap the brotli and zlib-rs encoders held at once; `None` where not measured.
+    #[serde(default)]
+    pub encoder_bytes: Option<u64>,
     /// Compression timings; `None` if the cell failed before timing.
     pub compress: Option<Summary>,
     /// Decompression timings; `None` if the cell failed before timing.

@@ -242,15 +242,20 @@ impl<'a> CellRun<'a> {
                 level,
                 dotnet_level: codec.dotnet_level(level).map(|l| l.name().to_string()),
                 compressed_bytes: 0,
+                encoder_bytes: None,
                 compress: None,
                 decompress: None,
                 failure: None,
             },
             directions: None,
         };
-        let (compressed, compress_time) = timed(clock, || codec.compress(level, input));
+        let (compressed, compress_time) =
+            timed(clock, || codec.compress_measuring_memory(level, input));
         let reference = match compressed {
-            Ok(reference) => reference,
+            Ok((reference, encoder_bytes)) => {
+                run.cell.encoder_bytes = encoder_bytes;
+                reference
+            }
             Err(e) => {
                 run.cell.failure = Some(format!("compression failed: {e}"));
                 return run;

@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
-use super::{brotli_c, locked_version, Codec, CodecKind, DotnetLevel};
+use super::{brotli_c, compress_counting_heap, locked_version, Codec, CodecKind, DotnetLevel};
 
 /// .NET's BrotliEncoder uses a 22-bit window (4 MiB) for every quality.
 pub(super) const WINDOW_BITS: u32 = 22;
@@ -56,13 +56,26 @@ impl Codec for Brotli {
     }
 
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
-        let quality = u8::try_from(level)
-            .ok()
-            .filter(|q| *q <= 11)
-            .ok_or_else(|| invalid_input(format!("brotli quality {level} is not in 0..=11")))?;
+        let quality = checked_quality(level)?;
         match self.0 {
             BrotliLibrary::C => brotli_c::compress(quality, input),
             BrotliLibrary::RustPort => compress_rust(quality, input),
+        }
+    }
+
+    /// The C encoder's memory is counted by handing it an allocator that counts; the
+    /// Rust port's by the default heap count.
+    fn compress_measuring_memory(
+        &self,
+        level: i32,
+        input: &[u8],
+    ) -> io::Result<(Vec<u8>, Option<u64>)> {
+        match self.0 {
+            BrotliLibrary::C => {
+                let (output, bytes) = brotli_c::compress_tracked(checked_quality(level)?, input)?;
+                Ok((output, Some(bytes)))
+            }
+            BrotliLibrary::RustPort => compress_counting_heap(|| self.compress(level, input)),
         }
     }
 
@@ -72,6 +85,13 @@ impl Codec for Brotli {
             BrotliLibrary::RustPort => decompress_rust(compressed),
         }
     }
+}
+
+fn checked_quality(level: i32) -> io::Result<u8> {
+    u8::try_from(level)
+        .ok()
+        .filter(|q| *q <= 11)
+        .ok_or_else(|| invalid_input(format!("brotli quality {level} is not in 0..=11")))
 }
 
 pub(super) fn invalid_input(why: impl std::fmt::Display) -> io::Error {

@@ -1,6 +1,19 @@
-//! brotli through `brotlic`, which compiles Google's C library from source with `cc`.
+//! brotli through `brotlic`, which compiles Google's C library from source with `cc`,
+//! and through the raw C API (`brotlic-sys`) to measure the encoder's memory.
 
+use std::alloc::{self, Layout};
+use std::cell::Cell;
+use std::ffi::c_void;
 use std::io::{self, Read, Write};
+use std::ptr;
+
+use brotlic_sys::{
+    BrotliEncoderCompressStream, BrotliEncoderCreateInstance, BrotliEncoderDestroyInstance,
+    BrotliEncoderHasMoreOutput, BrotliEncoderIsFinished,
+    BrotliEncoderOperation_BROTLI_OPERATION_FINISH,
+    BrotliEncoderOperation_BROTLI_OPERATION_PROCESS, BrotliEncoderParameter_BROTLI_PARAM_LGWIN,
+    BrotliEncoderParameter_BROTLI_PARAM_QUALITY, BrotliEncoderSetParameter, BrotliEncoderState,
+};
 
 use brotlic::{BrotliEncoderOptions, CompressorWriter, DecompressorReader, Quality, WindowSize};
 
@@ -38,4 +51,133 @@ pub(super) fn decompress(compressed: &[u8]) -> io::Result<Vec<u8>> {
     let mut output = Vec::new();
     DecompressorReader::new(compressed).read_to_end(&mut output)?;
     Ok(output)
+}
+
+/// Bytes the C encoder holds: live now and the most at once. The encoder calls back into
+/// [`track_alloc`] and [`track_free`] with a pointer to this as its `opaque` handle.
+#[derive(Default)]
+struct Tracker {
+    live: Cell<usize>,
+    peak: Cell<usize>,
+}
+
+/// Room before each block for its size, keeping the block 16-byte aligned as malloc's is.
+const HEADER: usize = 16;
+
+extern "C" fn track_alloc(opaque: *mut c_void, size: usize) -> *mut c_void {
+    let Some(layout) = size
+        .checked_add(HEADER)
+        .and_then(|total| Layout::from_size_align(total, HEADER).ok())
+    else {
+        return ptr::null_mut();
+    };
+    // SAFETY: `layout` has a non-zero size (HEADER > 0).
+    let base = unsafe { alloc::alloc(layout) };
+    if base.is_null() {
+        return ptr::null_mut();
+    }
+    // SAFETY: `opaque` is the `Tracker` that outlives the encoder (see `compress_tracked`);
+    // `base` has room and alignment for a usize.
+    unsafe {
+        let tracker = &*(opaque as *const Tracker);
+        tracker.live.set(tracker.live.get() + size);
+        tracker.peak.set(tracker.peak.get().max(tracker.live.get()));
+        (base as *mut usize).write(size);
+        base.add(HEADER) as *mut c_void
+    }
+}
+
+extern "C" fn track_free(opaque: *mut c_void, address: *mut c_void) {
+    if address.is_null() {
+        return;
+    }
+    // SAFETY: `address` came from `track_alloc`, so its size sits HEADER bytes before it,
+    // and the layout below is the one it was allocated with.
+    unsafe {
+        let base = (address as *mut u8).sub(HEADER);
+        let size = (base as *const usize).read();
+        let tracker = &*(opaque as *const Tracker);
+        tracker.live.set(tracker.live.get() - size);
+        alloc::dealloc(
+            base,
+            Layout::from_size_align_unchecked(size + HEADER, HEADER),
+        );
+    }
+}
+
+/// Compresses as [`compress`] does, through the C API with an allocator that counts, and
+/// returns the output with the most bytes the encoder held at once.
+pub(super) fn compress_tracked(quality: u8, input: &[u8]) -> io::Result<(Vec<u8>, u64)> {
+    let tracker = Tracker::default();
+    let opaque = &tracker as *const Tracker as *mut c_void;
+    // SAFETY: the callbacks match the C signatures; `tracker` outlives the state, which is
+    // destroyed below before `tracker` goes out of scope.
+    let state = unsafe { BrotliEncoderCreateInstance(Some(track_alloc), Some(track_free), opaque) };
+    if state.is_null() {
+        return Err(io::Error::other("BrotliEncoderCreateInstance failed"));
+    }
+    let result = stream_through(state, quality, input);
+    // SAFETY: `state` is a live encoder and is not used again.
+    unsafe { BrotliEncoderDestroyInstance(state) };
+    result.map(|output| (output, tracker.peak.get() as u64))
+}
+
+/// Feeds `input` through `state` as the streaming writer does: PROCESS with the whole
+/// input, then FINISH until the encoder is done.
+fn stream_through(
+    state: *mut BrotliEncoderState,
+    quality: u8,
+    input: &[u8],
+) -> io::Result<Vec<u8>> {
+    // SAFETY (all calls below): `state` is a live encoder owned by the caller, and every
+    // pointer passed points into `input` or `chunk` with the lengths passed beside it.
+    unsafe {
+        let quality_ok = BrotliEncoderSetParameter(
+            state,
+            BrotliEncoderParameter_BROTLI_PARAM_QUALITY,
+            u32::from(quality),
+        );
+        let window_ok = BrotliEncoderSetParameter(
+            state,
+            BrotliEncoderParameter_BROTLI_PARAM_LGWIN,
+            WINDOW_BITS,
+        );
+        if quality_ok == 0 || window_ok == 0 {
+            return Err(invalid_input(format!("brotli quality {quality} rejected")));
+        }
+        let mut output = Vec::new();
+        let mut chunk = vec![0u8; 64 * 1024];
+        let (mut next_in, mut available_in) = (input.as_ptr(), input.len());
+        for op in [
+            BrotliEncoderOperation_BROTLI_OPERATION_PROCESS,
+            BrotliEncoderOperation_BROTLI_OPERATION_FINISH,
+        ] {
+            loop {
+                let mut next_out = chunk.as_mut_ptr();
+                let mut available_out = chunk.len();
+                if BrotliEncoderCompressStream(
+                    state,
+                    op,
+                    &mut available_in,
+                    &mut next_in,
+                    &mut available_out,
+                    &mut next_out,
+                    ptr::null_mut(),
+                ) == 0
+                {
+                    return Err(io::Error::other("BrotliEncoderCompressStream failed"));
+                }
+                output.extend_from_slice(&chunk[..chunk.len() - available_out]);
+                let done = if op == BrotliEncoderOperation_BROTLI_OPERATION_FINISH {
+                    BrotliEncoderIsFinished(state) != 0
+                } else {
+                    available_in == 0 && BrotliEncoderHasMoreOutput(state) == 0
+                };
+                if done {
+                    break;
+                }
+            }
+        }
+        Ok(output)
+    }
 }

@@ -150,6 +150,30 @@ pub trait Codec {
 
     /// Decompresses `compressed` with a freshly built decoder into a new buffer.
     fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>>;
+
+    /// Compresses as [`Codec::compress`] does, byte for byte, and also reports what the
+    /// encoder held, in bytes, where that can be measured. By default: the most heap
+    /// this thread held at once during the call, beyond the returned output's buffer, as
+    /// counted by [`crate::bench::memory::CountingAllocator`] (so only code that
+    /// allocates through Rust is seen).
+    fn compress_measuring_memory(
+        &self,
+        level: i32,
+        input: &[u8],
+    ) -> io::Result<(Vec<u8>, Option<u64>)> {
+        compress_counting_heap(|| self.compress(level, input))
+    }
+}
+
+/// Runs `compress` and measures the most heap this thread held at once during it, beyond
+/// the output's own buffer.
+fn compress_counting_heap(
+    compress: impl FnOnce() -> io::Result<Vec<u8>>,
+) -> io::Result<(Vec<u8>, Option<u64>)> {
+    let (output, peak) = crate::bench::memory::peak_during(compress);
+    let output = output?;
+    let encoder = peak.map(|peak| peak.saturating_sub(output.capacity() as u64));
+    Ok((output, encoder))
 }
 
 /// The version of a dependency as Cargo.lock pins it, recorded by build.rs.
@@ -237,6 +261,31 @@ mod tests {
             assert_eq!(port.decompress(&c).unwrap(), input, "q{quality}");
             assert_eq!(c_lib.decompress(&rust).unwrap(), input, "q{quality}");
         }
+    }
+
+    #[test]
+    fn measuring_memory_gives_the_same_bytes_and_a_plausible_size() {
+        let input = crate::payload::generate(1000, 42, crate::payload::RngKind::Dotnet);
+        for codec in all_implementations() {
+            let name = codec.implementation();
+            for level in [1, 9] {
+                let plain = codec.compress(level, &input).unwrap();
+                let (measured, bytes) = codec.compress_measuring_memory(level, &input).unwrap();
+                assert_eq!(plain, measured, "{name} {level}");
+                let bytes = bytes.unwrap_or_else(|| panic!("{name} {level} measured"));
+                // Every encoder needs tables of some kilobytes; none needs a gigabyte.
+                assert!((4_096..1 << 30).contains(&bytes), "{name} {level}: {bytes}");
+            }
+        }
+        // zstd's context grows with the level's window.
+        let zstd = CodecKind::Zstd.codec();
+        let size = |level| {
+            zstd.compress_measuring_memory(level, &input)
+                .unwrap()
+                .1
+                .unwrap()
+        };
+        assert!(size(19) > size(1));
     }
 
     #[test]

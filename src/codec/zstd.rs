@@ -46,6 +46,23 @@ impl Codec for Libzstd {
         encoder.finish()
     }
 
+    /// The encoder's size is libzstd's own `ZSTD_sizeof_CCtx` of a context that has just
+    /// compressed this input the same way.
+    fn compress_measuring_memory(
+        &self,
+        level: i32,
+        input: &[u8],
+    ) -> io::Result<(Vec<u8>, Option<u64>)> {
+        let mut context = ::zstd::zstd_safe::CCtx::create();
+        context
+            .set_parameter(::zstd::zstd_safe::CParameter::CompressionLevel(level))
+            .map_err(|code| io::Error::other(::zstd::zstd_safe::get_error_name(code)))?;
+        let mut encoder = ::zstd::stream::Encoder::with_context(Vec::new(), &mut context);
+        encoder.write_all(input)?;
+        let output = encoder.finish()?;
+        Ok((output, Some(context.sizeof() as u64)))
+    }
+
     fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
         let mut decoder = ::zstd::stream::read::Decoder::with_buffer(compressed)?;
         let mut output = Vec::new();

@@ -5,7 +5,7 @@ use crate::bench::stats::Summary;
 
 // NOTE: the README's CSV schema documents these columns; change both together.
 /// The column names, in order. Each direction has the same seven statistics columns.
-pub const COLUMNS: [&str; 27] = [
+pub const COLUMNS: [&str; 28] = [
     "payload",
     "input_bytes",
     "codec",
@@ -32,6 +32,7 @@ pub const COLUMNS: [&str; 27] = [
     "decompress_mad_ms",
     "decompress_ci95_low_ms",
     "decompress_ci95_high_ms",
+    "encoder_bytes",
     "round_trip",
 ];
 
@@ -56,7 +57,7 @@ pub fn render(report: &RunReport) -> Vec<u8> {
     out
 }
 
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 27] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 28] {
     let input = payload.input_bytes;
     let opt =
         |v: Option<f64>, digits: usize| v.map(|v| format!("{v:.digits$}")).unwrap_or_default();
@@ -107,6 +108,9 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 27] {
         d4,
         d5,
         d6,
+        cell.encoder_bytes
+            .map(|b| b.to_string())
+            .unwrap_or_default(),
         match &cell.failure {
             None => "ok".to_string(),
             Some(why) => format!("failed: {why}"),

@@ -243,6 +243,7 @@ pub(crate) mod fixtures {
             level,
             dotnet_level: dotnet.map(Into::into),
             compressed_bytes: bytes,
+            encoder_bytes: Some(bytes * 10),
             compress: Summary::from_seconds(c.to_vec()),
             decompress: Summary::from_seconds(d.to_vec()),
             failure: None,

@@ -1,0 +1,107 @@
+//! Heap accounting, to report what one response's encoder holds.
+//!
+//! [`CountingAllocator`] wraps the system allocator and keeps, per thread, the bytes live
+//! now and the most live since the last reset. Per thread, so that the progress bar's
+//! thread (or another test) does not count towards the encoder measured on this one. The codecbench binary installs it as the global
+//! allocator, so it sees every allocation of the codecs written in Rust (the `brotli`
+//! port and zlib-rs). C libraries call `malloc` directly and are measured otherwise (see
+//! each codec's `compress_measuring_memory`).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    // Const-initialised cells of plain integers: no allocation and no destructor, so the
+    // allocator may touch them. Bytes freed on another thread than allocated them make
+    // `LIVE` wrap; only differences within one measurement matter.
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The system allocator, counting live and peak bytes.
+pub struct CountingAllocator;
+
+fn grew(bytes: usize) {
+    // try_with: a thread being torn down has no locals left; its bytes go uncounted.
+    let _ = LIVE.try_with(|live| {
+        let now = live.get().wrapping_add(bytes);
+        live.set(now);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
+    });
+}
+
+fn shrank(bytes: usize) {
+    let _ = LIVE.try_with(|live| live.set(live.get().wrapping_sub(bytes)));
+}
+
+// SAFETY: every call forwards to `System` with the same arguments; the counters are only
+// bookkeeping.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        INSTALLED.store(true, Ordering::Relaxed);
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            grew(layout.size());
+        }
+        ptr
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        INSTALLED.store(true, Ordering::Relaxed);
+        let ptr = unsafe { System.alloc_zeroed(layout) };
+        if !ptr.is_null() {
+            grew(layout.size());
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        shrank(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        if !new.is_null() {
+            // Count the move as the new block arriving before the old one leaves, which
+            // is the worst case a copying realloc reaches.
+            grew(new_size);
+            shrank(layout.size());
+        }
+        new
+    }
+}
+
+/// Runs `f` and returns its result with the most heap bytes this thread held at once
+/// beyond what it held before; `None` for the bytes when [`CountingAllocator`] is not the
+/// global allocator.
+pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
+    let before = LIVE.with(Cell::get);
+    PEAK.with(|peak| peak.set(before));
+    let result = f();
+    let peak = PEAK.with(Cell::get).wrapping_sub(before);
+    let installed = INSTALLED.load(Ordering::Relaxed);
+    (result, installed.then_some(peak as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_counts_what_was_held_at_once() {
+        // The unit-test binary installs the allocator in lib.rs.
+        let ((), peak) = peak_during(|| {
+            let a = vec![0u8; 100_000];
+            let b = vec![1u8; 50_000];
+            drop((a, b));
+            let c = vec![2u8; 120_000];
+            drop(c);
+        });
+        let peak = peak.expect("installed for tests");
+        assert_eq!(peak, 150_000);
+    }
+}

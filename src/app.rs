@@ -1,6 +1,7 @@
 //! The commands. All file and terminal output happens here; everything it calls returns
 //! data.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -10,14 +11,19 @@ use anyhow::{bail, Context, Result};
 use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{run_payload, Step};
-use crate::cli::{Cli, Command, CompareArgs, CompareFormat, MergeArgs, MergeFormat};
+use crate::cli::{
+    Cli, Command, CompareArgs, CompareFormat, MeasureArgs, MergeArgs, MergeFormat, ParamsFormat,
+    RecommendArgs, ReproduceArgs, ZstdParamsArgs,
+};
 use crate::compare::{compare, parse_reference, CompareOptions, SpeedBasis};
-use crate::config::{PayloadsConfig, RunConfig};
+use crate::config::{MeasureConfig, PayloadsConfig, RunConfig};
 use crate::environment::{Environment, Pin};
 use crate::exit_codes::ExitCode;
 use crate::merge::merge;
 use crate::payload::{self, BuiltinPayload};
 use crate::progress::Progress;
+use crate::recommend::{advise, AdviceOptions};
+use crate::report::zstd_params::ParamsTable;
 use crate::report::{self, significant, thousands, Format};
 use crate::runs;
 
@@ -28,6 +34,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Payloads(args) => write_payloads(PayloadsConfig::from_args(args)),
         Command::Compare(args) => compare_runs(args),
         Command::Merge(args) => merge_runs(args),
+        Command::Recommend(args) => recommend(args),
+        Command::ZstdParams(args) => zstd_params(args),
+        Command::Reproduce(args) => reproduce(args),
     }
 }
 
@@ -117,21 +126,17 @@ impl CsvFile {
     }
 }
 
-fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
-    // Everything that can be rejected is checked before the first measurement.
+/// What the caller does with results as they come: each cell, then each finished payload
+/// with the report so far.
+struct Sinks<'a> {
+    cell: &'a mut dyn FnMut(&PayloadResult, &CellResult) -> Result<()>,
+    payload: &'a mut dyn FnMut(&RunReport, bool) -> Result<()>,
+}
+
+/// Measures every payload of `config`, with progress and noise warnings on stderr.
+/// Payloads are loaded, and `--pin` applied, before the first measurement.
+fn measure_all(config: &MeasureConfig, sinks: Sinks) -> Result<RunReport> {
     let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
-    let mut csv_file = config
-        .csv_path
-        .as_deref()
-        .map(CsvFile::create)
-        .transpose()?;
-
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if config.format == Format::Csv {
-        out.write_all(&report::csv::header())?;
-    }
-
     let pin = config.pin.map(pin_to).transpose()?;
     let progress = Progress::new(config.quiet);
     let clock = SystemClock::new();
@@ -165,15 +170,7 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         let mut on_step = |step: Step| progress.step(&step);
         let mut on_cell = |result: &PayloadResult, cell: &CellResult| -> Result<()> {
             progress.line(&format!("  {}", progress_line(result.input_bytes, cell)));
-            let row = report::csv::row(result, cell);
-            if let Some(csv) = csv_file.as_mut() {
-                csv.append(&row)?;
-            }
-            if config.format == Format::Csv {
-                out.write_all(&row)?;
-                out.flush()?;
-            }
-            Ok(())
+            (sinks.cell)(result, cell)
         };
         let result = run_payload(
             &payload.name,
@@ -187,35 +184,197 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         if let Some(warning) = report::noise_warning(&result) {
             progress.warn(&warning);
         }
+        report.payloads.push(result);
+        (sinks.payload)(&report, index + 1 == payloads.len())?;
+    }
+    progress.finish();
+    Ok(report)
+}
+
+fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
+    // Everything that can be rejected is checked before the first measurement.
+    let mut csv_file = config
+        .csv_path
+        .as_deref()
+        .map(CsvFile::create)
+        .transpose()?;
+    let stdout = io::stdout();
+    let out = RefCell::new(stdout.lock());
+    if config.format == Format::Csv {
+        out.borrow_mut().write_all(&report::csv::header())?;
+    }
+    let mut on_cell = |result: &PayloadResult, cell: &CellResult| -> Result<()> {
+        let row = report::csv::row(result, cell);
+        if let Some(csv) = csv_file.as_mut() {
+            csv.append(&row)?;
+        }
+        if config.format == Format::Csv {
+            let mut out = out.borrow_mut();
+            out.write_all(&row)?;
+            out.flush()?;
+        }
+        Ok(())
+    };
+    let mut on_payload = |report: &RunReport, last: bool| -> Result<()> {
+        let result = report.payloads.last().expect("a payload was just added");
+        let mut out = out.borrow_mut();
         match config.format {
-            Format::Table => out.write_all(&report::table::render_payload(&result))?,
-            Format::Markdown => out.write_all(&report::markdown::render_payload(&result))?,
+            Format::Table => out.write_all(&report::table::render_payload(result))?,
+            Format::Markdown => out.write_all(&report::markdown::render_payload(result))?,
             Format::Csv | Format::Json => {}
         }
-        let more_to_come = index + 1 < payloads.len();
-        if more_to_come && matches!(config.format, Format::Table | Format::Markdown) {
+        if !last && matches!(config.format, Format::Table | Format::Markdown) {
             out.write_all(b"\n")?;
         }
         out.flush()?;
-        report.payloads.push(result);
         if let Some(path) = &config.json_path {
-            write_file(path, &report::json::render(&report))?;
+            write_file(path, &report::json::render(report))?;
         }
-    }
-    progress.finish();
+        Ok(())
+    };
+    let report = measure_all(
+        &config.measure,
+        Sinks {
+            cell: &mut on_cell,
+            payload: &mut on_payload,
+        },
+    )?;
     if config.format == Format::Json {
+        let mut out = out.borrow_mut();
         out.write_all(&report::json::render(&report))?;
         out.flush()?;
     }
+    Ok(exit_for_failures(&report))
+}
 
+/// Exit 1, naming each failed cell on stderr, if any round trip failed.
+fn exit_for_failures(report: &RunReport) -> ExitCode {
     let failures = report.failures();
-    if failures.is_empty() {
-        return Ok(ExitCode::Success);
-    }
     for failure in &failures {
         eprintln!("codecbench: FAILED {failure}");
     }
-    Ok(ExitCode::Failure)
+    if failures.is_empty() {
+        ExitCode::Success
+    } else {
+        ExitCode::Failure
+    }
+}
+
+fn zstd_params(args: ZstdParamsArgs) -> Result<ExitCode> {
+    let levels = crate::config::parse_levels(&args.levels)
+        .with_context(|| format!("invalid --levels '{}'", args.levels))?;
+    let range = ::zstd::zstd_safe::min_c_level()..=::zstd::zstd_safe::max_c_level();
+    if let Some(bad) = levels.iter().find(|l| !range.contains(l)) {
+        bail!(
+            "zstd level {bad} is out of range: libzstd accepts {}..={}",
+            range.start(),
+            range.end()
+        );
+    }
+    let sources = crate::config::payload_sources(&args.payloads)?;
+    let payloads = payload::load(&sources, args.generator.seed, args.generator.rng)?;
+    let mut tables: Vec<ParamsTable> = payloads
+        .iter()
+        .map(|p| ParamsTable {
+            source: Some((p.name.clone(), p.bytes.len() as u64)),
+            levels: levels
+                .iter()
+                .map(|&l| crate::zstd_params::selected(l, Some(p.bytes.len() as u64)))
+                .collect(),
+        })
+        .collect();
+    tables.push(ParamsTable {
+        source: None,
+        levels: levels
+            .iter()
+            .map(|&l| crate::zstd_params::selected(l, None))
+            .collect(),
+    });
+    print(&match args.format {
+        ParamsFormat::Table => report::zstd_params::render_text(&tables),
+        ParamsFormat::Markdown => report::zstd_params::render_markdown(&tables),
+    })?;
+    Ok(ExitCode::Success)
+}
+
+/// A saved run from `from`, or a run of `measure` made now, with the exit status its
+/// round trips call for.
+fn saved_or_measured(
+    from: Option<&Path>,
+    measure: MeasureArgs,
+) -> Result<(runs::LoadedRun, ExitCode)> {
+    match from {
+        Some(path) => Ok((runs::load(path)?, ExitCode::Success)),
+        None => {
+            let config = MeasureConfig::from_args(measure)?;
+            let report = measure_all(
+                &config,
+                Sinks {
+                    cell: &mut |_, _| Ok(()),
+                    payload: &mut |_, _| Ok(()),
+                },
+            )?;
+            let status = exit_for_failures(&report);
+            Ok((runs::LoadedRun::from_report(&report, "this run"), status))
+        }
+    }
+}
+
+fn reproduce(args: ReproduceArgs) -> Result<ExitCode> {
+    // Refuse an unwritable --out before measuring for minutes.
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            bail!(
+                "cannot write {}: no directory {}",
+                args.out.display(),
+                dir.display()
+            );
+        }
+    }
+    let (run, status) = saved_or_measured(args.from.as_deref(), args.measure)?;
+    let claims = crate::reproduce::check(&run);
+    let source = match &args.from {
+        Some(path) => format!("`{}`", path.display()),
+        None => "a run made by the same command".to_string(),
+    };
+    write_file(
+        &args.out,
+        &report::reproduction::render_markdown(&claims, &source, run.machine.as_deref()),
+    )?;
+    print(&report::reproduction::render_table(&claims))?;
+    Ok(status)
+}
+
+fn recommend(args: RecommendArgs) -> Result<ExitCode> {
+    for (name, value) in [
+        ("--latency-budget-ms", args.latency_budget_ms),
+        ("--cache-budget-ms", args.cache_budget_ms),
+    ] {
+        if !(value.is_finite() && value > 0.0) {
+            bail!("{name} {value} must be a number of milliseconds above 0");
+        }
+    }
+    if let Some(bad) = args
+        .bandwidth
+        .iter()
+        .find(|b| !(b.is_finite() && **b > 0.0))
+    {
+        bail!("--bandwidth {bad} must be a number of Mbit/s above 0");
+    }
+    let options = AdviceOptions {
+        latency_budget_s: args.latency_budget_ms / 1e3,
+        cache_budget_s: args.cache_budget_ms / 1e3,
+        bandwidths_mbit: args.bandwidth.clone(),
+    };
+    let (run, status) = saved_or_measured(args.from.as_deref(), args.measure)?;
+    let advice = advise(&run, &options);
+    let bytes = match args.format {
+        CompareFormat::Table => report::recommendation::render_text(&advice, &options),
+        CompareFormat::Markdown => report::recommendation::render_markdown(&advice, &options),
+        CompareFormat::Json => report::recommendation::render_json(&advice),
+    };
+    print(&bytes)?;
+    Ok(status)
 }
 
 /// Pins this thread, which does all the measuring, to logical CPU `cpu`. A CPU the

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::codec::{BrotliImpl, CodecKind};
+use crate::codec::{BrotliImpl, CodecKind, EncoderChoice};
 use crate::payload::{RngKind, DEFAULT_SEED};
 use crate::report::Format;
 
@@ -31,6 +31,16 @@ pub enum Command {
     Compare(CompareArgs),
     /// Put several runs side by side: a row per setting, columns per run.
     Merge(MergeArgs),
+    /// Decide: dominated settings, Pareto frontiers, the best setting per scenario, and
+    /// end-to-end time per response at several bandwidths. Measures, or reads --from RUN.
+    Recommend(RecommendArgs),
+    /// Show the parameters libzstd selects for each level (strategy, windowLog, chainLog,
+    /// hashLog, searchLog, minMatch, targetLength), for each payload's size and for a
+    /// stream of unknown size, beside the article's table.
+    ZstdParams(ZstdParamsArgs),
+    /// Check each of the article's claims against a run: measures the article's matrix
+    /// (or reads --from RUN), prints a row per claim and writes results/REPRODUCTION.md.
+    Reproduce(ReproduceArgs),
 }
 
 /// Options of `codecbench compare`.
@@ -124,9 +134,9 @@ pub struct GeneratorArgs {
     pub rng: RngKind,
 }
 
-/// Options of `codecbench run`.
+/// What to measure and how: shared by `run` and `recommend`.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub struct MeasureArgs {
     /// A built-in payload (single, small, large), a file, or a directory of files.
     /// Repeat to run several. Default: all three built-in payloads.
     #[arg(long = "payload", value_name = "NAME|PATH")]
@@ -178,6 +188,20 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = BrotliImpl::Both)]
     pub brotli_impl: BrotliImpl,
 
+    /// A fresh encoder per response (the article's method), one reused and reset between
+    /// responses (zstd and gzip; brotli cannot be reset), or both.
+    #[arg(long, value_enum, default_value_t = EncoderChoice::Fresh)]
+    pub encoder: EncoderChoice,
+
+    /// Also measure zstd with a trained dictionary of each SIZE in KiB (e.g. `1,4,16,64`),
+    /// at the zstd levels. Trained on generated single records that are not measured.
+    #[arg(long, value_name = "KIB,...", value_delimiter = ',')]
+    pub zstd_dict: Vec<u32>,
+
+    /// Records to train each dictionary on.
+    #[arg(long, value_name = "N", default_value_t = 4000)]
+    pub dict_samples: usize,
+
     /// brotli qualities, 0..11. Default: 1,4,11 (.NET's Fastest, Optimal, SmallestSize).
     #[arg(long, value_name = "LIST")]
     pub brotli_levels: Option<String>,
@@ -196,11 +220,23 @@ pub struct RunArgs {
     #[arg(long, short)]
     pub quiet: bool,
 
+    /// Options of the record generator, for the built-in payloads.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}
+
+/// Options of `codecbench run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// What to measure and how.
+    #[command(flatten)]
+    pub measure: MeasureArgs,
+
     /// Format of the results on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
-    /// Also write the results as CSV to FILE, one row as soon as each cell is measured.
+    /// Also write the results as CSV to FILE, each payload's rows as soon as it is measured.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
@@ -209,10 +245,88 @@ pub struct RunArgs {
     /// measured.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+}
+
+/// Options of `codecbench recommend`.
+#[derive(Debug, Args)]
+pub struct RecommendArgs {
+    /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
+    /// then ignored.
+    #[arg(long, value_name = "RUN")]
+    pub from: Option<PathBuf>,
+
+    /// Link speeds for the end-to-end table, in Mbit/s, comma-separated.
+    #[arg(long, value_name = "MBIT,...", value_delimiter = ',', default_values_t = [10.0, 100.0, 1000.0])]
+    pub bandwidth: Vec<f64>,
+
+    /// The compression time a dynamic response may take, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 5.0)]
+    pub latency_budget_ms: f64,
+
+    /// The compression time a response compressed once and cached may take, in
+    /// milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000.0)]
+    pub cache_budget_ms: f64,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    pub format: CompareFormat,
+
+    /// What to measure and how, when there is no --from.
+    #[command(flatten)]
+    pub measure: MeasureArgs,
+}
+
+/// Options of `codecbench reproduce`.
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
+    /// then ignored.
+    #[arg(long, value_name = "RUN")]
+    pub from: Option<PathBuf>,
+
+    /// Where to write the Markdown report.
+    #[arg(long, value_name = "FILE", default_value = "results/REPRODUCTION.md")]
+    pub out: PathBuf,
+
+    /// What to measure and how, when there is no --from. The defaults are the article's.
+    #[command(flatten)]
+    pub measure: MeasureArgs,
+}
+
+/// Options of `codecbench zstd-params`.
+#[derive(Debug, Args)]
+pub struct ZstdParamsArgs {
+    /// A built-in payload, a file, or a directory, for the known-size tables. Repeat to
+    /// show several. Default: the three built-ins.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Levels, as for `run --zstd-levels`.
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "-5..-1,1..19",
+        allow_hyphen_values = true
+    )]
+    pub levels: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ParamsFormat::Table)]
+    pub format: ParamsFormat,
 
     /// Options of the record generator, for the built-in payloads.
     #[command(flatten)]
     pub generator: GeneratorArgs,
+}
+
+/// Output formats of `zstd-params`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ParamsFormat {
+    /// Terminal tables.
+    Table,
+    /// GitHub-flavoured Markdown.
+    Markdown,
 }
 
 /// Options of `codecbench payloads`.

@@ -535,23 +535,9 @@ mod tests {
     fn cell(codec: &str, level: i32, bytes: u64, samples: &[f64]) -> RunCell {
         let mut sorted = samples.to_vec();
         sorted.sort_by(f64::total_cmp);
-        let timing = Timing {
-            median_s: sorted[sorted.len() / 2],
-            samples_s: samples.to_vec(),
-        };
-        RunCell {
-            key: CellKey {
-                payload: "small".into(),
-                codec: codec.into(),
-                library: codec.to_string(),
-                level,
-            },
-            implementation: "lib 1.0".into(),
-            input_bytes: 1_000_000,
-            compressed_bytes: bytes,
-            compress: Some(timing.clone()),
-            decompress: Some(timing),
-        }
+        let timing = Timing::of(sorted[sorted.len() / 2], samples.to_vec());
+        let key = CellKey::new("small", codec, codec, level);
+        RunCell::for_test(key, 1_000_000, bytes, timing.clone(), timing)
     }
 
     fn run(label: &str, cells: Vec<RunCell>) -> LoadedRun {

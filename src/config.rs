@@ -8,13 +8,37 @@ use anyhow::{bail, Context, Result};
 
 use crate::bench::runner::Iterations;
 use crate::bench::{default_iterations, CodecSetting};
-use crate::cli::{PayloadsArgs, RunArgs};
-use crate::codec::CodecKind;
+use crate::cli::{MeasureArgs, PayloadsArgs, RunArgs};
+use crate::codec::{CodecKind, EncoderChoice};
 use crate::payload::{PayloadSource, RngKind};
 use crate::report::Format;
 
 /// Settings of `codecbench run`.
 pub struct RunConfig {
+    /// What to measure and how.
+    pub measure: MeasureConfig,
+    /// What stdout shows.
+    pub format: Format,
+    /// Where to also write CSV, if anywhere.
+    pub csv_path: Option<PathBuf>,
+    /// Where to also write JSON, if anywhere.
+    pub json_path: Option<PathBuf>,
+}
+
+impl RunConfig {
+    /// Validates `args`; see [`MeasureConfig::from_args`].
+    pub fn from_args(args: RunArgs) -> Result<Self> {
+        Ok(RunConfig {
+            measure: MeasureConfig::from_args(args.measure)?,
+            format: args.format,
+            csv_path: args.csv,
+            json_path: args.json,
+        })
+    }
+}
+
+/// What to measure and how, for `run` and `recommend`.
+pub struct MeasureConfig {
     /// What to measure, in order.
     pub payloads: Vec<PayloadSource>,
     /// How many timed iterations each cell gets.
@@ -29,32 +53,16 @@ pub struct RunConfig {
     pub rounds: u32,
     /// Codecs and their levels, in order.
     pub settings: Vec<CodecSetting>,
-    /// What stdout shows.
-    pub format: Format,
-    /// Where to also write CSV, if anywhere.
-    pub csv_path: Option<PathBuf>,
-    /// Where to also write JSON, if anywhere.
-    pub json_path: Option<PathBuf>,
     /// Generator seed for the built-in payloads.
     pub seed: i32,
     /// Generator stream for the built-in payloads.
     pub rng: RngKind,
 }
 
-impl RunConfig {
+impl MeasureConfig {
     /// Validates `args`: payload names and paths, and every level against its codec's range.
-    pub fn from_args(args: RunArgs) -> Result<Self> {
-        let payloads = if args.payloads.is_empty() {
-            crate::payload::BuiltinPayload::ALL
-                .into_iter()
-                .map(PayloadSource::Builtin)
-                .collect()
-        } else {
-            args.payloads
-                .iter()
-                .map(|p| PayloadSource::parse(p))
-                .collect::<Result<_>>()?
-        };
+    pub fn from_args(args: MeasureArgs) -> Result<Self> {
+        let payloads = payload_sources(&args.payloads)?;
 
         let mut codecs = args.codecs.clone();
         codecs.dedup();
@@ -95,15 +103,30 @@ impl RunConfig {
                     levels
                 }
             };
-            for codec in implementations {
-                settings.push(CodecSetting {
-                    codec,
-                    levels: levels.clone(),
-                });
+            if args.encoder != EncoderChoice::Reused {
+                for codec in implementations {
+                    settings.push(CodecSetting {
+                        codec,
+                        levels: levels.clone(),
+                    });
+                }
+            }
+            if args.encoder != EncoderChoice::Fresh {
+                match EncoderChoice::reused(kind) {
+                    Some(codec) => settings.push(CodecSetting { codec, levels }),
+                    None if args.encoder == EncoderChoice::Reused => bail!(
+                        "--encoder reused: {kind} encoders cannot be reset between responses; leave {kind} out of --codecs or use --encoder both"
+                    ),
+                    None => {}
+                }
             }
         }
 
-        Ok(RunConfig {
+        if !args.zstd_dict.is_empty() {
+            add_dictionaries(&mut settings, &args)?;
+        }
+
+        Ok(MeasureConfig {
             payloads,
             iterations: iteration_choice(&args)?,
             pin: args.pin,
@@ -111,13 +134,55 @@ impl RunConfig {
             warmup: args.warmup,
             rounds: args.rounds,
             settings,
-            format: args.format,
-            csv_path: args.csv,
-            json_path: args.json,
             seed: args.generator.seed,
             rng: args.generator.rng,
         })
     }
+}
+
+/// Adds a zstd-with-dictionary setting per `--zstd-dict` size, right after plain zstd,
+/// at plain zstd's levels.
+fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Result<()> {
+    let Some(zstd_index) = settings
+        .iter()
+        .position(|s| s.codec.kind() == CodecKind::Zstd)
+    else {
+        bail!("--zstd-dict was given but zstd is not in --codecs");
+    };
+    if let Some(bad) = args.zstd_dict.iter().find(|&&k| !(1..=1024).contains(&k)) {
+        bail!("--zstd-dict {bad}: dictionary sizes are 1 to 1024 KiB");
+    }
+    if args.dict_samples < 10 {
+        bail!(
+            "--dict-samples {}: training needs at least 10 records",
+            args.dict_samples
+        );
+    }
+    let levels = settings[zstd_index].levels.clone();
+    let samples = crate::codec::zstd_dict::training_samples(args.dict_samples, args.generator.rng);
+    for (offset, &kib) in args.zstd_dict.iter().enumerate() {
+        let codec = crate::codec::zstd_dict::ZstdDict::train(&samples, kib as usize * 1024)
+            .with_context(|| format!("training a {kib} KiB zstd dictionary"))?;
+        settings.insert(
+            zstd_index + 1 + offset,
+            CodecSetting {
+                codec: Box::new(codec),
+                levels: levels.clone(),
+            },
+        );
+    }
+    Ok(())
+}
+
+/// The payloads `--payload` names, or the three built-ins when it is not given.
+pub fn payload_sources(names: &[String]) -> Result<Vec<PayloadSource>> {
+    if names.is_empty() {
+        return Ok(crate::payload::BuiltinPayload::ALL
+            .into_iter()
+            .map(PayloadSource::Builtin)
+            .collect());
+    }
+    names.iter().map(|p| PayloadSource::parse(p)).collect()
 }
 
 /// How `run` decides each cell's timed iterations.
@@ -160,7 +225,7 @@ pub const QUICK_MAX_ITERATIONS: u32 = 200;
 /// The cap on iterations `--min-time` sizes when `--max-iterations` is not given.
 pub const DEFAULT_MAX_ITERATIONS: u32 = 100_000;
 
-fn iteration_choice(args: &RunArgs) -> Result<IterationChoice> {
+fn iteration_choice(args: &MeasureArgs) -> Result<IterationChoice> {
     let budget = |min_time: Duration, default_cap: u32| IterationChoice::Budget {
         min_time,
         max_iterations: args.max_iterations.unwrap_or(default_cap),

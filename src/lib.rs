@@ -14,8 +14,11 @@ pub mod exit_codes;
 pub mod merge;
 pub mod payload;
 pub mod progress;
+pub mod recommend;
 pub mod report;
+pub mod reproduce;
 pub mod runs;
+pub mod zstd_params;
 
 /// Unit tests count heap bytes too, as the binary does.
 #[cfg(test)]

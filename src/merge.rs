@@ -120,23 +120,9 @@ mod tests {
     use crate::runs::CellKey;
 
     fn cell(codec: &str, level: i32, bytes: u64, seconds: f64) -> RunCell {
-        let timing = Timing {
-            median_s: seconds,
-            samples_s: vec![],
-        };
-        RunCell {
-            key: CellKey {
-                payload: "small".into(),
-                codec: codec.into(),
-                library: "lib".into(),
-                level,
-            },
-            implementation: "lib 1.0".into(),
-            input_bytes: 1_000_000,
-            compressed_bytes: bytes,
-            compress: Some(timing.clone()),
-            decompress: Some(timing),
-        }
+        let timing = Timing::of(seconds, vec![]);
+        let key = CellKey::new("small", codec, "lib", level);
+        RunCell::for_test(key, 1_000_000, bytes, timing.clone(), timing)
     }
 
     #[test]

@@ -77,6 +77,51 @@ impl Timing {
     }
 }
 
+#[cfg(test)]
+impl CellKey {
+    /// A key for tests.
+    pub(crate) fn new(payload: &str, codec: &str, library: &str, level: i32) -> Self {
+        CellKey {
+            payload: payload.into(),
+            codec: codec.into(),
+            library: library.into(),
+            level,
+        }
+    }
+}
+
+#[cfg(test)]
+impl Timing {
+    /// A timing for tests with this median and these samples.
+    pub(crate) fn of(median_s: f64, samples_s: Vec<f64>) -> Self {
+        Timing {
+            median_s,
+            samples_s,
+        }
+    }
+}
+
+#[cfg(test)]
+impl RunCell {
+    /// A cell for tests; its implementation is the library at version 1.0.
+    pub(crate) fn for_test(
+        key: CellKey,
+        input_bytes: u64,
+        compressed_bytes: u64,
+        compress: Timing,
+        decompress: Timing,
+    ) -> Self {
+        RunCell {
+            implementation: format!("{} 1.0", key.library),
+            key,
+            input_bytes,
+            compressed_bytes,
+            compress: Some(compress),
+            decompress: Some(decompress),
+        }
+    }
+}
+
 /// One cell of a saved run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunCell {
@@ -113,6 +158,15 @@ pub struct LoadedRun {
 }
 
 impl LoadedRun {
+    /// A run just measured, under `label`.
+    pub fn from_report(report: &RunReport, label: &str) -> Self {
+        LoadedRun {
+            label: label.to_string(),
+            machine: Some(report.environment.machine()),
+            cells: cells_of(report),
+        }
+    }
+
     /// The cell with this key, if the run has it.
     pub fn cell(&self, key: &CellKey) -> Option<&RunCell> {
         self.cells.iter().find(|c| &c.key == key)
@@ -164,6 +218,11 @@ fn from_json(bytes: &[u8]) -> Result<(Option<String>, Vec<RunCell>)> {
         None => bail!("no schema_version"),
     }
     let report: RunReport = serde_json::from_value(value)?;
+    Ok((Some(report.environment.machine()), cells_of(&report)))
+}
+
+/// Every cell of `report`, as runs read from files have them.
+fn cells_of(report: &RunReport) -> Vec<RunCell> {
     let timing = |summary: &Option<Summary>| {
         summary.as_ref().map(|s| Timing {
             median_s: s.median_s,
@@ -188,7 +247,7 @@ fn from_json(bytes: &[u8]) -> Result<(Option<String>, Vec<RunCell>)> {
             });
         }
     }
-    Ok((Some(report.environment.machine()), cells))
+    cells
 }
 
 fn from_csv(bytes: &[u8]) -> Result<Vec<RunCell>> {

@@ -7,7 +7,9 @@
 mod brotli;
 mod brotli_c;
 mod gzip;
+pub mod reused;
 mod zstd;
+pub mod zstd_dict;
 
 use std::fmt;
 use std::io;
@@ -56,6 +58,29 @@ impl CodecKind {
     /// The implementation servers run: the first of [`Self::implementations`].
     pub fn codec(self) -> Box<dyn Codec> {
         self.implementations().remove(0)
+    }
+}
+
+/// Whether each response gets a fresh encoder, a reused one, or both are measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EncoderChoice {
+    /// A new encoder per response: the article's method, and what ASP.NET Core does.
+    Fresh,
+    /// One encoder per cell, reset between responses, where the library can reset one
+    /// (zstd and gzip; brotli cannot).
+    Reused,
+    /// Both, the reused right after the fresh.
+    Both,
+}
+
+impl EncoderChoice {
+    /// The reused-encoder implementation of `kind`, if the library can reset one.
+    pub fn reused(kind: CodecKind) -> Option<Box<dyn Codec>> {
+        match kind {
+            CodecKind::Zstd => Some(Box::new(reused::LibzstdReused::new())),
+            CodecKind::Gzip => Some(Box::new(reused::GzipReused::new())),
+            CodecKind::Brotli => None,
+        }
     }
 }
 
@@ -175,6 +200,25 @@ fn compress_counting_heap(
     let encoder = peak.map(|peak| peak.saturating_sub(output.capacity() as u64));
     Ok((output, encoder))
 }
+
+/// The level methods of a variant of the codec `$base` (a dictionary, a reused encoder):
+/// the same range, defaults and .NET names.
+macro_rules! levels_of {
+    ($base:expr) => {
+        fn supported_levels(&self) -> ::std::ops::RangeInclusive<i32> {
+            $base.supported_levels()
+        }
+
+        fn default_levels(&self) -> Vec<i32> {
+            $base.default_levels()
+        }
+
+        fn dotnet_level(&self, level: i32) -> Option<$crate::codec::DotnetLevel> {
+            $base.dotnet_level(level)
+        }
+    };
+}
+pub(crate) use levels_of;
 
 /// The version of a dependency as Cargo.lock pins it, recorded by build.rs.
 macro_rules! locked_version {

@@ -189,23 +189,10 @@ mod tests {
 
     fn run(label: &str, gzip_seconds: f64, gzip_bytes: u64) -> LoadedRun {
         let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
-            let timing = Timing {
-                median_s: median,
-                samples_s: (0..9).map(|i| median * (1.0 + 0.002 * i as f64)).collect(),
-            };
-            RunCell {
-                key: CellKey {
-                    payload: "small".into(),
-                    codec: codec.into(),
-                    library: format!("{codec}-lib"),
-                    level,
-                },
-                implementation: "lib 1.0".into(),
-                input_bytes: 298_727,
-                compressed_bytes: bytes,
-                compress: Some(timing.clone()),
-                decompress: Some(timing),
-            }
+            let samples = (0..9).map(|i| median * (1.0 + 0.002 * i as f64)).collect();
+            let timing = Timing::of(median, samples);
+            let key = CellKey::new("small", codec, &format!("{codec}-lib"), level);
+            RunCell::for_test(key, 298_727, bytes, timing.clone(), timing)
         };
         LoadedRun {
             label: label.into(),

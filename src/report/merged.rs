@@ -145,24 +145,14 @@ mod tests {
     use crate::runs::{CellKey, LoadedRun, RunCell, Timing};
 
     fn run(label: &str, machine: Option<&str>, scale: f64) -> LoadedRun {
-        let cell = |codec: &str, level: i32, bytes: u64, median: f64| RunCell {
-            key: CellKey {
-                payload: "small".into(),
-                codec: codec.into(),
-                library: "lib".into(),
-                level,
-            },
-            implementation: "lib 1.0".into(),
-            input_bytes: 298_727,
-            compressed_bytes: bytes,
-            compress: Some(Timing {
-                median_s: median * scale,
-                samples_s: vec![],
-            }),
-            decompress: Some(Timing {
-                median_s: median * scale / 4.0,
-                samples_s: vec![],
-            }),
+        let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
+            RunCell::for_test(
+                CellKey::new("small", codec, "lib", level),
+                298_727,
+                bytes,
+                Timing::of(median * scale, vec![]),
+                Timing::of(median * scale / 4.0, vec![]),
+            )
         };
         LoadedRun {
             label: label.into(),

@@ -5,7 +5,10 @@ pub mod csv;
 pub mod json;
 pub mod markdown;
 pub mod merged;
+pub mod recommendation;
+pub mod reproduction;
 pub mod table;
+pub mod zstd_params;
 
 use crate::bench::result::{CellResult, PayloadResult};
 

@@ -1,0 +1,200 @@
+//! Encoders kept between responses and reset, as a server with a pool of compressors
+//! would run them, beside the article's fresh encoder per response.
+//!
+//! - zstd: one `ZSTD_CCtx` per cell; each response starts a new frame on it
+//!   (`ZSTD_CCtx_reset(session_only)`), keeping its tables.
+//! - gzip: one zlib-rs `deflate` stream per cell, `deflateReset` between responses; the
+//!   gzip header and trailer are written around it exactly as flate2's `GzEncoder` does.
+//! - brotli: neither the C API nor the Rust port can reset an encoder
+//!   (`BrotliEncoderState` has no reset call), so there is no reused brotli.
+//!
+//! Decompression is the same fresh decoder as the plain codec: pooling is a server-side
+//! choice.
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+
+use flate2::{Compress, Compression, Crc, FlushCompress, Status};
+
+use super::{levels_of, Codec, CodecKind, GzipZlibRs, Libzstd};
+
+/// libzstd with one context per cell, reset between responses.
+pub struct LibzstdReused {
+    context: RefCell<Option<(i32, zstd::zstd_safe::CCtx<'static>)>>,
+}
+
+impl LibzstdReused {
+    /// No context yet; the first response creates it.
+    pub fn new() -> Self {
+        LibzstdReused {
+            context: RefCell::new(None),
+        }
+    }
+}
+
+impl Default for LibzstdReused {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Codec for LibzstdReused {
+    fn kind(&self) -> CodecKind {
+        CodecKind::Zstd
+    }
+
+    fn implementation(&self) -> String {
+        format!("libzstd(reused) {}", zstd::zstd_safe::version_string())
+    }
+
+    levels_of!(Libzstd);
+
+    fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
+        let mut slot = self.context.borrow_mut();
+        if slot.as_ref().is_none_or(|(l, _)| *l != level) {
+            let mut context = zstd::zstd_safe::CCtx::create();
+            context
+                .set_parameter(zstd::zstd_safe::CParameter::CompressionLevel(level))
+                .map_err(|code| io::Error::other(zstd::zstd_safe::get_error_name(code)))?;
+            *slot = Some((level, context));
+        }
+        let (_, context) = slot.as_mut().expect("set above");
+        // with_context starts a new frame on the context: reset, parameters kept.
+        let mut encoder = zstd::stream::Encoder::with_context(Vec::new(), context);
+        encoder.write_all(input)?;
+        encoder.finish()
+    }
+
+    fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
+        Libzstd.decompress(compressed)
+    }
+}
+
+/// gzip over one zlib-rs deflate stream per cell, reset between responses.
+pub struct GzipReused {
+    stream: RefCell<Option<(u32, Compress)>>,
+}
+
+impl GzipReused {
+    /// No stream yet; the first response creates it.
+    pub fn new() -> Self {
+        GzipReused {
+            stream: RefCell::new(None),
+        }
+    }
+}
+
+impl Default for GzipReused {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// flate2's gzip header: no name, comment or time; XFL 2 at the best level, 4 at the
+/// fastest, else 0; OS 255 (unknown).
+fn gzip_header(level: u32) -> [u8; 10] {
+    let xfl = if level >= Compression::best().level() {
+        2
+    } else if level <= Compression::fast().level() {
+        4
+    } else {
+        0
+    };
+    [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255]
+}
+
+impl Codec for GzipReused {
+    fn kind(&self) -> CodecKind {
+        CodecKind::Gzip
+    }
+
+    fn implementation(&self) -> String {
+        let plain = GzipZlibRs.implementation();
+        let version = plain.split_whitespace().nth(1).unwrap_or("unknown");
+        format!("zlib-rs(reused) {version}")
+    }
+
+    levels_of!(GzipZlibRs);
+
+    fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
+        let level = u32::try_from(level)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "negative gzip level"))?;
+        let mut slot = self.stream.borrow_mut();
+        match slot.as_mut() {
+            Some((l, stream)) if *l == level => stream.reset(),
+            _ => *slot = Some((level, Compress::new(Compression::new(level), false))),
+        }
+        let (_, stream) = slot.as_mut().expect("set above");
+        let mut output = Vec::with_capacity(input.len() / 2 + 64);
+        output.extend_from_slice(&gzip_header(level));
+        let start_in = stream.total_in();
+        // flate2's writer compresses into a 32 KiB buffer and copies it out; zlib-rs cuts
+        // blocks where its output fills, so the same buffer size gives the same bytes.
+        let mut chunk = Vec::with_capacity(32 * 1024);
+        loop {
+            chunk.clear();
+            let consumed = (stream.total_in() - start_in) as usize;
+            // As flate2's writer does: no flush while input remains, then finish. Finishing
+            // with input still pending lets zlib-rs cut blocks differently.
+            let flush = if consumed < input.len() {
+                FlushCompress::None
+            } else {
+                FlushCompress::Finish
+            };
+            let status = stream
+                .compress_vec(&input[consumed..], &mut chunk, flush)
+                .map_err(io::Error::other)?;
+            output.extend_from_slice(&chunk);
+            if status == Status::StreamEnd {
+                break;
+            }
+        }
+        let mut crc = Crc::new();
+        crc.update(input);
+        output.extend_from_slice(&crc.sum().to_le_bytes());
+        output.extend_from_slice(&crc.amount().to_le_bytes());
+        Ok(output)
+    }
+
+    fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
+        GzipZlibRs.decompress(compressed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::payload::{generate, RngKind};
+
+    #[test]
+    fn reused_encoders_give_the_fresh_encoders_bytes_response_after_response() {
+        let bodies = [
+            generate(1000, 42, RngKind::Dotnet),
+            generate(1, 42, RngKind::Dotnet),
+            generate(50, 7, RngKind::Dotnet),
+        ];
+        let pairs: [(Box<dyn Codec>, Box<dyn Codec>); 2] = [
+            (Box::new(LibzstdReused::new()), Box::new(Libzstd)),
+            (Box::new(GzipReused::new()), Box::new(GzipZlibRs)),
+        ];
+        for (reused, fresh) in pairs {
+            for level in [1, 6, 1] {
+                for body in &bodies {
+                    let a = reused.compress(level, body).unwrap();
+                    let b = fresh.compress(level, body).unwrap();
+                    let first_difference = a.iter().zip(&b).position(|(x, y)| x != y);
+                    assert!(
+                        a == b,
+                        "{} level {level}, {}-byte body: {} vs {} bytes, first difference at {:?}",
+                        reused.implementation(),
+                        body.len(),
+                        a.len(),
+                        b.len(),
+                        first_difference
+                    );
+                    assert_eq!(reused.decompress(&a).unwrap(), *body);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! From a measured matrix to a decision: which settings are dominated, the Pareto
+//! frontiers, the best setting for each of the article's scenarios, and end-to-end time
+//! per response at several bandwidths.
+//!
+//! Everything works on medians. A setting A is *dominated* by B when B's body is at most
+//! as large and B compresses at least as fast, and B is strictly better on one of the two
+//! (the usual Pareto order; e.g. Deb, *Multi-objective optimization using evolutionary
+//! algorithms*, 2001, §2.4). The frontier is the set of settings nothing dominates.
+
+use serde::Serialize;
+
+use crate::runs::{CellKey, LoadedRun, RunCell};
+
+/// What `recommend` needs to know besides the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdviceOptions {
+    /// The compression time one dynamic response may take, in seconds.
+    pub latency_budget_s: f64,
+    /// The compression time a response compressed once and cached may take, in seconds.
+    pub cache_budget_s: f64,
+    /// Link speeds for the end-to-end table, in Mbit/s (10^6 bits per second).
+    pub bandwidths_mbit: Vec<f64>,
+}
+
+/// One setting's figures, as the advice uses them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Setting {
+    /// Which cell.
+    pub key: CellKey,
+    /// Compressed size in bytes.
+    pub compressed_bytes: u64,
+    /// Input ÷ compressed size.
+    pub ratio: f64,
+    /// Median seconds to compress one response.
+    pub compress_s: f64,
+    /// Median seconds to decompress one response.
+    pub decompress_s: f64,
+}
+
+impl Setting {
+    /// e.g. `zstd 1 (libzstd)`.
+    pub fn name(&self) -> String {
+        format!(
+            "{} {} ({})",
+            self.key.codec, self.key.level, self.key.library
+        )
+    }
+
+    /// Seconds from the start of compression to the end of decompression for one
+    /// response sent over a link of `mbit` Mbit/s.
+    pub fn end_to_end_s(&self, mbit: f64) -> f64 {
+        self.compress_s + transfer_s(self.compressed_bytes, mbit) + self.decompress_s
+    }
+}
+
+/// Seconds to send `bytes` at `mbit` Mbit/s.
+pub fn transfer_s(bytes: u64, mbit: f64) -> f64 {
+    bytes as f64 * 8.0 / (mbit * 1e6)
+}
+
+/// A dominated setting and one that dominates it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Domination {
+    /// The setting no one should pick.
+    pub dominated: Setting,
+    /// The best-ratio setting that is at least as small and as fast, and better on one.
+    pub by: Setting,
+}
+
+/// The pick for one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScenarioPick {
+    /// What the scenario is.
+    pub scenario: &'static str,
+    /// The chosen setting, if any fits.
+    pub choice: Option<Setting>,
+    /// One line on why.
+    pub reason: String,
+}
+
+/// One row of the end-to-end table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BandwidthRow {
+    /// Link speed in Mbit/s.
+    pub mbit: f64,
+    /// Sending the body uncompressed, in seconds.
+    pub identity_s: f64,
+    /// The setting with the least compress + transfer + decompress time.
+    pub best: Setting,
+    /// Its end-to-end seconds.
+    pub best_s: f64,
+}
+
+/// The advice for one payload.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PayloadAdvice {
+    /// Payload name.
+    pub payload: String,
+    /// Uncompressed size.
+    pub input_bytes: u64,
+    /// Dominated settings, in run order.
+    pub dominated: Vec<Domination>,
+    /// Ratio against compression speed: the non-dominated settings, fastest first.
+    pub compress_frontier: Vec<Setting>,
+    /// Ratio against decompression speed, fastest first.
+    pub decompress_frontier: Vec<Setting>,
+    /// Per-request, cached, and static.
+    pub scenarios: Vec<ScenarioPick>,
+    /// One row per bandwidth.
+    pub bandwidths: Vec<BandwidthRow>,
+}
+
+/// Advice for every payload of `run`, in the order they appear. Cells that failed or
+/// have no timings are left out.
+pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
+    let mut payloads: Vec<&str> = Vec::new();
+    for cell in &run.cells {
+        if !payloads.contains(&cell.key.payload.as_str()) {
+            payloads.push(&cell.key.payload);
+        }
+    }
+    payloads
+        .into_iter()
+        .filter_map(|payload| {
+            let cells: Vec<&RunCell> = run
+                .cells
+                .iter()
+                .filter(|c| c.key.payload == payload)
+                .collect();
+            let input_bytes = cells.first()?.input_bytes;
+            let settings: Vec<Setting> = cells.into_iter().filter_map(setting).collect();
+            (!settings.is_empty()).then(|| advise_payload(payload, input_bytes, &settings, options))
+        })
+        .collect()
+}
+
+fn setting(cell: &RunCell) -> Option<Setting> {
+    Some(Setting {
+        key: cell.key.clone(),
+        compressed_bytes: cell.compressed_bytes,
+        ratio: cell.ratio(),
+        compress_s: cell.compress.as_ref()?.median_s,
+        decompress_s: cell.decompress.as_ref()?.median_s,
+    })
+}
+
+/// Whether `b` dominates `a` on size and the time `time` picks.
+fn dominates(b: &Setting, a: &Setting, time: fn(&Setting) -> f64) -> bool {
+    b.compressed_bytes <= a.compressed_bytes
+        && time(b) <= time(a)
+        && (b.compressed_bytes < a.compressed_bytes || time(b) < time(a))
+}
+
+/// The better of two settings for "best ratio": smaller body, then less compression time.
+fn better_ratio<'a>(a: &'a Setting, b: &'a Setting) -> &'a Setting {
+    if (b.compressed_bytes, b.compress_s) < (a.compressed_bytes, a.compress_s) {
+        b
+    } else {
+        a
+    }
+}
+
+fn frontier(settings: &[Setting], time: fn(&Setting) -> f64) -> Vec<Setting> {
+    let mut front: Vec<Setting> = settings
+        .iter()
+        .filter(|a| !settings.iter().any(|b| dominates(b, a, time)))
+        .cloned()
+        .collect();
+    front.sort_by(|a, b| time(a).total_cmp(&time(b)));
+    front
+}
+
+fn best_within(settings: &[Setting], budget_s: f64) -> Option<&Setting> {
+    settings
+        .iter()
+        .filter(|s| s.compress_s <= budget_s)
+        .reduce(better_ratio)
+}
+
+fn milliseconds(seconds: f64) -> String {
+    crate::report::significant(seconds * 1e3, 3) + " ms"
+}
+
+fn advise_payload(
+    payload: &str,
+    input_bytes: u64,
+    settings: &[Setting],
+    options: &AdviceOptions,
+) -> PayloadAdvice {
+    let compress_time: fn(&Setting) -> f64 = |s| s.compress_s;
+    let decompress_time: fn(&Setting) -> f64 = |s| s.decompress_s;
+    let dominated = settings
+        .iter()
+        .filter_map(|a| {
+            let by = settings
+                .iter()
+                .filter(|b| dominates(b, a, compress_time))
+                .reduce(better_ratio)?;
+            Some(Domination {
+                dominated: a.clone(),
+                by: by.clone(),
+            })
+        })
+        .collect();
+
+    let pick = |scenario: &'static str, budget_s: Option<f64>| {
+        let choice = match budget_s {
+            Some(budget) => best_within(settings, budget),
+            None => settings.iter().reduce(better_ratio),
+        };
+        let reason = match (choice, budget_s) {
+            (Some(s), Some(budget)) => format!(
+                "the best ratio ({:.2}x) whose compression takes at most {} ({})",
+                s.ratio,
+                milliseconds(budget),
+                milliseconds(s.compress_s)
+            ),
+            (Some(s), None) => format!(
+                "the best ratio ({:.2}x), whatever the time ({} per response)",
+                s.ratio,
+                milliseconds(s.compress_s)
+            ),
+            (None, budget) => format!(
+                "nothing compresses this payload within {}",
+                milliseconds(budget.unwrap_or(0.0))
+            ),
+        };
+        ScenarioPick {
+            scenario,
+            choice: choice.cloned(),
+            reason,
+        }
+    };
+    let scenarios = vec![
+        pick(
+            "per-request dynamic response",
+            Some(options.latency_budget_s),
+        ),
+        pick("compress once and cache", Some(options.cache_budget_s)),
+        pick("static asset, compressed at build time", None),
+    ];
+
+    let bandwidths = options
+        .bandwidths_mbit
+        .iter()
+        .map(|&mbit| {
+            let best = settings
+                .iter()
+                .min_by(|a, b| a.end_to_end_s(mbit).total_cmp(&b.end_to_end_s(mbit)))
+                .expect("at least one setting");
+            BandwidthRow {
+                mbit,
+                identity_s: transfer_s(input_bytes, mbit),
+                best: best.clone(),
+                best_s: best.end_to_end_s(mbit),
+            }
+        })
+        .collect();
+
+    PayloadAdvice {
+        payload: payload.to_string(),
+        input_bytes,
+        dominated,
+        compress_frontier: frontier(settings, compress_time),
+        decompress_frontier: frontier(settings, decompress_time),
+        scenarios,
+        bandwidths,
+    }
+}
+
+/// A matrix with the shape of the article's small payload, for tests here and in the
+/// reporter.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+    use crate::runs::Timing;
+
+    /// A cell of the small payload with these median times in milliseconds.
+    fn cell(codec: &str, level: i32, bytes: u64, compress_ms: f64, decompress_ms: f64) -> RunCell {
+        let key = CellKey::new("small", codec, &format!("{codec}-lib"), level);
+        let (compress, decompress) = (compress_ms / 1e3, decompress_ms / 1e3);
+        RunCell::for_test(
+            key,
+            298_727,
+            bytes,
+            Timing::of(compress, vec![]),
+            Timing::of(decompress, vec![]),
+        )
+    }
+
+    /// The shape of the article's small-payload matrix.
+    pub fn run() -> LoadedRun {
+        LoadedRun {
+            label: "run.json".into(),
+            machine: None,
+            cells: vec![
+                cell("zstd", 1, 41_132, 0.7, 0.17),
+                cell("zstd", 3, 43_644, 1.0, 0.18),
+                cell("zstd", 19, 36_245, 370.0, 0.16),
+                cell("brotli", 1, 44_606, 1.0, 0.35),
+                cell("brotli", 11, 34_020, 800.0, 0.5),
+                cell("gzip", 1, 69_832, 1.0, 0.6),
+            ],
+        }
+    }
+
+    pub fn options() -> AdviceOptions {
+        AdviceOptions {
+            latency_budget_s: 0.005,
+            cache_budget_s: 1.0,
+            bandwidths_mbit: vec![10.0, 1000.0],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{options, run};
+    use super::*;
+
+    fn names(settings: &[Setting]) -> Vec<String> {
+        settings.iter().map(Setting::name).collect()
+    }
+
+    #[test]
+    fn zstd_3_is_dominated_by_zstd_1() {
+        let advice = &advise(&run(), &options())[0];
+        let pairs: Vec<(String, String)> = advice
+            .dominated
+            .iter()
+            .map(|d| (d.dominated.name(), d.by.name()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                (
+                    "zstd 3 (zstd-lib)".to_string(),
+                    "zstd 1 (zstd-lib)".to_string()
+                ),
+                ("brotli 1 (brotli-lib)".into(), "zstd 1 (zstd-lib)".into()),
+                ("gzip 1 (gzip-lib)".into(), "zstd 1 (zstd-lib)".into()),
+            ]
+        );
+        assert_eq!(
+            names(&advice.compress_frontier),
+            [
+                "zstd 1 (zstd-lib)",
+                "zstd 19 (zstd-lib)",
+                "brotli 11 (brotli-lib)"
+            ]
+        );
+        // On decompression, zstd 19 is both smaller and faster than zstd 1.
+        assert_eq!(
+            names(&advice.decompress_frontier),
+            ["zstd 19 (zstd-lib)", "brotli 11 (brotli-lib)"]
+        );
+    }
+
+    #[test]
+    fn scenarios_pick_the_best_ratio_within_each_budget() {
+        let advice = &advise(&run(), &options())[0];
+        let picks: Vec<Option<String>> = advice
+            .scenarios
+            .iter()
+            .map(|s| s.choice.as_ref().map(Setting::name))
+            .collect();
+        assert_eq!(
+            picks,
+            [
+                Some("zstd 1 (zstd-lib)".into()),
+                Some("brotli 11 (brotli-lib)".into()),
+                Some("brotli 11 (brotli-lib)".into()),
+            ]
+        );
+        assert!(advice.scenarios[0].reason.contains("at most 5.00 ms"));
+        let tight = AdviceOptions {
+            latency_budget_s: 0.0001,
+            ..options()
+        };
+        let advice = &advise(&run(), &tight)[0];
+        assert_eq!(advice.scenarios[0].choice, None);
+        assert!(advice.scenarios[0].reason.starts_with("nothing compresses"));
+    }
+
+    #[test]
+    fn end_to_end_adds_compression_transfer_and_decompression() {
+        let advice = &advise(&run(), &options())[0];
+        let slow = &advice.bandwidths[0];
+        // At 10 Mbit/s, 298,727 bytes take 239 ms uncompressed.
+        assert!((slow.identity_s - 0.2389816).abs() < 1e-6);
+        // zstd 1: 0.7 + 32.9 + 0.17 ms beats brotli 11's 800 ms of compression.
+        assert_eq!(slow.best.name(), "zstd 1 (zstd-lib)");
+        assert!((slow.best_s - (0.00087 + transfer_s(41_132, 10.0))).abs() < 1e-12);
+        assert_eq!(advice.bandwidths[1].best.name(), "zstd 1 (zstd-lib)");
+    }
+}

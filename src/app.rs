@@ -13,7 +13,7 @@ use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{run_payload, Step};
 use crate::cli::{
     Cli, Command, CompareArgs, CompareFormat, MeasureArgs, MergeArgs, MergeFormat, ParamsFormat,
-    RecommendArgs, ReproduceArgs, ZstdParamsArgs,
+    PlotArgs, RecommendArgs, ReproduceArgs, ZstdParamsArgs,
 };
 use crate::compare::{compare, parse_reference, CompareOptions, SpeedBasis};
 use crate::config::{MeasureConfig, PayloadsConfig, RunConfig};
@@ -37,6 +37,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Recommend(args) => recommend(args),
         Command::ZstdParams(args) => zstd_params(args),
         Command::Reproduce(args) => reproduce(args),
+        Command::Plot(args) => plot(args),
     }
 }
 
@@ -320,6 +321,25 @@ fn saved_or_measured(
     }
 }
 
+fn plot(args: PlotArgs) -> Result<ExitCode> {
+    let run = runs::load(&args.run)?;
+    let options = AdviceOptions {
+        latency_budget_s: 0.005,
+        cache_budget_s: 1.0,
+        bandwidths_mbit: Vec::new(),
+    };
+    let advice = advise(&run, &options);
+    let svg = report::plot::render_svg(&run, &advice).map_err(anyhow::Error::msg)?;
+    write_file(&args.out, &svg)?;
+    println!(
+        "{}: {} payloads, {} settings",
+        args.out.display(),
+        advice.len(),
+        run.cells.len()
+    );
+    Ok(ExitCode::Success)
+}
+
 fn reproduce(args: ReproduceArgs) -> Result<ExitCode> {
     // Refuse an unwritable --out before measuring for minutes.
     if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -402,11 +422,12 @@ fn pin_to(cpu: usize) -> Result<Pin> {
 /// The stderr line printed after each cell.
 fn progress_line(input_bytes: u64, cell: &CellResult) -> String {
     let head = format!("{:<6} {:>3}", cell.codec, cell.level);
+    let library = crate::codec::library_name(&cell.implementation);
     if let Some(why) = &cell.failure {
-        return format!("{head}: FAILED: {why}");
+        return format!("{head}: FAILED ({library}): {why}");
     }
     format!(
-        "{head}: {} B ({:.2}x), compress {} MB/s, decompress {} MB/s",
+        "{head}: {} B ({:.2}x), compress {} MB/s, decompress {} MB/s  [{library}]",
         thousands(cell.compressed_bytes),
         cell.ratio(input_bytes).unwrap_or(0.0),
         significant(cell.compress_mb_s(input_bytes).unwrap_or(0.0), 3),

@@ -41,6 +41,9 @@ pub enum Command {
     /// Check each of the article's claims against a run: measures the article's matrix
     /// (or reads --from RUN), prints a row per claim and writes results/REPRODUCTION.md.
     Reproduce(ReproduceArgs),
+    /// Draw a saved run as SVG: per payload, ratio against compression and decompression
+    /// speed (log scale), a series per library, and the Pareto frontier.
+    Plot(PlotArgs),
 }
 
 /// Options of `codecbench compare`.
@@ -260,12 +263,22 @@ pub struct RecommendArgs {
     pub bandwidth: Vec<f64>,
 
     /// The compression time a dynamic response may take, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 5.0)]
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 5.0,
+        allow_hyphen_values = true
+    )]
     pub latency_budget_ms: f64,
 
     /// The compression time a response compressed once and cached may take, in
     /// milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000.0)]
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 1000.0,
+        allow_hyphen_values = true
+    )]
     pub cache_budget_ms: f64,
 
     /// Output format.
@@ -275,6 +288,17 @@ pub struct RecommendArgs {
     /// What to measure and how, when there is no --from.
     #[command(flatten)]
     pub measure: MeasureArgs,
+}
+
+/// Options of `codecbench plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// A run saved by `run --json` (or `--csv`).
+    pub run: PathBuf,
+
+    /// The SVG file to write.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 /// Options of `codecbench reproduce`.

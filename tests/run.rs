@@ -2,24 +2,7 @@
 
 mod common;
 
-use common::{bad_input, codecbench, succeed};
-
-/// Parses CSV output into header-keyed rows.
-fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_reader(stdout);
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .map(String::from)
-                .zip(r.iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
+use common::{bad_input, codecbench, csv_rows, succeed};
 
 /// Runs `codecbench run ARGS --format csv`, expects success, and returns the rows.
 fn run_csv(args: &[&str]) -> Vec<std::collections::HashMap<String, String>> {

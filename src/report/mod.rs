@@ -5,6 +5,7 @@ pub mod csv;
 pub mod json;
 pub mod markdown;
 pub mod merged;
+pub mod plot;
 pub mod recommendation;
 pub mod reproduction;
 pub mod table;

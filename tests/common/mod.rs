@@ -38,3 +38,21 @@ pub fn succeed(cmd: &mut Command) -> Output {
     );
     output
 }
+
+/// Parses CSV output into header-keyed rows.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(stdout);
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .map(String::from)
+                .zip(r.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}

@@ -1,0 +1,236 @@
+//! End to end: `recommend`, `zstd-params`, `reproduce`, dictionaries and reused encoders.
+//! Saved runs come from tests/fixtures (a real run of the single payload, see
+//! tests/compare.rs); runs made here assert sizes and structure, never speeds.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use common::{bad_input, codecbench, csv_rows, succeed};
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    String::from_utf8(succeed(codecbench().args(args)).stdout).unwrap()
+}
+
+#[test]
+fn recommend_from_a_saved_run_names_zstd_3_as_dominated_by_zstd_1() {
+    let base = fixture("base.json");
+    let text = stdout_of(&[
+        "recommend",
+        "--from",
+        base.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let advice: Value = serde_json::from_str(&text).unwrap();
+    let single = &advice[0];
+    assert_eq!(single["payload"], "single");
+    // In this run zstd 3 gave the same 241 bytes as zstd 1, more slowly.
+    let dominated = single["dominated"].as_array().unwrap();
+    let pair = dominated
+        .iter()
+        .find(|d| d["dominated"]["key"]["level"] == 3)
+        .expect("zstd 3 is dominated");
+    assert_eq!(pair["by"]["key"]["codec"], "zstd");
+    assert_eq!(pair["by"]["key"]["level"], 1);
+    let scenarios: Vec<&str> = single["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["scenario"].as_str().unwrap())
+        .collect();
+    assert_eq!(scenarios.len(), 3);
+    let mbit: Vec<f64> = single["bandwidths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["mbit"].as_f64().unwrap())
+        .collect();
+    assert_eq!(mbit, [10.0, 100.0, 1000.0]);
+
+    let table = stdout_of(&["recommend", "--from", base.to_str().unwrap()]);
+    assert!(table.contains("Dominated"), "{table}");
+    assert!(table.contains("static asset, compressed at build time"));
+    assert!(table.contains("End-to-end time per response"));
+}
+
+#[test]
+fn recommend_measures_when_given_no_run() {
+    let text = stdout_of(&[
+        "recommend",
+        "--payload",
+        "single",
+        "--codecs",
+        "zstd,gzip",
+        "--zstd-levels",
+        "1,3",
+        "--gzip-levels",
+        "1",
+        "--iterations",
+        "3",
+        "--quiet",
+        "--format",
+        "markdown",
+    ]);
+    assert!(text.starts_with("## single: 290 bytes"), "{text}");
+    assert!(text.contains("**Recommendations**"));
+}
+
+#[test]
+fn recommend_rejects_bad_budgets_and_links() {
+    let base = fixture("base.json");
+    let base = base.to_str().unwrap();
+    let message = bad_input(&["recommend", "--from", base, "--bandwidth", "0"]);
+    assert!(message.contains("--bandwidth 0"), "{message}");
+    let message = bad_input(&["recommend", "--from", base, "--latency-budget-ms", "-1"]);
+    assert!(message.contains("--latency-budget-ms"), "{message}");
+    let message = bad_input(&["recommend", "--from", "/no/such/run.json"]);
+    assert!(message.contains("/no/such/run.json"), "{message}");
+}
+
+#[test]
+fn zstd_params_marks_where_the_article_differs() {
+    let text = stdout_of(&["zstd-params", "--payload", "small", "--levels", "1..6"]);
+    // A known 298,727-byte body caps the window at 2^19; the article prints 21 for level 3.
+    assert!(text.contains("19 ≠ 21"), "{text}");
+    assert!(text.contains("size unknown"));
+    // The unknown-size table matches the article: no mark in it.
+    let unknown = text.split("size unknown").nth(1).unwrap();
+    assert!(
+        !unknown.lines().any(|l| l.contains('≠') && l.contains('┆')),
+        "{unknown}"
+    );
+    let message = bad_input(&["zstd-params", "--levels", "99"]);
+    assert!(message.contains("zstd level 99"), "{message}");
+}
+
+#[test]
+fn a_dictionary_shrinks_one_record() {
+    let text = stdout_of(&[
+        "run",
+        "--payload",
+        "single",
+        "--codecs",
+        "zstd",
+        "--zstd-levels",
+        "1",
+        "--zstd-dict",
+        "4",
+        "--dict-samples",
+        "500",
+        "--iterations",
+        "2",
+        "--quiet",
+        "--format",
+        "csv",
+    ]);
+    let rows = csv_rows(text.as_bytes());
+    assert_eq!(rows.len(), 2);
+    assert!(rows[0]["implementation"].starts_with("libzstd "));
+    assert!(rows[1]["implementation"].starts_with("libzstd+dict4KiB "));
+    let bytes = |row: &HashMap<String, String>| -> u64 { row["compressed_bytes"].parse().unwrap() };
+    assert_eq!(bytes(&rows[0]), 241);
+    assert!(bytes(&rows[1]) * 2 < bytes(&rows[0]), "{rows:?}");
+    assert_eq!(rows[1]["round_trip"], "ok");
+
+    let message = bad_input(&["run", "--codecs", "gzip", "--zstd-dict", "4"]);
+    assert!(message.contains("zstd is not in --codecs"), "{message}");
+}
+
+#[test]
+fn both_encoders_give_the_same_bytes_and_brotli_cannot_be_reused() {
+    let text = stdout_of(&[
+        "run",
+        "--payload",
+        "single",
+        "--codecs",
+        "zstd,gzip",
+        "--zstd-levels",
+        "1",
+        "--gzip-levels",
+        "1",
+        "--encoder",
+        "both",
+        "--iterations",
+        "2",
+        "--quiet",
+        "--format",
+        "csv",
+    ]);
+    let rows = csv_rows(text.as_bytes());
+    let libraries: Vec<&str> = rows
+        .iter()
+        .map(|r| r["implementation"].split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        libraries,
+        ["libzstd", "libzstd(reused)", "zlib-rs", "zlib-rs(reused)"]
+    );
+    assert_eq!(rows[0]["compressed_bytes"], rows[1]["compressed_bytes"]);
+    assert_eq!(rows[2]["compressed_bytes"], rows[3]["compressed_bytes"]);
+
+    let message = bad_input(&["run", "--encoder", "reused"]);
+    assert!(
+        message.contains("brotli encoders cannot be reset"),
+        "{message}"
+    );
+}
+
+#[test]
+fn reproduce_writes_its_report_and_marks_what_the_run_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("REPRODUCTION.md");
+    let base = fixture("base.json");
+    let text = stdout_of(&[
+        "reproduce",
+        "--from",
+        base.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        text.contains("one record grows under gzip Fastest"),
+        "{text}"
+    );
+    assert!(text.contains("not measured"));
+    let report = std::fs::read_to_string(&out).unwrap();
+    assert!(report.starts_with("# Reproducing the article"));
+    assert!(report
+        .contains("| one record grows under gzip Fastest | 179 → 188 B | 290 → 298 B | holds |"));
+
+    let message = bad_input(&["reproduce", "--out", "/no/such/dir/REPRODUCTION.md"]);
+    assert!(message.contains("/no/such/dir"), "{message}");
+}
+
+#[test]
+fn plot_writes_an_svg_with_both_panels() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("chart.svg");
+    let base = fixture("base.json");
+    succeed(
+        codecbench()
+            .args(["plot", base.to_str().unwrap(), "-o"])
+            .arg(&out),
+    );
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.contains("single: ratio against compression speed"));
+    assert!(svg.contains("single: ratio against decompression speed"));
+    assert!(svg.trim_end().ends_with("</svg>"));
+
+    let message = bad_input(&[
+        "plot",
+        base.to_str().unwrap(),
+        "-o",
+        "/no/such/dir/chart.svg",
+    ]);
+    assert!(message.contains("/no/such/dir/chart.svg"), "{message}");
+}

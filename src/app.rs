@@ -3,14 +3,14 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
 use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::bench::runner::{Plan, SystemClock};
-use crate::bench::{run_payload, Step};
+use crate::bench::{interrupt, run_payload, Step};
 use crate::cli::{
     Cli, Command, CompareArgs, CompareFormat, MeasureArgs, MergeArgs, MergeFormat, ParamsFormat,
     PlotArgs, RecommendArgs, ReproduceArgs, ZstdParamsArgs,
@@ -31,7 +31,7 @@ use crate::runs;
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run_benchmark(RunConfig::from_args(args)?),
-        Command::Payloads(args) => write_payloads(PayloadsConfig::from_args(args)),
+        Command::Payloads(args) => write_payloads(PayloadsConfig::from_args(args)?),
         Command::Compare(args) => compare_runs(args),
         Command::Merge(args) => merge_runs(args),
         Command::Recommend(args) => recommend(args),
@@ -100,45 +100,57 @@ fn print(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// A CSV file that grows by one row per measured cell, so a run that is cut short keeps
-/// what it measured.
-struct CsvFile {
-    path: PathBuf,
-    writer: BufWriter<File>,
+/// The files `run --csv` and `--json` keep up to date. Both are rewritten whole, atomically,
+/// after every finished cell, so a run cut short leaves complete files of what it
+/// finished, never a half-written row.
+struct SavedFiles {
+    csv: Option<PathBuf>,
+    json: Option<PathBuf>,
 }
 
-impl CsvFile {
-    fn create(path: &Path) -> Result<Self> {
-        let file = File::create(path)
-            .with_context(|| format!("cannot write CSV file {}", path.display()))?;
-        let mut csv = CsvFile {
-            path: path.to_path_buf(),
-            writer: BufWriter::new(file),
-        };
-        csv.append(&report::csv::header())?;
-        Ok(csv)
+impl SavedFiles {
+    /// Writes `report` (with `current`, the payload being measured, if any) to each file.
+    fn save(&self, report: &RunReport, current: Option<&PayloadResult>) -> Result<()> {
+        if self.csv.is_none() && self.json.is_none() {
+            return Ok(());
+        }
+        let mut whole = report.clone();
+        whole.payloads.extend(current.cloned());
+        if let Some(path) = &self.csv {
+            write_file(path, &report::csv::render(&whole))?;
+        }
+        if let Some(path) = &self.json {
+            write_file(path, &report::json::render(&whole))?;
+        }
+        Ok(())
     }
 
-    fn append(&mut self, bytes: &[u8]) -> Result<()> {
-        self.writer
-            .write_all(bytes)
-            .and_then(|()| self.writer.flush())
-            .with_context(|| format!("cannot write CSV file {}", self.path.display()))
+    /// `FILE and FILE`, for the message after a stop.
+    fn names(&self) -> String {
+        let names: Vec<String> = [&self.csv, &self.json]
+            .into_iter()
+            .flatten()
+            .map(|p| p.display().to_string())
+            .collect();
+        names.join(" and ")
     }
 }
 
-/// What the caller does with results as they come: each cell, then each finished payload
-/// with the report so far.
+/// What the caller does with results as they come: the payload so far after each
+/// finished cell (the new cell is its last), then each finished payload with the report.
 struct Sinks<'a> {
-    cell: &'a mut dyn FnMut(&PayloadResult, &CellResult) -> Result<()>,
+    cell: &'a mut dyn FnMut(&RunReport, &PayloadResult) -> Result<()>,
     payload: &'a mut dyn FnMut(&RunReport, bool) -> Result<()>,
 }
 
 /// Measures every payload of `config`, with progress and noise warnings on stderr.
-/// Payloads are loaded, and `--pin` applied, before the first measurement.
+/// Payloads are loaded, and `--pin` applied, before the first measurement. A stop request
+/// (Ctrl-C, SIGTERM) ends the run after the iteration in flight; the report then holds
+/// what was finished.
 fn measure_all(config: &MeasureConfig, sinks: Sinks) -> Result<RunReport> {
     let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
     let pin = config.pin.map(pin_to).transpose()?;
+    interrupt::install()?;
     let progress = Progress::new(config.quiet);
     let clock = SystemClock::new();
     let mut report = RunReport {
@@ -153,6 +165,9 @@ fn measure_all(config: &MeasureConfig, sinks: Sinks) -> Result<RunReport> {
     };
     let cell_count: usize = config.settings.iter().map(|s| s.levels.len()).sum();
     for (index, payload) in payloads.iter().enumerate() {
+        if interrupt::requested() {
+            break;
+        }
         let plan = Plan {
             warmup: config.warmup,
             rounds: config.rounds,
@@ -169,9 +184,10 @@ fn measure_all(config: &MeasureConfig, sinks: Sinks) -> Result<RunReport> {
             (cell_count * plan.rounds as usize) as u64,
         );
         let mut on_step = |step: Step| progress.step(&step);
-        let mut on_cell = |result: &PayloadResult, cell: &CellResult| -> Result<()> {
-            progress.line(&format!("  {}", progress_line(result.input_bytes, cell)));
-            (sinks.cell)(result, cell)
+        let mut on_cell = |so_far: &PayloadResult| -> Result<()> {
+            let cell = so_far.cells.last().expect("a cell was just added");
+            progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
+            (sinks.cell)(&report, so_far)
         };
         let result = run_payload(
             &payload.name,
@@ -186,38 +202,46 @@ fn measure_all(config: &MeasureConfig, sinks: Sinks) -> Result<RunReport> {
             progress.warn(&warning);
         }
         report.payloads.push(result);
-        (sinks.payload)(&report, index + 1 == payloads.len())?;
+        let last = index + 1 == payloads.len() || interrupt::requested();
+        (sinks.payload)(&report, last)?;
     }
     progress.finish();
     Ok(report)
 }
 
 fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
-    // Everything that can be rejected is checked before the first measurement.
-    let mut csv_file = config
-        .csv_path
-        .as_deref()
-        .map(CsvFile::create)
-        .transpose()?;
+    // Everything that can be rejected is checked before the first measurement: writing
+    // the empty files now proves the paths writable.
+    let files = SavedFiles {
+        csv: config.csv_path.clone(),
+        json: config.json_path.clone(),
+    };
+    let empty = RunReport {
+        schema_version: SCHEMA_VERSION,
+        environment: Environment::current(),
+        seed: config.measure.seed,
+        rng: config.measure.rng.to_string(),
+        payloads: Vec::new(),
+    };
+    files.save(&empty, None)?;
     let stdout = io::stdout();
     let out = RefCell::new(stdout.lock());
     if config.format == Format::Csv {
         out.borrow_mut().write_all(&report::csv::header())?;
     }
-    let mut on_cell = |result: &PayloadResult, cell: &CellResult| -> Result<()> {
-        let row = report::csv::row(result, cell);
-        if let Some(csv) = csv_file.as_mut() {
-            csv.append(&row)?;
-        }
+    let mut on_cell = |report: &RunReport, so_far: &PayloadResult| -> Result<()> {
+        files.save(report, Some(so_far))?;
         if config.format == Format::Csv {
+            let cell = so_far.cells.last().expect("a cell was just added");
             let mut out = out.borrow_mut();
-            out.write_all(&row)?;
+            out.write_all(&report::csv::row(so_far, cell))?;
             out.flush()?;
         }
         Ok(())
     };
     let mut on_payload = |report: &RunReport, last: bool| -> Result<()> {
         let result = report.payloads.last().expect("a payload was just added");
+        files.save(report, None)?;
         let mut out = out.borrow_mut();
         match config.format {
             Format::Table => out.write_all(&report::table::render_payload(result))?,
@@ -228,9 +252,6 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
             out.write_all(b"\n")?;
         }
         out.flush()?;
-        if let Some(path) = &config.json_path {
-            write_file(path, &report::json::render(report))?;
-        }
         Ok(())
     };
     let report = measure_all(
@@ -244,6 +265,15 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         let mut out = out.borrow_mut();
         out.write_all(&report::json::render(&report))?;
         out.flush()?;
+    }
+    if interrupt::requested() {
+        let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
+        let saved = match files.names() {
+            names if names.is_empty() => "nothing saved (no --csv or --json)".to_string(),
+            names => format!("written to {names}"),
+        };
+        eprintln!("codecbench: interrupted; {cells} measured cells {saved}");
+        return Ok(ExitCode::Interrupted);
     }
     Ok(exit_for_failures(&report))
 }
@@ -462,6 +492,22 @@ fn write_payloads(config: PayloadsConfig) -> Result<ExitCode> {
 }
 
 /// Writes a whole file, naming it in the error.
+///
+/// The bytes go to a temporary file in the same directory, which is then renamed over
+/// `path`, so a reader (or a crash) never sees half a file.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    let name = path
+        .file_name()
+        .with_context(|| format!("cannot write {}: not a file name", path.display()))?;
+    let mut temporary_name = std::ffi::OsString::from(".");
+    temporary_name.push(name);
+    temporary_name.push(format!(".{}.tmp", std::process::id()));
+    let temporary = path.with_file_name(temporary_name);
+    let written = File::create(&temporary)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written.with_context(|| format!("cannot write {}", path.display()))
 }

@@ -147,17 +147,24 @@ pub struct MeasureArgs {
 
     /// Timed iterations per direction. Default: 1000 for bodies up to 10 kB, 60 up to
     /// 1 MB, 15 above (the article's counts for its three payloads).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          allow_hyphen_values = true)]
     pub iterations: Option<u32>,
 
     /// Instead of a fixed count, time each direction of each cell for at least SECONDS,
     /// with the count sized from a first run (like lzbench -t or hyperfine). A first run
     /// that alone lasts SECONDS is kept as the one sample.
-    #[arg(long, value_name = "SECONDS", conflicts_with = "iterations")]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        conflicts_with = "iterations",
+        allow_hyphen_values = true
+    )]
     pub min_time: Option<f64>,
 
     /// Cap on the iterations --min-time or --quick may size.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          allow_hyphen_values = true)]
     pub max_iterations: Option<u32>,
 
     /// A fast preset for CI and first looks: --min-time 0.05 --max-iterations 200. The
@@ -167,14 +174,19 @@ pub struct MeasureArgs {
 
     /// Untimed warm-up iterations per direction before the timed ones. Each later round
     /// re-warms with one.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3,
+        allow_hyphen_values = true
+    )]
     pub warmup: u32,
 
     /// Spread each cell's timed iterations over N rounds, each visiting every cell, so a
     /// slow spell of the machine shows in every cell's spread rather than shifting one
     /// cell. 1 runs each cell to completion before the next.
     #[arg(long, value_name = "N", default_value_t = 5,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     pub rounds: u32,
 
     /// Codecs to measure, comma-separated.
@@ -202,20 +214,25 @@ pub struct MeasureArgs {
     pub zstd_dict: Vec<u32>,
 
     /// Records to train each dictionary on.
-    #[arg(long, value_name = "N", default_value_t = 4000)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 4000,
+        allow_hyphen_values = true
+    )]
     pub dict_samples: usize,
 
     /// brotli qualities, 0..11. Default: 1,4,11 (.NET's Fastest, Optimal, SmallestSize).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub brotli_levels: Option<String>,
 
     /// gzip levels, 0..9. Default: 1,6,9 (.NET's Fastest, Optimal, SmallestSize).
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub gzip_levels: Option<String>,
 
     /// Pin the measuring thread to logical CPU N, so the scheduler does not move it
     /// between cores mid-measurement. Whether it worked is recorded in the JSON.
-    #[arg(long, value_name = "CPU")]
+    #[arg(long, value_name = "CPU", allow_hyphen_values = true)]
     pub pin: Option<usize>,
 
     /// No progress on stderr: neither the bar (shown when stderr is a terminal) nor the
@@ -239,13 +256,13 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
-    /// Also write the results as CSV to FILE, each payload's rows as soon as it is measured.
+    /// Also write the results as CSV to FILE, rewritten atomically after every finished
+    /// cell, so a run cut short keeps what it finished.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
     /// Also write the full results as JSON to FILE: environment, every cell and every
-    /// timed sample. It is rewritten after each payload, so a cut-short run keeps what it
-    /// measured.
+    /// timed sample, rewritten atomically after every finished cell.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 }
@@ -259,7 +276,8 @@ pub struct RecommendArgs {
     pub from: Option<PathBuf>,
 
     /// Link speeds for the end-to-end table, in Mbit/s, comma-separated.
-    #[arg(long, value_name = "MBIT,...", value_delimiter = ',', default_values_t = [10.0, 100.0, 1000.0])]
+    #[arg(long, value_name = "MBIT,...", value_delimiter = ',',
+          default_values_t = [10.0, 100.0, 1000.0], allow_hyphen_values = true)]
     pub bandwidth: Vec<f64>,
 
     /// The compression time a dynamic response may take, in milliseconds.
@@ -361,7 +379,7 @@ pub struct PayloadsArgs {
     pub out: PathBuf,
 
     /// Write only `records-N.json`, with N records, instead of the three built-ins.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub records: Option<u64>,
 
     /// Options of the record generator.

@@ -125,6 +125,15 @@ impl MeasureConfig {
         if !args.zstd_dict.is_empty() {
             add_dictionaries(&mut settings, &args)?;
         }
+        if let Ok(name) = std::env::var("CODECBENCH_TEST_CORRUPT") {
+            for setting in settings
+                .iter_mut()
+                .filter(|s| s.codec.kind().name() == name)
+            {
+                let inner = std::mem::replace(&mut setting.codec, Box::new(crate::codec::Libzstd));
+                setting.codec = Box::new(crate::codec::Corrupting(inner));
+            }
+        }
 
         Ok(MeasureConfig {
             payloads,
@@ -260,14 +269,24 @@ pub struct PayloadsConfig {
 }
 
 impl PayloadsConfig {
-    /// Copies the parsed options; there is nothing to validate beyond clap's parsing.
-    pub fn from_args(args: PayloadsArgs) -> Self {
-        PayloadsConfig {
+    /// Copies the parsed options, refusing a record count past
+    /// [`crate::payload::MAX_RECORDS`].
+    pub fn from_args(args: PayloadsArgs) -> Result<Self> {
+        if let Some(records) = args.records {
+            if records == 0 || records > crate::payload::MAX_RECORDS {
+                bail!(
+                    "--records {records}: codecbench generates 1 to {} records (about {} MiB of JSON at most)",
+                    crate::payload::MAX_RECORDS,
+                    crate::payload::MAX_PAYLOAD_BYTES / 1024 / 1024
+                );
+            }
+        }
+        Ok(PayloadsConfig {
             out: args.out,
             records: args.records,
             seed: args.generator.seed,
             rng: args.generator.rng,
-        }
+        })
     }
 }
 

@@ -10,6 +10,8 @@ pub enum ExitCode {
     /// Bad input: an unknown payload, a missing file, a level out of range, an unwritable
     /// path. Nothing or only part was measured.
     BadInput = 2,
+    /// Stopped by Ctrl-C or SIGTERM; every finished cell was written (128 + SIGINT).
+    Interrupted = 130,
 }
 
 impl From<ExitCode> for std::process::ExitCode {

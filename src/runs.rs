@@ -187,22 +187,28 @@ pub fn load(path: &Path) -> Result<LoadedRun> {
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
+    parse(&bytes, &label, &path.display().to_string())
+}
+
+/// Parses a saved run from `bytes`, calling it `label`; errors name it `source`. Any
+/// bytes give a run or an error, never a panic (a property test feeds it garbage).
+pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     let (machine, cells) = match first {
-        None => bail!("{} is empty", path.display()),
-        Some(b'{') => from_json(&bytes)
-            .with_context(|| format!("{} is not a valid codecbench JSON run", path.display()))?,
+        None => bail!("{source} is empty"),
+        Some(b'{') => from_json(bytes)
+            .with_context(|| format!("{source} is not a valid codecbench JSON run"))?,
         Some(_) => (
             None,
-            from_csv(&bytes)
-                .with_context(|| format!("{} is not a valid codecbench CSV run", path.display()))?,
+            from_csv(bytes)
+                .with_context(|| format!("{source} is not a valid codecbench CSV run"))?,
         ),
     };
     if cells.is_empty() {
-        bail!("{} holds no cells", path.display());
+        bail!("{source} holds no cells");
     }
     Ok(LoadedRun {
-        label,
+        label: label.to_string(),
         machine,
         cells,
     })
@@ -357,6 +363,44 @@ mod tests {
                 assert!((jt.median_s - ct.median_s).abs() < 1e-9);
                 assert_eq!(jt.samples_s.len(), 3);
                 assert!(ct.samples_s.is_empty());
+            }
+        }
+    }
+
+    mod garbage {
+        use super::super::parse;
+        use proptest::prelude::*;
+
+        const JSON: &[u8] = include_bytes!("../tests/fixtures/base.json");
+        const CSV: &[u8] = include_bytes!("../tests/fixtures/base.csv");
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn arbitrary_bytes_give_a_run_or_an_error(
+                bytes in proptest::collection::vec(any::<u8>(), 0..4096)
+            ) {
+                let _ = parse(&bytes, "garbage", "garbage");
+            }
+
+            #[test]
+            fn damaged_runs_give_a_run_or_an_error(
+                json in any::<bool>(),
+                cut in 0.0f64..=1.0,
+                flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 0..16),
+            ) {
+                let original = if json { JSON } else { CSV };
+                let mut bytes = original[..(original.len() as f64 * cut) as usize].to_vec();
+                for (at, byte) in flips {
+                    if !bytes.is_empty() {
+                        let index = (at * bytes.len() as f64) as usize % bytes.len();
+                        bytes[index] = byte;
+                    }
+                }
+                if let Ok(run) = parse(&bytes, "damaged", "damaged") {
+                    prop_assert!(!run.cells.is_empty());
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 //! Benchmarking: the runner, its statistics and the results it produces.
 
+pub mod interrupt;
 pub mod memory;
 pub mod result;
 pub mod runner;
@@ -52,9 +53,14 @@ pub fn default_iterations(bytes: usize) -> u32 {
 }
 
 /// Measures every codec × level on one payload, in `plan.rounds` rounds that each visit
-/// every cell (see [`runner`]), then calling `on_cell` with each cell in order, so the
-/// caller can print and save them. An error from `on_cell` stops the payload and is
-/// returned.
+/// every cell (see [`runner`]). As each cell finishes it joins the result, in the order
+/// the cells were given, and `on_cell` sees the result so far, so the caller can print
+/// the cell and save everything finished. An error from `on_cell` stops the payload and
+/// is returned.
+///
+/// A stop request ([`interrupt`]) ends the payload after the iteration in flight: cells
+/// with samples in both directions join the result with what they have, the rest are
+/// dropped, and the result is marked `interrupted`.
 pub fn run_payload(
     name: &str,
     input: &[u8],
@@ -62,33 +68,54 @@ pub fn run_payload(
     plan: Plan,
     clock: &dyn Clock,
     on_step: &mut dyn FnMut(Step),
-    on_cell: &mut dyn FnMut(&PayloadResult, &CellResult) -> anyhow::Result<()>,
+    on_cell: &mut dyn FnMut(&PayloadResult) -> anyhow::Result<()>,
 ) -> anyhow::Result<PayloadResult> {
     let mut result = PayloadResult::planned(name, input, plan);
     let cells: Vec<(&dyn Codec, i32)> = settings
         .iter()
         .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
         .collect();
-    let mut runs: Vec<CellRun> = Vec::with_capacity(cells.len());
-    for round in 0..plan.rounds.max(1) as usize {
+    let mut runs: Vec<Option<CellRun>> = cells.iter().map(|_| None).collect();
+    let mut finished: Vec<usize> = Vec::new();
+    let mut add = |result: &mut PayloadResult, index: usize, cell: CellResult| {
+        let position = finished.partition_point(|&i| i < index);
+        finished.insert(position, index);
+        result.cells.insert(position, cell);
+    };
+    let rounds = plan.rounds.max(1) as usize;
+    'rounds: for round in 0..rounds {
         for (index, &(codec, level)) in cells.iter().enumerate() {
+            if interrupt::requested() {
+                break 'rounds;
+            }
+            if round > 0 && runs[index].is_none() {
+                continue; // finished in an earlier round
+            }
             on_step(Step {
                 round,
-                rounds: plan.rounds.max(1) as usize,
+                rounds,
                 cell: index,
                 cells: cells.len(),
                 label: format!("{} {} {level}", payload_label(name), codec.implementation()),
             });
-            if round == 0 {
-                runs.push(CellRun::start(codec, level, input, &plan, clock));
+            let run = runs[index]
+                .get_or_insert_with(|| CellRun::start(codec, level, input, &plan, clock));
+            run.measure_round(round, clock);
+            if run.done_after(round) || round + 1 == rounds {
+                let cell = runs[index].take().expect("measured above").finish();
+                add(&mut result, index, cell);
+                on_cell(&result)?;
             }
-            runs[index].measure_round(round, clock);
         }
     }
-    for run in runs {
-        let cell = run.finish();
-        on_cell(&result, &cell)?;
-        result.cells.push(cell);
+    if interrupt::requested() {
+        result.interrupted = true;
+        for (index, slot) in runs.iter_mut().enumerate() {
+            if let Some(run) = slot.take().filter(|run| run.has_samples()) {
+                add(&mut result, index, run.finish());
+                on_cell(&result)?;
+            }
+        }
     }
     Ok(result)
 }
@@ -110,6 +137,7 @@ impl PayloadResult {
                 Iterations::Fixed(_) => None,
             },
             rounds: plan.rounds,
+            interrupted: false,
             cells: Vec::new(),
         }
     }

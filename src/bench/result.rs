@@ -29,6 +29,10 @@ pub struct PayloadResult {
     /// Rounds the timed iterations were spread over; 1 in files written before rounds.
     #[serde(default = "one_round")]
     pub rounds: u32,
+    /// True when a stop request cut the payload short: some cells may be missing, and
+    /// some may have fewer samples than planned (their counts say how many).
+    #[serde(default)]
+    pub interrupted: bool,
     /// One entry per codec × level, in the order they ran.
     pub cells: Vec<CellResult>,
 }

@@ -326,6 +326,27 @@ impl<'a> CellRun<'a> {
         Ok(())
     }
 
+    /// Whether the cell has nothing left to measure after round `round` (from 0): the
+    /// last round, or a schedule with fewer rounds, or a failure.
+    pub fn done_after(&self, round: usize) -> bool {
+        match &self.directions {
+            None => true,
+            Some(_) if self.failed() => true,
+            Some((compress, decompress)) => {
+                compress.schedule.per_round.len() <= round + 1
+                    && decompress.schedule.per_round.len() <= round + 1
+            }
+        }
+    }
+
+    /// Whether both directions have at least one timed sample, so that a cell cut short
+    /// by a stop request still says something.
+    pub fn has_samples(&self) -> bool {
+        self.directions
+            .as_ref()
+            .is_some_and(|(c, d)| !c.samples.is_empty() && !d.samples.is_empty())
+    }
+
     /// The cell with its statistics; a failed cell has none.
     pub fn finish(mut self) -> CellResult {
         if let (false, Some((compress, decompress))) = (self.failed(), &self.directions) {
@@ -380,10 +401,17 @@ fn time_iterations<T>(
     mut check: impl FnMut(&T) -> Result<(), String>,
 ) -> Result<(), String> {
     for _ in 0..target.warmup {
+        if super::interrupt::requested() {
+            return Ok(());
+        }
         check(&black_box(operation()))?;
     }
     let mut spent = Duration::ZERO;
     for _ in 0..target.iterations {
+        // A stop request lets the iteration in flight finish, then ends the round.
+        if super::interrupt::requested() {
+            return Ok(());
+        }
         let (output, elapsed) = timed(clock, &mut operation);
         check(&output)?;
         // The output is dropped here, after the clock stopped.

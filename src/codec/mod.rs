@@ -108,6 +108,45 @@ impl BrotliImpl {
     }
 }
 
+/// A test aid: `inner` with a decoder that flips the first bit of what it returns, so
+/// every round trip fails. `CODECBENCH_TEST_CORRUPT=CODEC` puts it in front of that codec,
+/// to prove end to end that a wrong figure never reaches a report as valid.
+pub struct Corrupting(pub Box<dyn Codec>);
+
+impl Codec for Corrupting {
+    fn kind(&self) -> CodecKind {
+        self.0.kind()
+    }
+
+    fn implementation(&self) -> String {
+        self.0.implementation()
+    }
+
+    fn supported_levels(&self) -> RangeInclusive<i32> {
+        self.0.supported_levels()
+    }
+
+    fn default_levels(&self) -> Vec<i32> {
+        self.0.default_levels()
+    }
+
+    fn dotnet_level(&self, level: i32) -> Option<DotnetLevel> {
+        self.0.dotnet_level(level)
+    }
+
+    fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
+        self.0.compress(level, input)
+    }
+
+    fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
+        let mut output = self.0.decompress(compressed)?;
+        if let Some(first) = output.first_mut() {
+            *first ^= 1;
+        }
+        Ok(output)
+    }
+}
+
 /// Every implementation of every codec.
 pub fn all_implementations() -> Vec<Box<dyn Codec>> {
     CodecKind::ALL

@@ -12,6 +12,15 @@ use anyhow::{bail, Context, Result};
 use self::dotnet_random::DotnetRandom;
 use self::rng::{ChaChaRecordRng, RecordRng};
 
+/// The largest body codecbench measures: 256 MiB. A benchmark holds the body, its
+/// compressed form and a decompressed copy at once, besides the encoders; anything bigger
+/// is not a response a server compresses per request.
+pub const MAX_PAYLOAD_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The most records `payloads --records` generates: about 240 MB of JSON, under
+/// [`MAX_PAYLOAD_BYTES`].
+pub const MAX_RECORDS: u64 = 800_000;
+
 /// The article's seed.
 pub const DEFAULT_SEED: i32 = 42;
 
@@ -176,8 +185,29 @@ pub fn load(sources: &[PayloadSource], seed: i32, rng: RngKind) -> Result<Vec<Pa
 }
 
 fn read_file(path: &Path) -> Result<Payload> {
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read payload file {}", path.display()))?;
+    use std::io::Read;
+    let cannot_read = || format!("cannot read payload file {}", path.display());
+    let file = std::fs::File::open(path).with_context(cannot_read)?;
+    let too_big = |size: u64| {
+        anyhow::anyhow!(
+            "payload file {} is {:.1} MiB ({size} bytes); codecbench measures bodies up to {} MiB",
+            path.display(),
+            size as f64 / 1024.0 / 1024.0,
+            MAX_PAYLOAD_BYTES / 1024 / 1024
+        )
+    };
+    let size = file.metadata().with_context(cannot_read)?.len();
+    if size > MAX_PAYLOAD_BYTES {
+        return Err(too_big(size));
+    }
+    // Read at most one byte past the limit, in case the file grew since.
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_PAYLOAD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(cannot_read)?;
+    if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
     if bytes.is_empty() {
         bail!("payload file {} is empty", path.display());
     }
@@ -214,6 +244,30 @@ mod tests {
             sha256_hex(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
+    }
+
+    mod garbage {
+        use super::super::{load, PayloadSource, RngKind};
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Any file is a payload (non-empty) or an error (empty), never a panic.
+            #[test]
+            fn any_file_loads_or_is_refused(
+                bytes in proptest::collection::vec(any::<u8>(), 0..2048)
+            ) {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("body.bin");
+                std::fs::write(&path, &bytes).unwrap();
+                let loaded = load(&[PayloadSource::Path(path)], 42, RngKind::Dotnet);
+                match loaded {
+                    Ok(payloads) => prop_assert_eq!(&payloads[0].bytes, &bytes),
+                    Err(e) => prop_assert!(bytes.is_empty(), "{e}"),
+                }
+            }
+        }
     }
 
     #[test]

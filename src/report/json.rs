@@ -24,6 +24,7 @@ struct PayloadView<'a> {
     iterations: Option<u32>,
     min_time_s: Option<f64>,
     rounds: u32,
+    interrupted: bool,
     cells: Vec<CellView<'a>>,
 }
 
@@ -48,6 +49,7 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
         iterations: payload.iterations,
         min_time_s: payload.min_time_s,
         rounds: payload.rounds,
+        interrupted: payload.interrupted,
         cells: payload
             .cells
             .iter()

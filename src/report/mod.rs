@@ -296,6 +296,7 @@ pub(crate) mod fixtures {
                 iterations: Some(3),
                 min_time_s: None,
                 rounds: 3,
+                interrupted: false,
                 cells: vec![
                     cell(
                         "zstd",

@@ -1,0 +1,11 @@
+//! Fuzzes the saved-run reader that `compare`, `merge`, `recommend` and `reproduce` use:
+//! any bytes must give a run or an error, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|bytes: &[u8]| {
+    if let Ok(run) = codecbench::runs::parse(bytes, "fuzz", "fuzz") {
+        assert!(!run.cells.is_empty());
+    }
+});

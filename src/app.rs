@@ -12,8 +12,8 @@ use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION}
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{interrupt, run_payload, Step};
 use crate::cli::{
-    Cli, Command, CompareArgs, CompareFormat, MeasureArgs, MergeArgs, MergeFormat, ParamsFormat,
-    PlotArgs, RecommendArgs, ReproduceArgs, ZstdParamsArgs,
+    Cli, Command, CompareArgs, CompareFormat, HttpArgs, MeasureArgs, MergeArgs, MergeFormat,
+    ParamsFormat, PlotArgs, RecommendArgs, ReproduceArgs, ZstdParamsArgs,
 };
 use crate::compare::{compare, parse_reference, CompareOptions, SpeedBasis};
 use crate::config::{MeasureConfig, PayloadsConfig, RunConfig};
@@ -38,6 +38,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::ZstdParams(args) => zstd_params(args),
         Command::Reproduce(args) => reproduce(args),
         Command::Plot(args) => plot(args),
+        Command::Http(args) => http(args),
     }
 }
 
@@ -349,6 +350,72 @@ fn saved_or_measured(
             Ok((runs::LoadedRun::from_report(&report, "this run"), status))
         }
     }
+}
+
+fn http(args: HttpArgs) -> Result<ExitCode> {
+    use crate::http::{Encoding, Load};
+    let encodings = args
+        .encodings
+        .iter()
+        .map(|e| Encoding::parse(e.trim()))
+        .collect::<Result<Vec<_>>>()?;
+    let duration = match args.duration {
+        Some(s) if !(s.is_finite() && s > 0.0 && s <= 600.0) => {
+            bail!("--duration {s} must be a number of seconds above 0 and at most 600")
+        }
+        Some(s) => Some(std::time::Duration::from_secs_f64(s)),
+        None => None,
+    };
+    let load = Load {
+        concurrency: args.concurrency as usize,
+        requests: match (args.requests, duration) {
+            (Some(n), _) => Some(n as usize),
+            (None, None) => Some(200),
+            (None, Some(_)) => None,
+        },
+        duration,
+    };
+    let names = if args.payloads.is_empty() {
+        vec!["small".to_string()]
+    } else {
+        args.payloads.clone()
+    };
+    let sources = crate::config::payload_sources(&names)?;
+    let payloads = payload::load(&sources, args.generator.seed, args.generator.rng)?;
+    interrupt::install()?;
+    let mut out = io::stdout().lock();
+    for (index, payload) in payloads.iter().enumerate() {
+        eprintln!(
+            "{}: {} bytes, {} encodings over HTTP/1.1 on 127.0.0.1, {} connection(s)",
+            payload.name,
+            thousands(payload.bytes.len() as u64),
+            encodings.len(),
+            load.concurrency
+        );
+        let results = crate::http::measure(&payload.bytes, &encodings, load, &mut |r| {
+            eprintln!(
+                "  {:<10} {} requests, {} req/s, p50 {} ms",
+                r.encoding,
+                r.requests,
+                significant(r.requests_per_s, 3),
+                significant(r.p50_ms, 3)
+            );
+        })?;
+        if index > 0 {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(&report::http::render_table(
+            &payload.name,
+            payload.bytes.len() as u64,
+            &results,
+        ))?;
+        out.flush()?;
+        if interrupt::requested() {
+            eprintln!("codecbench: interrupted");
+            return Ok(ExitCode::Interrupted);
+        }
+    }
+    Ok(ExitCode::Success)
 }
 
 fn plot(args: PlotArgs) -> Result<ExitCode> {

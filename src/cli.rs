@@ -44,6 +44,9 @@ pub enum Command {
     /// Draw a saved run as SVG: per payload, ratio against compression and decompression
     /// speed (log scale), a series per library, and the Pareto frontier.
     Plot(PlotArgs),
+    /// Measure each encoding through a real HTTP/1.1 server and client on loopback:
+    /// requests/s, latency percentiles and bytes on the wire, every body verified.
+    Http(HttpArgs),
 }
 
 /// Options of `codecbench compare`.
@@ -306,6 +309,42 @@ pub struct RecommendArgs {
     /// What to measure and how, when there is no --from.
     #[command(flatten)]
     pub measure: MeasureArgs,
+}
+
+/// Options of `codecbench http`.
+#[derive(Debug, Args)]
+pub struct HttpArgs {
+    /// A built-in payload, a file or a directory, as for `run`. Default: small.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Encodings to serve, one server each: `zstd:LEVEL`, `br:QUALITY`, `gzip:LEVEL` or
+    /// `identity`, comma-separated.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "zstd:1,zstd:3,br:1,br:4,gzip:1,identity"
+    )]
+    pub encodings: Vec<String>,
+
+    /// Connections per encoding, each sending one request at a time.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256), allow_hyphen_values = true)]
+    pub concurrency: u32,
+
+    /// Requests per encoding. Default: 200 when --duration is not given.
+    #[arg(long, value_name = "N", conflicts_with = "duration",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_hyphen_values = true)]
+    pub requests: Option<u32>,
+
+    /// Seconds of load per encoding, at most 600.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub duration: Option<f64>,
+
+    /// Options of the record generator, for the built-in payloads.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
 }
 
 /// Options of `codecbench plot`.

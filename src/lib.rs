@@ -11,6 +11,7 @@ pub mod compare;
 pub mod config;
 pub mod environment;
 pub mod exit_codes;
+pub mod http;
 pub mod merge;
 pub mod payload;
 pub mod progress;

@@ -2,6 +2,7 @@
 
 pub mod comparison;
 pub mod csv;
+pub mod http;
 pub mod json;
 pub mod markdown;
 pub mod merged;

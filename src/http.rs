@@ -1,0 +1,444 @@
+//! `codecbench http`: the codecs measured through a real HTTP/1.1 server and client on
+//! loopback.
+//!
+//! For each encoding, an axum server on `127.0.0.1:0` serves the payload as a dynamic
+//! response (the body is built anew for every request) through tower-http's
+//! `CompressionLayer`, configured for that one encoding and quality, the way ASP.NET
+//! Core's response-compression middleware sits in front of an endpoint. hyper clients
+//! send `Accept-Encoding` for that encoding, check `Content-Encoding`, count every byte
+//! that arrives on the socket (status line, headers, chunk framing and body), decode the
+//! body with codecbench's own codecs and compare it with the payload byte for byte.
+//!
+//! The load is bounded by a request count or a duration, whichever is given, and always
+//! by [`MAX_REQUESTS`] and [`MAX_DURATION`]; it stops by itself.
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde::Serialize;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
+
+use crate::codec::{Brotli, BrotliLibrary, Codec, GzipZlibRs, Libzstd};
+
+/// The most requests one encoding may send, whatever the options say.
+pub const MAX_REQUESTS: usize = 1_000_000;
+/// The longest one encoding may run, whatever the options say.
+pub const MAX_DURATION: Duration = Duration::from_secs(600);
+
+/// A content coding and its level, as `zstd:1`, `br:4`, `gzip:1` or `identity`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// `Content-Encoding: zstd` at this level.
+    Zstd(i32),
+    /// `Content-Encoding: br` at this quality.
+    Br(i32),
+    /// `Content-Encoding: gzip` at this level.
+    Gzip(i32),
+    /// No compression.
+    Identity,
+}
+
+impl Encoding {
+    /// Parses `zstd:1`, `br:4`, `gzip:6` or `identity`, checking the level's range.
+    pub fn parse(text: &str) -> Result<Self> {
+        if text == "identity" {
+            return Ok(Encoding::Identity);
+        }
+        let Some((name, level)) = text.split_once(':') else {
+            bail!("encoding '{text}' is not CODING:LEVEL (zstd:1, br:4, gzip:1) or identity");
+        };
+        let level: i32 = level
+            .parse()
+            .with_context(|| format!("encoding '{text}': '{level}' is not an integer level"))?;
+        let (encoding, range) = match name {
+            "zstd" => (Encoding::Zstd(level), 1..=19),
+            "br" => (Encoding::Br(level), 0..=11),
+            "gzip" => (Encoding::Gzip(level), 0..=9),
+            other => {
+                bail!("encoding '{text}': unknown coding '{other}' (zstd, br, gzip, identity)")
+            }
+        };
+        if !range.contains(&level) {
+            bail!(
+                "encoding '{text}': {name} levels here are {}..={}",
+                range.start(),
+                range.end()
+            );
+        }
+        Ok(encoding)
+    }
+
+    /// The `Content-Encoding` token; `identity` for none.
+    pub fn token(self) -> &'static str {
+        match self {
+            Encoding::Zstd(_) => "zstd",
+            Encoding::Br(_) => "br",
+            Encoding::Gzip(_) => "gzip",
+            Encoding::Identity => "identity",
+        }
+    }
+
+    /// `zstd:1`, or `identity`.
+    pub fn label(self) -> String {
+        match self {
+            Encoding::Zstd(l) | Encoding::Br(l) | Encoding::Gzip(l) => {
+                format!("{}:{l}", self.token())
+            }
+            Encoding::Identity => "identity".into(),
+        }
+    }
+
+    /// tower-http's layer with exactly this encoding enabled; `None` for identity.
+    fn layer(self) -> Option<CompressionLayer> {
+        let none = CompressionLayer::new()
+            .no_br()
+            .no_deflate()
+            .no_gzip()
+            .no_zstd();
+        let (layer, level) = match self {
+            Encoding::Zstd(l) => (none.zstd(true), l),
+            Encoding::Br(l) => (none.br(true), l),
+            Encoding::Gzip(l) => (none.gzip(true), l),
+            Encoding::Identity => return None,
+        };
+        Some(layer.quality(CompressionLevel::Precise(level)))
+    }
+
+    /// The decoder that checks the body.
+    fn decoder(self) -> Option<Box<dyn Codec>> {
+        match self {
+            Encoding::Zstd(_) => Some(Box::new(Libzstd)),
+            Encoding::Br(_) => Some(Box::new(Brotli(BrotliLibrary::C))),
+            Encoding::Gzip(_) => Some(Box::new(GzipZlibRs)),
+            Encoding::Identity => None,
+        }
+    }
+}
+
+/// How much load to send per encoding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Load {
+    /// Connections, each sending one request at a time.
+    pub concurrency: usize,
+    /// Stop after this many requests in all, if given.
+    pub requests: Option<usize>,
+    /// Stop after this long, if given.
+    pub duration: Option<Duration>,
+}
+
+/// What one encoding measured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EncodingResult {
+    /// `zstd:1`, …, `identity`.
+    pub encoding: String,
+    /// Responses received and verified.
+    pub requests: usize,
+    /// Requests per second over the whole load.
+    pub requests_per_s: f64,
+    /// Latency percentiles, from sending the request to the last body byte, in ms.
+    pub p50_ms: f64,
+    /// 90th percentile.
+    pub p90_ms: f64,
+    /// 99th percentile.
+    pub p99_ms: f64,
+    /// Bytes that arrived on the socket per response: status line, headers, chunk
+    /// framing and body (mean).
+    pub wire_bytes: f64,
+    /// The encoded body's bytes (mean).
+    pub body_bytes: f64,
+}
+
+/// A TCP stream that counts the bytes it reads.
+struct Counting {
+    stream: TcpStream,
+    read: Arc<AtomicU64>,
+}
+
+impl AsyncRead for Counting {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.stream).poll_read(cx, buf);
+        let read = (buf.filled().len() - before) as u64;
+        self.read.fetch_add(read, Ordering::Relaxed);
+        poll
+    }
+}
+
+impl AsyncWrite for Counting {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// Starts a server for `encoding` on an ephemeral loopback port; returns its address and
+/// a sender that stops it.
+async fn start_server(
+    payload: Arc<Vec<u8>>,
+    encoding: Encoding,
+) -> Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
+    let listener = TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .context("cannot listen on 127.0.0.1")?;
+    let address = listener.local_addr()?;
+    // A dynamic response: the body is built for each request, not served from a cache.
+    let handler = move || {
+        let payload = payload.clone();
+        async move {
+            (
+                [(hyper::header::CONTENT_TYPE, "application/json")],
+                payload.as_ref().clone(),
+            )
+        }
+    };
+    let mut app = axum::Router::new().route("/payload", axum::routing::get(handler));
+    if let Some(layer) = encoding.layer() {
+        app = app.layer(layer);
+    }
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await;
+    });
+    Ok((address, stop))
+}
+
+/// One response, as the client saw it.
+struct Sample {
+    latency: Duration,
+    wire_bytes: u64,
+    body_bytes: u64,
+}
+
+/// One connection's loop: requests until `claim` says stop, verifying every body.
+async fn client(
+    address: std::net::SocketAddr,
+    encoding: Encoding,
+    payload: Arc<Vec<u8>>,
+    claim: Arc<dyn Fn() -> bool + Send + Sync>,
+) -> Result<Vec<Sample>> {
+    let stream = TcpStream::connect(address).await?;
+    stream.set_nodelay(true)?;
+    let read = Arc::new(AtomicU64::new(0));
+    let io = TokioIo::new(Counting {
+        stream,
+        read: read.clone(),
+    });
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(io).await?;
+    tokio::spawn(connection);
+    let mut samples = Vec::new();
+    while claim() {
+        let request = hyper::Request::get("/payload")
+            .header(hyper::header::HOST, address.to_string())
+            .header(hyper::header::ACCEPT_ENCODING, encoding.token())
+            .body(Empty::<Bytes>::new())?;
+        let before = read.load(Ordering::Relaxed);
+        let start = Instant::now();
+        let response = sender.send_request(request).await?;
+        let status = response.status();
+        let content_encoding = response
+            .headers()
+            .get(hyper::header::CONTENT_ENCODING)
+            .map(|v| v.to_str().unwrap_or("?").to_string());
+        let body = response.into_body().collect().await?.to_bytes();
+        let latency = start.elapsed();
+        let wire_bytes = read.load(Ordering::Relaxed) - before;
+
+        if status != hyper::StatusCode::OK {
+            bail!("{}: the server answered {status}", encoding.label());
+        }
+        let expected = (encoding != Encoding::Identity).then(|| encoding.token().to_string());
+        if content_encoding != expected {
+            bail!(
+                "{}: Content-Encoding was {:?}, expected {:?}",
+                encoding.label(),
+                content_encoding,
+                expected
+            );
+        }
+        // The codec adapters are unit structs: building one per response costs nothing.
+        let decoded = match encoding.decoder() {
+            Some(codec) => codec
+                .decompress(&body)
+                .with_context(|| format!("{}: the body does not decode", encoding.label()))?,
+            None => body.to_vec(),
+        };
+        if decoded != *payload {
+            bail!(
+                "{}: the decoded body ({} bytes) differs from the payload ({} bytes)",
+                encoding.label(),
+                decoded.len(),
+                payload.len()
+            );
+        }
+        samples.push(Sample {
+            latency,
+            wire_bytes,
+            body_bytes: body.len() as u64,
+        });
+    }
+    Ok(samples)
+}
+
+/// The `p`-th percentile (0 < p ≤ 100) of sorted `values` by the nearest-rank method.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (p / 100.0 * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Runs the load for one encoding against its own server.
+async fn measure_encoding(
+    payload: Arc<Vec<u8>>,
+    encoding: Encoding,
+    load: Load,
+) -> Result<EncodingResult> {
+    let (address, stop) = start_server(payload.clone(), encoding).await?;
+    let budget = load.requests.unwrap_or(MAX_REQUESTS).min(MAX_REQUESTS);
+    let deadline = Instant::now() + load.duration.unwrap_or(MAX_DURATION).min(MAX_DURATION);
+    let claimed = Arc::new(AtomicUsize::new(0));
+    let claim: Arc<dyn Fn() -> bool + Send + Sync> = Arc::new(move || {
+        Instant::now() < deadline
+            && claimed.fetch_add(1, Ordering::Relaxed) < budget
+            && !crate::bench::interrupt::requested()
+    });
+    let start = Instant::now();
+    let clients: Vec<_> = (0..load.concurrency.max(1))
+        .map(|_| tokio::spawn(client(address, encoding, payload.clone(), claim.clone())))
+        .collect();
+    let mut samples = Vec::new();
+    for handle in clients {
+        samples.extend(handle.await.context("a client task failed")??);
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let _ = stop.send(());
+
+    let n = samples.len().max(1) as f64;
+    let mut latencies: Vec<f64> = samples
+        .iter()
+        .map(|s| s.latency.as_secs_f64() * 1e3)
+        .collect();
+    latencies.sort_by(f64::total_cmp);
+    Ok(EncodingResult {
+        encoding: encoding.label(),
+        requests: samples.len(),
+        requests_per_s: samples.len() as f64 / elapsed.max(1e-9),
+        p50_ms: percentile(&latencies, 50.0),
+        p90_ms: percentile(&latencies, 90.0),
+        p99_ms: percentile(&latencies, 99.0),
+        wire_bytes: samples.iter().map(|s| s.wire_bytes as f64).sum::<f64>() / n,
+        body_bytes: samples.iter().map(|s| s.body_bytes as f64).sum::<f64>() / n,
+    })
+}
+
+/// Measures every encoding in turn on `payload`, calling `on_result` after each.
+pub fn measure(
+    payload: &[u8],
+    encodings: &[Encoding],
+    load: Load,
+    on_result: &mut dyn FnMut(&EncodingResult),
+) -> Result<Vec<EncodingResult>> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let payload = Arc::new(payload.to_vec());
+    let mut results = Vec::new();
+    for &encoding in encodings {
+        if crate::bench::interrupt::requested() {
+            break;
+        }
+        let result = runtime.block_on(measure_encoding(payload.clone(), encoding, load))?;
+        on_result(&result);
+        results.push(result);
+    }
+    Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_parse_with_their_ranges() {
+        assert_eq!(Encoding::parse("zstd:1").unwrap(), Encoding::Zstd(1));
+        assert_eq!(Encoding::parse("br:11").unwrap(), Encoding::Br(11));
+        assert_eq!(Encoding::parse("identity").unwrap(), Encoding::Identity);
+        assert_eq!(Encoding::Gzip(6).label(), "gzip:6");
+        for bad in ["zstd", "zstd:x", "lz4:1", "br:12", "gzip:10", "zstd:0"] {
+            assert!(Encoding::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let values: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert_eq!(percentile(&values, 50.0), 5.0);
+        assert_eq!(percentile(&values, 90.0), 9.0);
+        assert_eq!(percentile(&values, 99.0), 10.0);
+        assert_eq!(percentile(&[], 50.0), 0.0);
+    }
+
+    #[test]
+    fn every_encoding_round_trips_through_a_real_server() {
+        let payload = crate::payload::generate(100, 42, crate::payload::RngKind::Dotnet);
+        let encodings = [
+            Encoding::Zstd(1),
+            Encoding::Br(4),
+            Encoding::Gzip(1),
+            Encoding::Identity,
+        ];
+        let load = Load {
+            concurrency: 2,
+            requests: Some(12),
+            duration: None,
+        };
+        let results = measure(&payload, &encodings, load, &mut |_| {}).unwrap();
+        assert_eq!(results.len(), 4);
+        for result in &results {
+            assert_eq!(result.requests, 12, "{}", result.encoding);
+            assert!(
+                result.wire_bytes > result.body_bytes,
+                "headers are on the wire"
+            );
+        }
+        let identity = &results[3];
+        assert_eq!(identity.body_bytes, payload.len() as f64);
+        for compressed in &results[..3] {
+            assert!(
+                compressed.body_bytes < identity.body_bytes / 3.0,
+                "{compressed:?}"
+            );
+        }
+    }
+}

@@ -101,6 +101,10 @@ pub fn run_payload(
             let run = runs[index]
                 .get_or_insert_with(|| CellRun::start(codec, level, input, &plan, clock));
             run.measure_round(round, clock);
+            if interrupt::requested() {
+                // The round may have stopped early: the cell is judged below.
+                break 'rounds;
+            }
             if run.done_after(round) || round + 1 == rounds {
                 let cell = runs[index].take().expect("measured above").finish();
                 add(&mut result, index, cell);

@@ -374,6 +374,12 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
             (None, Some(_)) => None,
         },
         duration,
+        bandwidth_mbit: match args.bandwidth {
+            Some(b) if !(b.is_finite() && b > 0.0 && b <= 100_000.0) => {
+                bail!("--bandwidth {b} must be a number of Mbit/s above 0 and at most 100000")
+            }
+            other => other,
+        },
     };
     let names = if args.payloads.is_empty() {
         vec!["small".to_string()]
@@ -386,11 +392,14 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     for (index, payload) in payloads.iter().enumerate() {
         eprintln!(
-            "{}: {} bytes, {} encodings over HTTP/1.1 on 127.0.0.1, {} connection(s)",
+            "{}: {} bytes, {} encodings over HTTP/1.1 on 127.0.0.1, {} connection(s){}",
             payload.name,
             thousands(payload.bytes.len() as u64),
             encodings.len(),
-            load.concurrency
+            load.concurrency,
+            load.bandwidth_mbit
+                .map(|b| format!(", each shaped to {} Mbit/s", significant(b, 3)))
+                .unwrap_or_default()
         );
         let results = crate::http::measure(&payload.bytes, &encodings, load, &mut |r| {
             eprintln!(

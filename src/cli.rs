@@ -342,6 +342,11 @@ pub struct HttpArgs {
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub duration: Option<f64>,
 
+    /// Shape each connection's server-to-client stream to this many Mbit/s with a token
+    /// bucket, so the time smaller bodies save on a slow link shows.
+    #[arg(long, value_name = "MBIT", allow_hyphen_values = true)]
+    pub bandwidth: Option<f64>,
+
     /// Options of the record generator, for the built-in payloads.
     #[command(flatten)]
     pub generator: GeneratorArgs,

@@ -12,6 +12,7 @@
 //! The load is bounded by a request count or a duration, whichever is given, and always
 //! by [`MAX_REQUESTS`] and [`MAX_DURATION`]; it stops by itself.
 
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -133,6 +134,9 @@ pub struct Load {
     pub requests: Option<usize>,
     /// Stop after this long, if given.
     pub duration: Option<Duration>,
+    /// Shape each connection's server-to-client stream to this many Mbit/s (10^6 bits
+    /// per second) with a token bucket, if given.
+    pub bandwidth_mbit: Option<f64>,
 }
 
 /// What one encoding measured.
@@ -195,11 +199,92 @@ impl AsyncWrite for Counting {
     }
 }
 
+/// A server-side TCP stream whose writes pass a token bucket: `rate` bytes per second,
+/// at most `burst` bytes at once, so loopback behaves like a link of that speed.
+struct Throttled {
+    stream: TcpStream,
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    // tokio's clock, so that tests can pause and advance it.
+    last: tokio::time::Instant,
+    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Throttled {
+    fn new(stream: TcpStream, mbit: f64) -> Self {
+        let rate = mbit * 1e6 / 8.0;
+        // 16 KiB, or a millisecond's worth on links faster than 128 Mbit/s.
+        let burst = (rate / 1000.0).max(16.0 * 1024.0);
+        Throttled {
+            stream,
+            rate,
+            burst,
+            tokens: burst,
+            last: tokio::time::Instant::now(),
+            sleep: None,
+        }
+    }
+
+    fn refill(&mut self) {
+        let now = tokio::time::Instant::now();
+        let earned = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + earned).min(self.burst);
+        self.last = now;
+    }
+}
+
+impl AsyncRead for Throttled {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Throttled {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        loop {
+            self.refill();
+            if self.tokens >= 1.0 {
+                let allowed = buf.len().min(self.tokens as usize);
+                let written =
+                    std::task::ready!(Pin::new(&mut self.stream).poll_write(cx, &buf[..allowed]))?;
+                self.tokens -= written as f64;
+                return Poll::Ready(Ok(written));
+            }
+            // Wait until a chunk's worth has been earned, then try again.
+            let wanted = (buf.len() as f64).min(self.burst).max(1.0);
+            let wait = Duration::from_secs_f64((wanted - self.tokens) / self.rate);
+            let sleep = self
+                .sleep
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep(wait)));
+            std::task::ready!(sleep.as_mut().poll(cx));
+            self.sleep = None;
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
 /// Starts a server for `encoding` on an ephemeral loopback port; returns its address and
 /// a sender that stops it.
 async fn start_server(
     payload: Arc<Vec<u8>>,
     encoding: Encoding,
+    bandwidth_mbit: Option<f64>,
 ) -> Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
     let listener = TcpListener::bind(("127.0.0.1", 0))
         .await
@@ -219,13 +304,34 @@ async fn start_server(
     if let Some(layer) = encoding.layer() {
         app = app.layer(layer);
     }
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    // hyper's own HTTP/1.1 server, so that each accepted stream can be throttled.
     tokio::spawn(async move {
-        let _ = axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await;
+        loop {
+            let stream = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(_) => continue,
+                },
+                _ = &mut stopped => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let service = hyper_util::service::TowerToHyperService::new(app.clone());
+            let builder = hyper::server::conn::http1::Builder::new();
+            tokio::spawn(async move {
+                let _ = match bandwidth_mbit {
+                    Some(mbit) => {
+                        let io = TokioIo::new(Throttled::new(stream, mbit));
+                        builder.serve_connection(io, service).await
+                    }
+                    None => {
+                        builder
+                            .serve_connection(TokioIo::new(stream), service)
+                            .await
+                    }
+                };
+            });
+        }
     });
     Ok((address, stop))
 }
@@ -322,7 +428,7 @@ async fn measure_encoding(
     encoding: Encoding,
     load: Load,
 ) -> Result<EncodingResult> {
-    let (address, stop) = start_server(payload.clone(), encoding).await?;
+    let (address, stop) = start_server(payload.clone(), encoding, load.bandwidth_mbit).await?;
     let budget = load.requests.unwrap_or(MAX_REQUESTS).min(MAX_REQUESTS);
     let deadline = Instant::now() + load.duration.unwrap_or(MAX_DURATION).min(MAX_DURATION);
     let claimed = Arc::new(AtomicUsize::new(0));
@@ -400,6 +506,35 @@ mod tests {
         }
     }
 
+    /// On tokio's paused clock: 100,000 bytes at 10 Mbit/s take the bucket's 16 KiB
+    /// burst at once and the rest at 1.25 MB/s.
+    #[tokio::test(start_paused = true)]
+    async fn the_bucket_paces_writes_to_the_rate() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+        let mut client = TcpStream::connect(listener.local_addr().unwrap())
+            .await
+            .unwrap();
+        let (server, _) = listener.accept().await.unwrap();
+        let reader = tokio::spawn(async move {
+            let mut received = Vec::new();
+            client.read_to_end(&mut received).await.unwrap();
+            received.len()
+        });
+        let mut throttled = Throttled::new(server, 10.0);
+        let start = tokio::time::Instant::now();
+        throttled.write_all(&vec![7u8; 100_000]).await.unwrap();
+        throttled.shutdown().await.unwrap();
+        let elapsed = start.elapsed();
+        assert_eq!(reader.await.unwrap(), 100_000);
+        let expected = Duration::from_secs_f64((100_000.0 - 16_384.0) / 1.25e6);
+        // tokio's timer rounds each of the ~6 waits up to a whole millisecond.
+        assert!(
+            elapsed >= expected && elapsed <= expected + Duration::from_millis(7),
+            "{elapsed:?} against {expected:?}"
+        );
+    }
+
     #[test]
     fn nearest_rank_percentiles() {
         let values: Vec<f64> = (1..=10).map(f64::from).collect();
@@ -422,6 +557,7 @@ mod tests {
             concurrency: 2,
             requests: Some(12),
             duration: None,
+            bandwidth_mbit: None,
         };
         let results = measure(&payload, &encodings, load, &mut |_| {}).unwrap();
         assert_eq!(results.len(), 4);

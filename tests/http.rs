@@ -46,6 +46,8 @@ fn bad_encodings_and_loads_are_refused() {
     assert!(message.contains("br levels here are 0..=11"), "{message}");
     let message = bad_input(&["http", "--duration", "0"]);
     assert!(message.contains("--duration 0"), "{message}");
+    let message = bad_input(&["http", "--bandwidth", "-10"]);
+    assert!(message.contains("--bandwidth -10"), "{message}");
     let message = bad_input(&["http", "--requests", "0"]);
     assert!(message.contains("'0' for '--requests <N>'"), "{message}");
 }

@@ -318,8 +318,9 @@ pub struct HttpArgs {
     #[arg(long = "payload", value_name = "NAME|PATH")]
     pub payloads: Vec<String>,
 
-    /// Encodings to serve, one server each: `zstd:LEVEL`, `br:QUALITY`, `gzip:LEVEL` or
-    /// `identity`, comma-separated.
+    /// Encodings to serve, one server each: `zstd:LEVEL`, `br:QUALITY`, `gzip:LEVEL`,
+    /// `identity`, or `auto` (zstd, br and gzip at level 1, negotiated in ASP.NET Core's
+    /// order for a browser's Accept-Encoding), comma-separated.
     #[arg(
         long,
         value_name = "LIST",

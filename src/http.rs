@@ -46,16 +46,25 @@ pub enum Encoding {
     Gzip(i32),
     /// No compression.
     Identity,
+    /// zstd, br and gzip offered together at level 1, the server choosing by the
+    /// request's `Accept-Encoding` in ASP.NET Core 11's order of preference (zstd, then
+    /// br, then gzip); the client sends a browser's `gzip, deflate, br, zstd`.
+    Auto,
 }
+
+/// What a browser sends: Chrome and Firefox list all four.
+pub const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
 
 impl Encoding {
     /// Parses `zstd:1`, `br:4`, `gzip:6` or `identity`, checking the level's range.
     pub fn parse(text: &str) -> Result<Self> {
-        if text == "identity" {
-            return Ok(Encoding::Identity);
+        match text {
+            "identity" => return Ok(Encoding::Identity),
+            "auto" => return Ok(Encoding::Auto),
+            _ => {}
         }
         let Some((name, level)) = text.split_once(':') else {
-            bail!("encoding '{text}' is not CODING:LEVEL (zstd:1, br:4, gzip:1) or identity");
+            bail!("encoding '{text}' is not CODING:LEVEL (zstd:1, br:4, gzip:1), identity or auto");
         };
         let level: i32 = level
             .parse()
@@ -85,6 +94,25 @@ impl Encoding {
             Encoding::Br(_) => "br",
             Encoding::Gzip(_) => "gzip",
             Encoding::Identity => "identity",
+            Encoding::Auto => "auto",
+        }
+    }
+
+    /// The `Accept-Encoding` the client sends for this encoding.
+    fn accept_encoding(self) -> &'static str {
+        match self {
+            Encoding::Auto => BROWSER_ACCEPT_ENCODING,
+            other => other.token(),
+        }
+    }
+
+    /// The `Content-Encoding` the response must carry; `None` for none. `auto` answers
+    /// a browser with zstd.
+    fn expected_content_encoding(self) -> Option<&'static str> {
+        match self {
+            Encoding::Identity => None,
+            Encoding::Auto => Some("zstd"),
+            other => Some(other.token()),
         }
     }
 
@@ -94,7 +122,7 @@ impl Encoding {
             Encoding::Zstd(l) | Encoding::Br(l) | Encoding::Gzip(l) => {
                 format!("{}:{l}", self.token())
             }
-            Encoding::Identity => "identity".into(),
+            Encoding::Identity | Encoding::Auto => self.token().into(),
         }
     }
 
@@ -109,20 +137,26 @@ impl Encoding {
             Encoding::Zstd(l) => (none.zstd(true), l),
             Encoding::Br(l) => (none.br(true), l),
             Encoding::Gzip(l) => (none.gzip(true), l),
+            Encoding::Auto => (none.zstd(true).br(true).gzip(true), 1),
             Encoding::Identity => return None,
         };
         Some(layer.quality(CompressionLevel::Precise(level)))
     }
+}
 
-    /// The decoder that checks the body.
-    fn decoder(self) -> Option<Box<dyn Codec>> {
-        match self {
-            Encoding::Zstd(_) => Some(Box::new(Libzstd)),
-            Encoding::Br(_) => Some(Box::new(Brotli(BrotliLibrary::C))),
-            Encoding::Gzip(_) => Some(Box::new(GzipZlibRs)),
-            Encoding::Identity => None,
-        }
-    }
+/// Decodes `body` sent with `content_encoding` using codecbench's own decoders.
+fn decode(content_encoding: Option<&str>, body: &[u8]) -> Result<Vec<u8>> {
+    // The codec adapters are unit structs: building one per response costs nothing.
+    let decoder: Box<dyn Codec> = match content_encoding {
+        None => return Ok(body.to_vec()),
+        Some("zstd") => Box::new(Libzstd),
+        Some("br") => Box::new(Brotli(BrotliLibrary::C)),
+        Some("gzip") => Box::new(GzipZlibRs),
+        Some(other) => bail!("unexpected Content-Encoding '{other}'"),
+    };
+    decoder
+        .decompress(body)
+        .with_context(|| format!("a {} body does not decode", decoder.kind()))
 }
 
 /// How much load to send per encoding.
@@ -363,7 +397,7 @@ async fn client(
     while claim() {
         let request = hyper::Request::get("/payload")
             .header(hyper::header::HOST, address.to_string())
-            .header(hyper::header::ACCEPT_ENCODING, encoding.token())
+            .header(hyper::header::ACCEPT_ENCODING, encoding.accept_encoding())
             .body(Empty::<Bytes>::new())?;
         let before = read.load(Ordering::Relaxed);
         let start = Instant::now();
@@ -380,7 +414,7 @@ async fn client(
         if status != hyper::StatusCode::OK {
             bail!("{}: the server answered {status}", encoding.label());
         }
-        let expected = (encoding != Encoding::Identity).then(|| encoding.token().to_string());
+        let expected = encoding.expected_content_encoding().map(String::from);
         if content_encoding != expected {
             bail!(
                 "{}: Content-Encoding was {:?}, expected {:?}",
@@ -389,13 +423,8 @@ async fn client(
                 expected
             );
         }
-        // The codec adapters are unit structs: building one per response costs nothing.
-        let decoded = match encoding.decoder() {
-            Some(codec) => codec
-                .decompress(&body)
-                .with_context(|| format!("{}: the body does not decode", encoding.label()))?,
-            None => body.to_vec(),
-        };
+        let decoded =
+            decode(content_encoding.as_deref(), &body).with_context(|| encoding.label())?;
         if decoded != *payload {
             bail!(
                 "{}: the decoded body ({} bytes) differs from the payload ({} bytes)",
@@ -411,6 +440,39 @@ async fn client(
         });
     }
     Ok(samples)
+}
+
+/// Starts the `auto` server, sends one request with `accept_encoding`, checks that the
+/// body decodes to `payload`, and returns the `Content-Encoding` the server chose
+/// (`None` for an uncompressed answer).
+pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let payload = Arc::new(payload.to_vec());
+        let (address, stop) = start_server(payload.clone(), Encoding::Auto, None).await?;
+        let stream = TcpStream::connect(address).await?;
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(connection);
+        let request = hyper::Request::get("/payload")
+            .header(hyper::header::HOST, address.to_string())
+            .header(hyper::header::ACCEPT_ENCODING, accept_encoding)
+            .body(Empty::<Bytes>::new())?;
+        let response = sender.send_request(request).await?;
+        let chosen = response
+            .headers()
+            .get(hyper::header::CONTENT_ENCODING)
+            .map(|v| v.to_str().unwrap_or("?").to_string());
+        let body = response.into_body().collect().await?.to_bytes();
+        let _ = stop.send(());
+        if decode(chosen.as_deref(), &body)? != *payload {
+            bail!("the {chosen:?} body does not decode to the payload");
+        }
+        Ok(chosen)
+    })
 }
 
 /// The `p`-th percentile (0 < p ≤ 100) of sorted `values` by the nearest-rank method.
@@ -500,6 +562,7 @@ mod tests {
         assert_eq!(Encoding::parse("zstd:1").unwrap(), Encoding::Zstd(1));
         assert_eq!(Encoding::parse("br:11").unwrap(), Encoding::Br(11));
         assert_eq!(Encoding::parse("identity").unwrap(), Encoding::Identity);
+        assert_eq!(Encoding::parse("auto").unwrap(), Encoding::Auto);
         assert_eq!(Encoding::Gzip(6).label(), "gzip:6");
         for bad in ["zstd", "zstd:x", "lz4:1", "br:12", "gzip:10", "zstd:0"] {
             assert!(Encoding::parse(bad).is_err(), "{bad}");
@@ -536,6 +599,26 @@ mod tests {
     }
 
     #[test]
+    fn negotiation_follows_asp_net_core_preference_and_q_values() {
+        let payload = crate::payload::generate(10, 42, crate::payload::RngKind::Dotnet);
+        let cases = [
+            (BROWSER_ACCEPT_ENCODING, Some("zstd")),
+            ("gzip, br", Some("br")),
+            ("gzip", Some("gzip")),
+            ("zstd;q=0, br;q=0, gzip", Some("gzip")),
+            ("br;q=0, gzip, zstd", Some("zstd")),
+            ("zstd;q=0.5, br;q=1.0, gzip;q=0.8", Some("br")),
+            ("gzip;q=0.9, br;q=0.9, zstd;q=0.9", Some("zstd")),
+            ("identity", None),
+            ("deflate", None),
+        ];
+        for (accept, expected) in cases {
+            let chosen = negotiate(&payload, accept).unwrap();
+            assert_eq!(chosen.as_deref(), expected, "Accept-Encoding: {accept}");
+        }
+    }
+
+    #[test]
     fn nearest_rank_percentiles() {
         let values: Vec<f64> = (1..=10).map(f64::from).collect();
         assert_eq!(percentile(&values, 50.0), 5.0);
@@ -552,6 +635,7 @@ mod tests {
             Encoding::Br(4),
             Encoding::Gzip(1),
             Encoding::Identity,
+            Encoding::Auto,
         ];
         let load = Load {
             concurrency: 2,
@@ -560,7 +644,7 @@ mod tests {
             bandwidth_mbit: None,
         };
         let results = measure(&payload, &encodings, load, &mut |_| {}).unwrap();
-        assert_eq!(results.len(), 4);
+        assert_eq!(results.len(), 5);
         for result in &results {
             assert_eq!(result.requests, 12, "{}", result.encoding);
             assert!(
@@ -570,7 +654,7 @@ mod tests {
         }
         let identity = &results[3];
         assert_eq!(identity.body_bytes, payload.len() as f64);
-        for compressed in &results[..3] {
+        for compressed in results[..3].iter().chain(&results[4..]) {
             assert!(
                 compressed.body_bytes < identity.body_bytes / 3.0,
                 "{compressed:?}"

@@ -193,6 +193,9 @@ pub struct EncodingResult {
     pub wire_bytes: f64,
     /// The encoded body's bytes (mean).
     pub body_bytes: f64,
+    /// The server thread's CPU time per response, in ms: routing, building the body,
+    /// compressing it and writing it; `None` where the OS has no per-thread CPU clock.
+    pub server_cpu_ms: Option<f64>,
 }
 
 /// A TCP stream that counts the bytes it reads.
@@ -263,7 +266,9 @@ impl Throttled {
     fn refill(&mut self) {
         let now = tokio::time::Instant::now();
         let earned = now.duration_since(self.last).as_secs_f64() * self.rate;
-        self.tokens = (self.tokens + earned).min(self.burst);
+        // Keep up to 2 ms of surplus past the burst: the timer wakes up to a millisecond
+        // late, and dropping what was earned meanwhile would slow the link below its rate.
+        self.tokens = (self.tokens + earned).min(self.burst + self.rate * 0.002);
         self.last = now;
     }
 }
@@ -284,17 +289,18 @@ impl AsyncWrite for Throttled {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
+        // Write in chunks of up to a burst, each once it has been earned in full: writing
+        // whatever trickle has accrued would mean thousands of tiny writes a second.
+        let wanted = (buf.len() as f64).min(self.burst).max(1.0);
         loop {
             self.refill();
-            if self.tokens >= 1.0 {
+            if self.tokens >= wanted {
                 let allowed = buf.len().min(self.tokens as usize);
                 let written =
                     std::task::ready!(Pin::new(&mut self.stream).poll_write(cx, &buf[..allowed]))?;
                 self.tokens -= written as f64;
                 return Poll::Ready(Ok(written));
             }
-            // Wait until a chunk's worth has been earned, then try again.
-            let wanted = (buf.len() as f64).min(self.burst).max(1.0);
             let wait = Duration::from_secs_f64((wanted - self.tokens) / self.rate);
             let sleep = self
                 .sleep
@@ -313,17 +319,91 @@ impl AsyncWrite for Throttled {
     }
 }
 
-/// Starts a server for `encoding` on an ephemeral loopback port; returns its address and
-/// a sender that stops it.
+/// The server's own thread: a single-threaded tokio runtime, so that its CPU time is
+/// the server's alone (the clients run on another runtime).
+struct ServerThread {
+    handle: tokio::runtime::Handle,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ServerThread {
+    fn start() -> Result<Self> {
+        let (handle_tx, handle_rx) = std::sync::mpsc::channel();
+        let (shutdown, shutdown_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("codecbench-server".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(e) => {
+                        let _ = handle_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = handle_tx.send(Ok(runtime.handle().clone()));
+                runtime.block_on(async {
+                    let _ = shutdown_rx.await;
+                });
+            })
+            .context("cannot start the server thread")?;
+        let handle = handle_rx
+            .recv()
+            .context("the server thread did not start")?
+            .context("cannot start the server's runtime")?;
+        Ok(ServerThread {
+            handle,
+            shutdown: Some(shutdown),
+            thread: Some(thread),
+        })
+    }
+
+    /// CPU time the server thread has used so far; `None` where the OS cannot tell.
+    async fn cpu_time(&self) -> Option<Duration> {
+        self.handle.spawn(async { thread_cpu_time() }).await.ok()?
+    }
+}
+
+impl Drop for ServerThread {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The calling thread's CPU time (user and system), from `CLOCK_THREAD_CPUTIME_ID`.
+#[cfg(unix)]
+fn thread_cpu_time() -> Option<Duration> {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for the call to fill.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    (status == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// No portable per-thread CPU clock here.
+#[cfg(not(unix))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+/// Starts a server for `encoding` on an ephemeral loopback port, on `server`'s thread;
+/// returns its address and a sender that stops it.
 async fn start_server(
+    server: &tokio::runtime::Handle,
     payload: Arc<Vec<u8>>,
     encoding: Encoding,
     bandwidth_mbit: Option<f64>,
 ) -> Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
-    let listener = TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .context("cannot listen on 127.0.0.1")?;
-    let address = listener.local_addr()?;
     // A dynamic response: the body is built for each request, not served from a cache.
     let handler = move || {
         let payload = payload.clone();
@@ -339,8 +419,17 @@ async fn start_server(
         app = app.layer(layer);
     }
     let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
-    // hyper's own HTTP/1.1 server, so that each accepted stream can be throttled.
-    tokio::spawn(async move {
+    let (bound_tx, bound_rx) = tokio::sync::oneshot::channel();
+    server.spawn(async move {
+        let listener = match TcpListener::bind(("127.0.0.1", 0)).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                let _ = bound_tx.send(Err(e));
+                return;
+            }
+        };
+        let _ = bound_tx.send(listener.local_addr());
+        // hyper's own HTTP/1.1 server, so that each accepted stream can be throttled.
         loop {
             let stream = tokio::select! {
                 accepted = listener.accept() => match accepted {
@@ -367,6 +456,10 @@ async fn start_server(
             });
         }
     });
+    let address = bound_rx
+        .await
+        .context("the server did not start")?
+        .context("cannot listen on 127.0.0.1")?;
     Ok((address, stop))
 }
 
@@ -450,9 +543,11 @@ pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let server = ServerThread::start()?;
     runtime.block_on(async {
         let payload = Arc::new(payload.to_vec());
-        let (address, stop) = start_server(payload.clone(), Encoding::Auto, None).await?;
+        let (address, stop) =
+            start_server(&server.handle, payload.clone(), Encoding::Auto, None).await?;
         let stream = TcpStream::connect(address).await?;
         let (mut sender, connection) =
             hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
@@ -486,11 +581,18 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 /// Runs the load for one encoding against its own server.
 async fn measure_encoding(
+    server: &ServerThread,
     payload: Arc<Vec<u8>>,
     encoding: Encoding,
     load: Load,
 ) -> Result<EncodingResult> {
-    let (address, stop) = start_server(payload.clone(), encoding, load.bandwidth_mbit).await?;
+    let (address, stop) = start_server(
+        &server.handle,
+        payload.clone(),
+        encoding,
+        load.bandwidth_mbit,
+    )
+    .await?;
     let budget = load.requests.unwrap_or(MAX_REQUESTS).min(MAX_REQUESTS);
     let deadline = Instant::now() + load.duration.unwrap_or(MAX_DURATION).min(MAX_DURATION);
     let claimed = Arc::new(AtomicUsize::new(0));
@@ -499,6 +601,7 @@ async fn measure_encoding(
             && claimed.fetch_add(1, Ordering::Relaxed) < budget
             && !crate::bench::interrupt::requested()
     });
+    let cpu_before = server.cpu_time().await;
     let start = Instant::now();
     let clients: Vec<_> = (0..load.concurrency.max(1))
         .map(|_| tokio::spawn(client(address, encoding, payload.clone(), claim.clone())))
@@ -508,6 +611,7 @@ async fn measure_encoding(
         samples.extend(handle.await.context("a client task failed")??);
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let cpu_after = server.cpu_time().await;
     let _ = stop.send(());
 
     let n = samples.len().max(1) as f64;
@@ -525,6 +629,12 @@ async fn measure_encoding(
         p99_ms: percentile(&latencies, 99.0),
         wire_bytes: samples.iter().map(|s| s.wire_bytes as f64).sum::<f64>() / n,
         body_bytes: samples.iter().map(|s| s.body_bytes as f64).sum::<f64>() / n,
+        server_cpu_ms: match (cpu_before, cpu_after) {
+            (Some(before), Some(after)) if !samples.is_empty() => {
+                Some(after.saturating_sub(before).as_secs_f64() * 1e3 / n)
+            }
+            _ => None,
+        },
     })
 }
 
@@ -540,13 +650,15 @@ pub fn measure(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let server = ServerThread::start()?;
     let payload = Arc::new(payload.to_vec());
     let mut results = Vec::new();
     for &encoding in encodings {
         if crate::bench::interrupt::requested() {
             break;
         }
-        let result = runtime.block_on(measure_encoding(payload.clone(), encoding, load))?;
+        let result =
+            runtime.block_on(measure_encoding(&server, payload.clone(), encoding, load))?;
         on_result(&result);
         results.push(result);
     }
@@ -647,6 +759,11 @@ mod tests {
         assert_eq!(results.len(), 5);
         for result in &results {
             assert_eq!(result.requests, 12, "{}", result.encoding);
+            #[cfg(unix)]
+            assert!(
+                result.server_cpu_ms.is_some_and(|ms| ms > 0.0),
+                "{result:?}"
+            );
             assert!(
                 result.wire_bytes > result.body_bytes,
                 "headers are on the wire"

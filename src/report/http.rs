@@ -3,7 +3,7 @@
 use super::{significant, text_table, thousands};
 use crate::http::EncodingResult;
 
-const HEADER: [&str; 9] = [
+const HEADER: [&str; 10] = [
     "encoding",
     "requests",
     "req/s",
@@ -13,8 +13,9 @@ const HEADER: [&str; 9] = [
     "wire B/response",
     "body B",
     "ratio",
+    "server CPU ms",
 ];
-const NUMERIC: [bool; 9] = [false, true, true, true, true, true, true, true, true];
+const NUMERIC: [bool; 10] = [false, true, true, true, true, true, true, true, true, true];
 
 /// The table for one payload of `input_bytes`, under a title line.
 pub fn render_table(payload: &str, input_bytes: u64, results: &[EncodingResult]) -> Vec<u8> {
@@ -31,11 +32,14 @@ pub fn render_table(payload: &str, input_bytes: u64, results: &[EncodingResult])
                 thousands(r.wire_bytes.round() as u64),
                 thousands(r.body_bytes.round() as u64),
                 format!("{:.2}", input_bytes as f64 / r.body_bytes.max(1.0)),
+                r.server_cpu_ms
+                    .map(|ms| significant(ms, 3))
+                    .unwrap_or_default(),
             ]
         })
         .collect();
     let mut out = format!(
-        "{payload}: {} bytes over HTTP/1.1 on loopback; latency from request to last body byte; every body decoded and checked\n",
+        "{payload}: {} bytes over HTTP/1.1 on loopback; latency from request to last body byte; server CPU per response; every body decoded and checked\n",
         thousands(input_bytes)
     );
     out.push_str(&text_table(&HEADER, &rows, &NUMERIC));
@@ -57,6 +61,7 @@ mod tests {
             p99_ms: p50 * 2.0,
             wire_bytes: wire,
             body_bytes: body,
+            server_cpu_ms: Some(p50 * 0.6),
         };
         let results = [
             result("zstd:1", 1200.0, 0.8, 41_300.0, 41_132.0),

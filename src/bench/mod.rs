@@ -71,6 +71,7 @@ pub fn run_payload(
     on_cell: &mut dyn FnMut(&PayloadResult) -> anyhow::Result<()>,
 ) -> anyhow::Result<PayloadResult> {
     let mut result = PayloadResult::planned(name, input, plan);
+    result.sha256 = Some(crate::payload::sha256_hex(input));
     let cells: Vec<(&dyn Codec, i32)> = settings
         .iter()
         .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
@@ -125,12 +126,13 @@ pub fn run_payload(
 }
 
 impl PayloadResult {
-    /// A result with no cells yet, for `input` measured under `plan`.
+    /// A result with no cells yet, for `input` measured under `plan`; the body's hash is
+    /// left for the measurement to fill, so that describing a plan costs nothing.
     pub fn planned(name: &str, input: &[u8], plan: Plan) -> Self {
         PayloadResult {
             payload: name.to_string(),
             input_bytes: input.len() as u64,
-            sha256: Some(crate::payload::sha256_hex(input)),
+            sha256: None,
             warmup: plan.warmup,
             iterations: match plan.iterations {
                 Iterations::Fixed(count) => Some(count),

@@ -115,13 +115,11 @@ impl SavedFiles {
         if self.csv.is_none() && self.json.is_none() {
             return Ok(());
         }
-        let mut whole = report.clone();
-        whole.payloads.extend(current.cloned());
         if let Some(path) = &self.csv {
-            write_file(path, &report::csv::render(&whole))?;
+            write_file(path, &report::csv::render_with(report, current))?;
         }
         if let Some(path) = &self.json {
-            write_file(path, &report::json::render(&whole))?;
+            write_file(path, &report::json::render_with(report, current))?;
         }
         Ok(())
     }

@@ -109,9 +109,10 @@ impl Codec for GzipReused {
     }
 
     fn implementation(&self) -> String {
-        let plain = GzipZlibRs.implementation();
-        let version = plain.split_whitespace().nth(1).unwrap_or("unknown");
-        format!("zlib-rs(reused) {version}")
+        format!(
+            "zlib-rs(reused) {}",
+            super::locked_version!("CODECBENCH_ZLIB_RS_VERSION")
+        )
     }
 
     levels_of!(GzipZlibRs);

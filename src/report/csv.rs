@@ -48,8 +48,14 @@ pub fn row(payload: &PayloadResult, cell: &CellResult) -> Vec<u8> {
 
 /// A whole report: header and every row.
 pub fn render(report: &RunReport) -> Vec<u8> {
+    render_with(report, None)
+}
+
+/// As [`render`], with `in_progress` (a payload still being measured) after the
+/// finished ones, without copying the report.
+pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> Vec<u8> {
     let mut out = header();
-    for payload in &report.payloads {
+    for payload in report.payloads.iter().chain(in_progress) {
         for cell in &payload.cells {
             out.extend(row(payload, cell));
         }

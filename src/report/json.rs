@@ -65,12 +65,23 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
 
 /// The report as pretty-printed JSON, ending in a newline.
 pub fn render(report: &RunReport) -> Vec<u8> {
+    render_with(report, None)
+}
+
+/// As [`render`], with `in_progress` (a payload still being measured) after the
+/// finished ones, without copying the report.
+pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> Vec<u8> {
     let view = ReportView {
         schema_version: report.schema_version,
         environment: &report.environment,
         seed: report.seed,
         rng: &report.rng,
-        payloads: report.payloads.iter().map(payload_view).collect(),
+        payloads: report
+            .payloads
+            .iter()
+            .chain(in_progress)
+            .map(payload_view)
+            .collect(),
     };
     // Plain data with string keys: serialisation cannot fail.
     let mut out = serde_json::to_vec_pretty(&view).expect("report serialises");

@@ -87,7 +87,14 @@ fn merge_runs(args: MergeArgs) -> Result<ExitCode> {
     let bytes = match args.format {
         MergeFormat::Table => report::merged::render_table(&merged),
         MergeFormat::Markdown => report::merged::render_markdown(&merged),
-        MergeFormat::Csv => report::merged::render_csv(&merged),
+        // One CSV has one set of columns: codec runs and `http` runs each have theirs.
+        MergeFormat::Csv => match (merged.rows.is_empty(), merged.http_rows.is_empty()) {
+            (false, false) => bail!(
+                "merge --format csv takes runs of one kind: these mix `run` and `http` results; merge them separately"
+            ),
+            (true, false) => report::merged::render_http_csv(&merged),
+            _ => report::merged::render_csv(&merged),
+        },
     };
     print(&bytes)?;
     Ok(ExitCode::Success)
@@ -112,14 +119,20 @@ struct SavedFiles {
 impl SavedFiles {
     /// Writes `report` (with `current`, the payload being measured, if any) to each file.
     fn save(&self, report: &RunReport, current: Option<&PayloadResult>) -> Result<()> {
-        if self.csv.is_none() && self.json.is_none() {
-            return Ok(());
-        }
+        self.write(
+            || report::csv::render_with(report, current),
+            || report::json::render_with(report, current),
+        )
+    }
+
+    /// Writes what `csv` renders to the CSV file and what `json` renders to the JSON
+    /// file, rendering only for the files asked for.
+    fn write(&self, csv: impl FnOnce() -> Vec<u8>, json: impl FnOnce() -> Vec<u8>) -> Result<()> {
         if let Some(path) = &self.csv {
-            write_file(path, &report::csv::render_with(report, current))?;
+            write_file(path, &csv())?;
         }
         if let Some(path) = &self.json {
-            write_file(path, &report::json::render_with(report, current))?;
+            write_file(path, &json())?;
         }
         Ok(())
     }
@@ -334,7 +347,11 @@ fn saved_or_measured(
     measure: MeasureArgs,
 ) -> Result<(runs::LoadedRun, ExitCode)> {
     match from {
-        Some(path) => Ok((runs::load(path)?, ExitCode::Success)),
+        Some(path) => {
+            let run = runs::load(path)?;
+            run.require_cells()?;
+            Ok((run, ExitCode::Success))
+        }
         None => {
             let config = MeasureConfig::from_args(measure)?;
             let report = measure_all(
@@ -351,7 +368,7 @@ fn saved_or_measured(
 }
 
 fn http(args: HttpArgs) -> Result<ExitCode> {
-    use crate::http::{Encoding, Load};
+    use crate::http::{Encoding, HttpPayloadResult, HttpReport, Load, HTTP_KIND};
     let encodings = args
         .encodings
         .iter()
@@ -386,20 +403,48 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
     };
     let sources = crate::config::payload_sources(&names)?;
     let payloads = payload::load(&sources, args.generator.seed, args.generator.rng)?;
+    let mut report = HttpReport {
+        schema_version: SCHEMA_VERSION,
+        kind: HTTP_KIND.to_string(),
+        environment: Environment::current(),
+        seed: args.generator.seed,
+        rng: args.generator.rng.to_string(),
+        load: load.into(),
+        payloads: Vec::new(),
+    };
+    // As for `run`: prove the paths writable before measuring, then keep the files whole.
+    let files = SavedFiles {
+        csv: args.output.csv.clone(),
+        json: args.output.json.clone(),
+    };
+    let save = |report: &HttpReport, current: Option<&HttpPayloadResult>| {
+        files.write(
+            || report::http::render_csv(report, current),
+            || report::http::render_json(report, current),
+        )
+    };
+    save(&report, None)?;
     interrupt::install()?;
     let mut out = io::stdout().lock();
+    if args.output.format == Format::Csv {
+        out.write_all(&report::http::csv_header())?;
+    }
     for (index, payload) in payloads.iter().enumerate() {
         eprintln!(
-            "{}: {} bytes, {} encodings over HTTP/1.1 on 127.0.0.1, {} connection(s){}",
+            "{}: {} bytes, {} encodings over HTTP/1.1 on 127.0.0.1, {}",
             payload.name,
             thousands(payload.bytes.len() as u64),
             encodings.len(),
-            load.concurrency,
-            load.bandwidth_mbit
-                .map(|b| format!(", each shaped to {} Mbit/s", significant(b, 3)))
-                .unwrap_or_default()
+            crate::http::load_label(load.concurrency, load.bandwidth_mbit),
         );
-        let results = crate::http::measure(&payload.bytes, &encodings, load, &mut |r| {
+        let mut current = HttpPayloadResult {
+            payload: payload.name.clone(),
+            input_bytes: payload.bytes.len() as u64,
+            sha256: crate::payload::sha256_hex(&payload.bytes),
+            interrupted: false,
+            encodings: Vec::new(),
+        };
+        let mut on_result = |r: &crate::http::EncodingResult| -> Result<()> {
             eprintln!(
                 "  {:<10} {} requests, {} req/s, p50 {} ms",
                 r.encoding,
@@ -407,26 +452,55 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
                 significant(r.requests_per_s, 3),
                 significant(r.p50_ms, 3)
             );
-        })?;
-        if index > 0 {
-            out.write_all(b"\n")?;
+            current.encodings.push(r.clone());
+            current.interrupted = interrupt::requested();
+            save(&report, Some(&current))?;
+            if args.output.format == Format::Csv {
+                out.write_all(&report::http::csv_row(&current, &report.load, r))?;
+                out.flush()?;
+            }
+            Ok(())
+        };
+        crate::http::measure(&payload.bytes, &encodings, load, &mut on_result)?;
+        match args.output.format {
+            Format::Table | Format::Markdown => {
+                if index > 0 {
+                    out.write_all(b"\n")?;
+                }
+                let bytes = if args.output.format == Format::Table {
+                    report::http::render_table(&current, &report.load)
+                } else {
+                    report::http::render_markdown(&current, &report.load)
+                };
+                out.write_all(&bytes)?;
+                out.flush()?;
+            }
+            Format::Csv | Format::Json => {}
         }
-        out.write_all(&report::http::render_table(
-            &payload.name,
-            payload.bytes.len() as u64,
-            &results,
-        ))?;
-        out.flush()?;
+        report.payloads.push(current);
+        save(&report, None)?;
         if interrupt::requested() {
-            eprintln!("codecbench: interrupted");
-            return Ok(ExitCode::Interrupted);
+            break;
         }
+    }
+    if args.output.format == Format::Json {
+        out.write_all(&report::http::render_json(&report, None))?;
+        out.flush()?;
+    }
+    if interrupt::requested() {
+        let saved = match files.names() {
+            names if names.is_empty() => "nothing saved (no --csv or --json)".to_string(),
+            names => format!("written to {names}"),
+        };
+        eprintln!("codecbench: interrupted; the encodings measured so far are {saved}");
+        return Ok(ExitCode::Interrupted);
     }
     Ok(ExitCode::Success)
 }
 
 fn plot(args: PlotArgs) -> Result<ExitCode> {
     let run = runs::load(&args.run)?;
+    run.require_cells()?;
     let options = AdviceOptions {
         latency_budget_s: 0.005,
         cache_budget_s: 1.0,

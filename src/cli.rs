@@ -255,17 +255,26 @@ pub struct RunArgs {
     #[command(flatten)]
     pub measure: MeasureArgs,
 
+    /// Where the results go.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Where results go: shared by `run` and `http`.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
     /// Format of the results on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
     /// Also write the results as CSV to FILE, rewritten atomically after every finished
-    /// cell, so a run cut short keeps what it finished.
+    /// cell or encoding, so a run cut short keeps what it finished.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
-    /// Also write the full results as JSON to FILE: environment, every cell and every
-    /// timed sample, rewritten atomically after every finished cell.
+    /// Also write the full results as JSON to FILE: environment, every result and every
+    /// timed sample, rewritten atomically after every finished cell or encoding.
+    /// `compare` and `merge` read it.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 }
@@ -347,6 +356,10 @@ pub struct HttpArgs {
     /// bucket, so the time smaller bodies save on a slow link shows.
     #[arg(long, value_name = "MBIT", allow_hyphen_values = true)]
     pub bandwidth: Option<f64>,
+
+    /// Where the results go.
+    #[command(flatten)]
+    pub output: OutputArgs,
 
     /// Options of the record generator, for the built-in payloads.
     #[command(flatten)]

@@ -31,12 +31,18 @@
 //! drift and removed before judging; the comparison reports it. A shift shared by most
 //! cells is therefore not a regression in normalised mode: on one machine, `--absolute`
 //! catches it.
+//!
+//! Results of `codecbench http` compare the same way. Each encoding's body size must
+//! match exactly, and its p50 latency is judged as a speed (uncompressed bytes delivered
+//! per second of p50), normalised to the same run's encoding of the reference (`zstd:1`)
+//! under the same payload and load, with its own spread from every response's latency.
+//! Encodings measured under a different load (connections, bandwidth) do not match.
 
 use anyhow::{bail, Result};
 use serde::Serialize;
 
 use crate::bench::stats::median;
-use crate::runs::{CellKey, LoadedRun, RunCell, Timing};
+use crate::runs::{CellKey, HttpCell, HttpKey, LoadedRun, RunCell, Timing};
 
 /// What speeds are compared as.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -130,7 +136,7 @@ pub struct SpeedChange {
 pub struct Drift {
     /// Payload name.
     pub payload: String,
-    /// `compress` or `decompress`.
+    /// `compress`, `decompress` or `http latency`.
     pub direction: &'static str,
     /// Median relative change of the other cells (0 in absolute mode, where it is kept).
     pub shift: f64,
@@ -160,15 +166,6 @@ pub struct CellComparison {
 }
 
 impl CellComparison {
-    /// The `compress` or `decompress` change.
-    fn speed_mut(&mut self, direction: &str) -> Option<&mut SpeedChange> {
-        if direction == "compress" {
-            self.compress.as_mut()
-        } else {
-            self.decompress.as_mut()
-        }
-    }
-
     /// Whether the compressed size changed.
     pub fn size_drift(&self) -> bool {
         self.baseline_bytes != self.candidate_bytes
@@ -180,6 +177,36 @@ impl CellComparison {
             .into_iter()
             .flatten()
             .any(|s| s.verdict == Verdict::Regressed)
+    }
+}
+
+/// One `http` encoding present in both runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct HttpComparison {
+    /// Which encoding, payload and load.
+    pub key: HttpKey,
+    /// Baseline body size.
+    pub baseline_body_bytes: u64,
+    /// Candidate body size.
+    pub candidate_body_bytes: u64,
+    /// Baseline p50 latency in ms.
+    pub baseline_p50_ms: f64,
+    /// Candidate p50 latency in ms.
+    pub candidate_p50_ms: f64,
+    /// The change in delivered speed (uncompressed bytes ÷ p50 latency), judged like a
+    /// codec speed: −0.2 means 20% slower, i.e. a p50 latency 1.25 times as long.
+    pub latency: SpeedChange,
+}
+
+impl HttpComparison {
+    /// Whether the encoded body's size changed.
+    pub fn size_drift(&self) -> bool {
+        self.baseline_body_bytes != self.candidate_body_bytes
+    }
+
+    /// Whether the latency regressed.
+    pub fn regressed(&self) -> bool {
+        self.latency.verdict == Verdict::Regressed
     }
 }
 
@@ -202,6 +229,12 @@ pub struct Comparison {
     pub missing: Vec<CellKey>,
     /// Cells only in the candidate.
     pub extra: Vec<CellKey>,
+    /// `http` encodings in both runs, in baseline order.
+    pub http: Vec<HttpComparison>,
+    /// `http` encodings only in the baseline.
+    pub http_missing: Vec<HttpKey>,
+    /// `http` encodings only in the candidate.
+    pub http_extra: Vec<HttpKey>,
     /// Per payload and direction, the common drift and between-cell spread, where there
     /// were enough cells to estimate them.
     pub drifts: Vec<Drift>,
@@ -237,11 +270,24 @@ impl Comparison {
         self.cells.iter().filter(|c| c.regressed())
     }
 
+    /// `http` encodings whose body size changed.
+    pub fn http_size_drifts(&self) -> impl Iterator<Item = &HttpComparison> {
+        self.http.iter().filter(|c| c.size_drift())
+    }
+
+    /// `http` encodings whose latency regressed.
+    pub fn http_regressions(&self) -> impl Iterator<Item = &HttpComparison> {
+        self.http.iter().filter(|c| c.regressed())
+    }
+
     /// True when the comparison should fail the job: a regression, or a size drift that
     /// is not allowed.
     pub fn failed(&self) -> bool {
+        let drifted =
+            self.size_drifts().next().is_some() || self.http_size_drifts().next().is_some();
         self.regressions().next().is_some()
-            || (!self.allow_size_drift && self.size_drifts().next().is_some())
+            || self.http_regressions().next().is_some()
+            || (!self.allow_size_drift && drifted)
     }
 }
 
@@ -251,6 +297,24 @@ pub fn compare(
     candidate: &LoadedRun,
     options: &CompareOptions,
 ) -> Result<Comparison> {
+    let shares_cells = !baseline.cells.is_empty() && !candidate.cells.is_empty();
+    let shares_http = !baseline.http.is_empty() && !candidate.http.is_empty();
+    if !shares_cells && !shares_http {
+        let kind = |run: &LoadedRun| {
+            if run.cells.is_empty() {
+                "`http` results"
+            } else {
+                "`run` results"
+            }
+        };
+        bail!(
+            "{} holds {} and {} holds {}: compare runs of the same kind",
+            baseline.label,
+            kind(baseline),
+            candidate.label,
+            kind(candidate)
+        );
+    }
     let mut cells = Vec::new();
     let mut missing = Vec::new();
     for base in &baseline.cells {
@@ -283,7 +347,32 @@ pub fn compare(
         .filter(|c| baseline.cell(&c.key).is_none())
         .map(|c| c.key.clone())
         .collect();
-    let (drifts, z) = judge_all(&mut cells, options);
+    let mut http = Vec::new();
+    let mut http_missing = Vec::new();
+    for base in &baseline.http {
+        let Some(cand) = candidate.http_cell(&base.key) else {
+            http_missing.push(base.key.clone());
+            continue;
+        };
+        http.push(HttpComparison {
+            key: base.key.clone(),
+            baseline_body_bytes: base.body_bytes,
+            candidate_body_bytes: cand.body_bytes,
+            baseline_p50_ms: base.latency.median_s * 1e3,
+            candidate_p50_ms: cand.latency.median_s * 1e3,
+            latency: measure_change(
+                http_speed(baseline, base, options)?,
+                http_speed(candidate, cand, options)?,
+            ),
+        });
+    }
+    let http_extra = candidate
+        .http
+        .iter()
+        .filter(|c| baseline.http_cell(&c.key).is_none())
+        .map(|c| c.key.clone())
+        .collect();
+    let (drifts, z) = judge_all(&mut cells, &mut http, options);
     Ok(Comparison {
         baseline: baseline.label.clone(),
         candidate: candidate.label.clone(),
@@ -293,81 +382,121 @@ pub fn compare(
         cells,
         missing,
         extra,
+        http,
+        http_missing,
+        http_extra,
         drifts,
         z,
     })
 }
 
-/// Estimates each payload's drift and spread per direction, then gives every speed change
-/// its verdict. Returns the drifts and the band's z.
-fn judge_all(cells: &mut [CellComparison], options: &CompareOptions) -> (Vec<Drift>, f64) {
+/// One speed to judge: its group (payload and direction), and whether it is the
+/// normalisation reference.
+struct Test<'a> {
+    payload: &'a str,
+    direction: &'static str,
+    is_reference: bool,
+    change: &'a mut SpeedChange,
+}
+
+/// Whether an `http` encoding label such as `br:1` is the reference `codec:level`, where
+/// the codec may be named as `run` names it (`brotli`) or as HTTP does (`br`).
+pub fn is_http_reference(encoding: &str, codec: &str, level: i32) -> bool {
+    let token = if codec == "brotli" { "br" } else { codec };
+    encoding == format!("{token}:{level}")
+}
+
+/// Estimates the drift and spread of each payload and direction (compress, decompress,
+/// and `http` latency), then gives every speed change its verdict. Returns the drifts and
+/// the band's z.
+fn judge_all(
+    cells: &mut [CellComparison],
+    http: &mut [HttpComparison],
+    options: &CompareOptions,
+) -> (Vec<Drift>, f64) {
     let reference = match &options.basis {
         SpeedBasis::Normalized { codec, level } => Some((codec.as_str(), *level)),
         SpeedBasis::Absolute => None,
     };
-    let is_reference = |key: &CellKey| {
-        reference.is_some_and(|(codec, level)| key.codec == codec && key.level == level)
-    };
-    let mut payloads: Vec<String> = Vec::new();
-    for cell in cells.iter() {
-        if !payloads.contains(&cell.key.payload) {
-            payloads.push(cell.key.payload.clone());
+    let mut tests: Vec<Test> = Vec::new();
+    for cell in cells.iter_mut() {
+        let is_reference = reference
+            .is_some_and(|(codec, level)| cell.key.codec == codec && cell.key.level == level);
+        for (direction, change) in [
+            ("compress", cell.compress.as_mut()),
+            ("decompress", cell.decompress.as_mut()),
+        ] {
+            if let Some(change) = change {
+                tests.push(Test {
+                    payload: &cell.key.payload,
+                    direction,
+                    is_reference,
+                    change,
+                });
+            }
         }
+    }
+    for encoding in http.iter_mut() {
+        tests.push(Test {
+            is_reference: reference.is_some_and(|(codec, level)| {
+                is_http_reference(&encoding.key.encoding, codec, level)
+            }),
+            payload: &encoding.key.payload,
+            direction: "http latency",
+            change: &mut encoding.latency,
+        });
     }
     // Bonferroni: every speed is a test, so each gets α / m for a 5% chance of any false
     // alarm across the whole comparison.
-    let tests = cells
-        .iter()
-        .map(|c| usize::from(c.compress.is_some()) + usize::from(c.decompress.is_some()))
-        .sum::<usize>()
-        .max(1);
-    let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / tests as f64);
+    let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / tests.len().max(1) as f64);
+    let mut groups: Vec<(&str, &'static str)> = Vec::new();
+    for test in &tests {
+        if !groups.contains(&(test.payload, test.direction)) {
+            groups.push((test.payload, test.direction));
+        }
+    }
     let mut drifts = Vec::new();
-    for payload in payloads {
-        for direction in ["compress", "decompress"] {
-            let mut log_changes: Vec<f64> = cells
-                .iter_mut()
-                .filter(|c| c.key.payload == payload && !is_reference(&c.key))
-                .filter_map(|c| c.speed_mut(direction).map(|s| s.change.ln_1p()))
-                .collect();
-            let n = log_changes.len();
-            let sum: f64 = log_changes.iter().sum();
-            let sum_sq: f64 = log_changes.iter().map(|x| x * x).sum();
-            let center = if n >= MIN_CELLS_FOR_SPREAD {
-                let median = median(&mut log_changes);
-                drifts.push(Drift {
-                    payload: payload.clone(),
-                    direction,
-                    shift: median.exp_m1(),
-                    spread: sample_sd(n, sum, sum_sq),
-                    cells: n,
-                });
-                if reference.is_some() {
-                    median
-                } else {
-                    0.0
-                }
+    for (payload, direction) in groups {
+        let in_group = |t: &Test| t.payload == payload && t.direction == direction;
+        let mut log_changes: Vec<f64> = tests
+            .iter()
+            .filter(|t| in_group(t) && !t.is_reference)
+            .map(|t| t.change.change.ln_1p())
+            .collect();
+        let n = log_changes.len();
+        let sum: f64 = log_changes.iter().sum();
+        let sum_sq: f64 = log_changes.iter().map(|x| x * x).sum();
+        let center = if n >= MIN_CELLS_FOR_SPREAD {
+            let median = median(&mut log_changes);
+            drifts.push(Drift {
+                payload: payload.to_string(),
+                direction,
+                shift: median.exp_m1(),
+                spread: sample_sd(n, sum, sum_sq),
+                cells: n,
+            });
+            if reference.is_some() {
+                median
+            } else {
+                0.0
+            }
+        } else {
+            0.0
+        };
+        for test in tests.iter_mut().filter(|t| in_group(t)) {
+            if test.is_reference {
+                judge(test.change, 0.0, 0.0, z, options.threshold);
+                continue;
+            }
+            // Leave this cell out of its own spread, so that a real regression does not
+            // widen the band that judges it.
+            let x = test.change.change.ln_1p();
+            let spread = if n > MIN_CELLS_FOR_SPREAD {
+                sample_sd(n - 1, sum - x, sum_sq - x * x)
             } else {
                 0.0
             };
-            for cell in cells.iter_mut().filter(|c| c.key.payload == payload) {
-                let is_ref = is_reference(&cell.key);
-                if let Some(change) = cell.speed_mut(direction) {
-                    if is_ref {
-                        judge(change, 0.0, 0.0, z, options.threshold);
-                        continue;
-                    }
-                    // Leave this cell out of its own spread, so that a real regression
-                    // does not widen the band that judges it.
-                    let x = change.change.ln_1p();
-                    let spread = if n > MIN_CELLS_FOR_SPREAD {
-                        sample_sd(n - 1, sum - x, sum_sq - x * x)
-                    } else {
-                        0.0
-                    };
-                    judge(change, center, spread, z, options.threshold);
-                }
-            }
+            judge(test.change, center, spread, z, options.threshold);
         }
     }
     (drifts, z)
@@ -489,6 +618,43 @@ fn speed(
     }
 }
 
+/// An `http` encoding's delivered speed on the comparison's basis: MB/s, or the ratio
+/// to the same run's reference encoding on the same payload and load.
+fn http_speed(run: &LoadedRun, cell: &HttpCell, options: &CompareOptions) -> Result<Speed> {
+    let relative_se = cell.latency.relative_standard_error();
+    let SpeedBasis::Normalized { codec, level } = &options.basis else {
+        return Ok(Speed {
+            value: cell.delivered_mb_s(),
+            relative_se,
+        });
+    };
+    let Some(reference) = run.http.iter().find(|r| {
+        r.key.payload == cell.key.payload
+            && r.key.load == cell.key.load
+            && is_http_reference(&r.key.encoding, codec, *level)
+    }) else {
+        bail!(
+            "{} has no {codec}:{level} encoding for payload {} ({}) to normalise to; measure it, or use --normalize-to or --absolute",
+            run.label,
+            cell.key.payload,
+            cell.key.load
+        );
+    };
+    if reference.key == cell.key {
+        return Ok(Speed {
+            value: 1.0,
+            relative_se: Some(0.0),
+        });
+    }
+    Ok(Speed {
+        value: cell.latency.relative_to(&reference.latency),
+        relative_se: match (relative_se, reference.latency.relative_standard_error()) {
+            (Some(a), Some(b)) => Some(a.hypot(b)),
+            _ => None,
+        },
+    })
+}
+
 /// The raw change between two speeds, before any verdict.
 fn measure_change(baseline: Speed, candidate: Speed) -> SpeedChange {
     let change = candidate.value / baseline.value - 1.0;
@@ -545,6 +711,7 @@ mod tests {
             label: label.into(),
             machine: None,
             cells,
+            http: Vec::new(),
         }
     }
 
@@ -763,5 +930,94 @@ mod tests {
         assert!(err.contains("zstd:1"), "{err}");
         assert!(parse_reference("zstd").is_err());
         assert!(parse_reference("zstd:x").is_err());
+    }
+
+    /// An `http` run on the small payload: each encoding with its body size and p50
+    /// latency in seconds, with 21 samples about ±1% around it.
+    fn http_run(label: &str, encodings: &[(&str, u64, f64)]) -> LoadedRun {
+        LoadedRun {
+            label: label.into(),
+            machine: None,
+            cells: Vec::new(),
+            http: encodings
+                .iter()
+                .map(|&(encoding, body_bytes, p50_s)| HttpCell {
+                    key: HttpKey {
+                        payload: "small".into(),
+                        encoding: encoding.into(),
+                        load: "1 connection, 10 Mbit/s".into(),
+                    },
+                    input_bytes: 298_727,
+                    body_bytes,
+                    wire_bytes: body_bytes as f64 + 300.0,
+                    requests_per_s: 1.0 / p50_s,
+                    latency: Timing::of(p50_s, tight(p50_s)),
+                })
+                .collect(),
+        }
+    }
+
+    const HTTP_BASE: [(&str, u64, f64); 6] = [
+        ("zstd:1", 41_132, 0.033),
+        ("zstd:3", 43_644, 0.035),
+        ("br:1", 44_606, 0.036),
+        ("br:4", 40_000, 0.034),
+        ("gzip:1", 69_839, 0.056),
+        ("identity", 298_727, 0.239),
+    ];
+
+    #[test]
+    fn http_latency_is_judged_like_a_speed() {
+        let base = http_run("a", &HTTP_BASE);
+        // A uniformly slower machine: no change once normalised to zstd:1.
+        let slower: Vec<_> = HTTP_BASE.iter().map(|&(e, b, t)| (e, b, t * 1.5)).collect();
+        let result = compare(&base, &http_run("b", &slower), &options(zstd1())).unwrap();
+        assert_eq!(result.http.len(), 6);
+        assert!(!result.failed(), "{result:#?}");
+        // ... but a regression in absolute mode.
+        let absolute = compare(
+            &base,
+            &http_run("b", &slower),
+            &options(SpeedBasis::Absolute),
+        )
+        .unwrap();
+        assert!(absolute.failed());
+        assert!((absolute.http[0].latency.change - (1.0 / 1.5 - 1.0)).abs() < 1e-9);
+        // One encoding twice as slow among steady ones regresses when normalised.
+        let mut one_slow = HTTP_BASE.to_vec();
+        one_slow[4].2 *= 2.0;
+        let result = compare(&base, &http_run("b", &one_slow), &options(zstd1())).unwrap();
+        let regressed: Vec<_> = result
+            .http_regressions()
+            .map(|c| c.key.encoding.as_str())
+            .collect();
+        assert_eq!(regressed, ["gzip:1"]);
+        assert!(result.drifts.iter().any(|d| d.direction == "http latency"));
+    }
+
+    #[test]
+    fn http_body_drift_missing_encodings_and_the_brotli_reference() {
+        let base = http_run("a", &HTTP_BASE);
+        let mut drifted = HTTP_BASE[..5].to_vec();
+        drifted[2].1 += 7;
+        let result = compare(&base, &http_run("b", &drifted), &options(zstd1())).unwrap();
+        assert!(result.failed());
+        assert_eq!(result.http_size_drifts().count(), 1);
+        assert_eq!(result.http_missing[0].encoding, "identity");
+        // `brotli:1` and `br:1` name the same reference encoding.
+        let (codec, level) = parse_reference("brotli:1").unwrap();
+        let basis = SpeedBasis::Normalized { codec, level };
+        let result = compare(&base, &base, &options(basis)).unwrap();
+        assert_eq!(result.http[2].latency.candidate, 1.0);
+        // No such encoding to normalise to.
+        let err = compare(&base, &base, &options(parse_basis("gzip:9")))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("gzip:9"), "{err}");
+    }
+
+    fn parse_basis(text: &str) -> SpeedBasis {
+        let (codec, level) = parse_reference(text).unwrap();
+        SpeedBasis::Normalized { codec, level }
     }
 }

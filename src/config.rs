@@ -30,9 +30,9 @@ impl RunConfig {
     pub fn from_args(args: RunArgs) -> Result<Self> {
         Ok(RunConfig {
             measure: MeasureConfig::from_args(args.measure)?,
-            format: args.format,
-            csv_path: args.csv,
-            json_path: args.json,
+            format: args.output.format,
+            csv_path: args.output.csv,
+            json_path: args.output.json,
         })
     }
 }

@@ -23,7 +23,7 @@ use anyhow::{bail, Context as _, Result};
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
@@ -174,7 +174,8 @@ pub struct Load {
 }
 
 /// What one encoding measured.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+// NOTE: the `http_` CSV columns in report/http.rs and the README's schema follow these.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EncodingResult {
     /// `zstd:1`, …, `identity`.
     pub encoding: String,
@@ -196,6 +197,86 @@ pub struct EncodingResult {
     /// The server thread's CPU time per response, in ms: routing, building the body,
     /// compressing it and writing it; `None` where the OS has no per-thread CPU clock.
     pub server_cpu_ms: Option<f64>,
+    /// Every response's latency in ms, in the order they completed (JSON only), so that
+    /// `compare` can judge a change against the spread.
+    #[serde(default)]
+    pub latencies_ms: Vec<f64>,
+}
+
+/// The load settings, as saved with the results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadSettings {
+    /// Connections per encoding.
+    pub concurrency: usize,
+    /// The request count asked for, if any.
+    pub requests: Option<usize>,
+    /// The duration asked for, in seconds, if any.
+    pub duration_s: Option<f64>,
+    /// The shaped link speed in Mbit/s; `None` for plain loopback.
+    pub bandwidth_mbit: Option<f64>,
+}
+
+impl From<Load> for LoadSettings {
+    fn from(load: Load) -> Self {
+        LoadSettings {
+            concurrency: load.concurrency,
+            requests: load.requests,
+            duration_s: load.duration.map(|d| d.as_secs_f64()),
+            bandwidth_mbit: load.bandwidth_mbit,
+        }
+    }
+}
+
+/// Describes a load for matching results across runs: `1 connection, 10 Mbit/s` or
+/// `4 connections, unshaped`. Runs under different loads do not compare.
+pub fn load_label(concurrency: usize, bandwidth_mbit: Option<f64>) -> String {
+    let connections = if concurrency == 1 {
+        "1 connection".to_string()
+    } else {
+        format!("{concurrency} connections")
+    };
+    match bandwidth_mbit {
+        Some(mbit) => format!("{connections}, {mbit} Mbit/s"),
+        None => format!("{connections}, unshaped"),
+    }
+}
+
+/// The `kind` of a JSON document written by `http --json`.
+pub const HTTP_KIND: &str = "http";
+
+/// Everything `http` measured on one payload.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HttpPayloadResult {
+    /// `single`, `small`, `large`, or the file path.
+    pub payload: String,
+    /// Uncompressed size in bytes.
+    pub input_bytes: u64,
+    /// SHA-256 of the uncompressed body, lower-case hex.
+    pub sha256: String,
+    /// True when a stop request cut the payload short.
+    #[serde(default)]
+    pub interrupted: bool,
+    /// One entry per encoding, in the order they ran.
+    pub encodings: Vec<EncodingResult>,
+}
+
+/// The JSON document of `http --json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HttpReport {
+    /// The same [`crate::bench::result::SCHEMA_VERSION`] as `run`'s documents.
+    pub schema_version: u32,
+    /// Always [`HTTP_KIND`]: tells these documents from `run`'s.
+    pub kind: String,
+    /// Where and with what it ran.
+    pub environment: crate::environment::Environment,
+    /// Seed of the record generator.
+    pub seed: i32,
+    /// Random stream of the record generator.
+    pub rng: String,
+    /// The load each encoding was measured under.
+    pub load: LoadSettings,
+    /// One entry per payload, in the order they ran.
+    pub payloads: Vec<HttpPayloadResult>,
 }
 
 /// A TCP stream that counts the bytes it reads.
@@ -635,6 +716,10 @@ async fn measure_encoding(
             }
             _ => None,
         },
+        latencies_ms: samples
+            .iter()
+            .map(|s| s.latency.as_secs_f64() * 1e3)
+            .collect(),
     })
 }
 
@@ -643,7 +728,7 @@ pub fn measure(
     payload: &[u8],
     encodings: &[Encoding],
     load: Load,
-    on_result: &mut dyn FnMut(&EncodingResult),
+    on_result: &mut dyn FnMut(&EncodingResult) -> Result<()>,
 ) -> Result<Vec<EncodingResult>> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -659,7 +744,7 @@ pub fn measure(
         }
         let result =
             runtime.block_on(measure_encoding(&server, payload.clone(), encoding, load))?;
-        on_result(&result);
+        on_result(&result)?;
         results.push(result);
     }
     Ok(results)
@@ -755,7 +840,7 @@ mod tests {
             duration: None,
             bandwidth_mbit: None,
         };
-        let results = measure(&payload, &encodings, load, &mut |_| {}).unwrap();
+        let results = measure(&payload, &encodings, load, &mut |_| Ok(())).unwrap();
         assert_eq!(results.len(), 5);
         for result in &results {
             assert_eq!(result.requests, 12, "{}", result.encoding);

@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use crate::runs::{LoadedRun, RunCell, Timing};
+use crate::compare::is_http_reference;
+use crate::runs::{HttpCell, LoadedRun, RunCell, Timing};
 
 /// One run's speeds for one setting.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -36,6 +37,37 @@ pub struct MergedRow {
     pub runs: Vec<Option<RunSpeeds>>,
 }
 
+/// One run's figures for one `http` encoding.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HttpFigures {
+    /// Median latency in ms.
+    pub p50_ms: f64,
+    /// Requests per second.
+    pub requests_per_s: f64,
+    /// Bytes on the wire per response.
+    pub wire_bytes: f64,
+    /// The reference encoding's p50 ÷ this p50, in the same run, payload and load:
+    /// above 1 is faster than the reference.
+    pub speed_normalized: Option<f64>,
+}
+
+/// One `http` encoding across runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct MergedHttpRow {
+    /// Payload name.
+    pub payload: String,
+    /// `zstd:1`, …, `identity`.
+    pub encoding: String,
+    /// The load, e.g. `1 connection, 10 Mbit/s`.
+    pub load: String,
+    /// Input ÷ body size, from the first run that has the encoding.
+    pub ratio: f64,
+    /// False when the runs disagree on the body size.
+    pub sizes_agree: bool,
+    /// One entry per run, in the order given; `None` where a run lacks the encoding.
+    pub runs: Vec<Option<HttpFigures>>,
+}
+
 /// Several runs side by side.
 #[derive(Clone, Debug, Serialize)]
 pub struct Merged {
@@ -47,6 +79,8 @@ pub struct Merged {
     pub reference: String,
     /// Settings in first-seen order.
     pub rows: Vec<MergedRow>,
+    /// `http` encodings in first-seen order.
+    pub http_rows: Vec<MergedHttpRow>,
 }
 
 /// Merges `runs`, normalising speeds to `reference_codec` at `reference_level`.
@@ -94,7 +128,63 @@ pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) ->
         machines: runs.iter().map(|r| r.machine.clone()).collect(),
         reference: format!("{reference_codec}:{reference_level}"),
         rows,
+        http_rows: merge_http(runs, reference_codec, reference_level),
     }
+}
+
+fn merge_http(
+    runs: &[LoadedRun],
+    reference_codec: &str,
+    reference_level: i32,
+) -> Vec<MergedHttpRow> {
+    let mut rows: Vec<MergedHttpRow> = Vec::new();
+    for run in runs {
+        for cell in &run.http {
+            let k = &cell.key;
+            if rows
+                .iter()
+                .any(|r| r.payload == k.payload && r.encoding == k.encoding && r.load == k.load)
+            {
+                continue;
+            }
+            let cells: Vec<Option<&HttpCell>> = runs.iter().map(|r| r.http_cell(k)).collect();
+            let figures = runs
+                .iter()
+                .zip(&cells)
+                .map(|(run, found)| {
+                    found.map(|c| {
+                        let reference = run.http.iter().find(|r| {
+                            r.key.payload == k.payload
+                                && r.key.load == k.load
+                                && is_http_reference(
+                                    &r.key.encoding,
+                                    reference_codec,
+                                    reference_level,
+                                )
+                        });
+                        HttpFigures {
+                            p50_ms: c.latency.median_s * 1e3,
+                            requests_per_s: c.requests_per_s,
+                            wire_bytes: c.wire_bytes,
+                            speed_normalized: reference.map(|r| c.latency.relative_to(&r.latency)),
+                        }
+                    })
+                })
+                .collect();
+            rows.push(MergedHttpRow {
+                payload: k.payload.clone(),
+                encoding: k.encoding.clone(),
+                load: k.load.clone(),
+                ratio: cell.input_bytes as f64 / cell.body_bytes.max(1) as f64,
+                sizes_agree: cells
+                    .iter()
+                    .flatten()
+                    .all(|c| c.body_bytes == cell.body_bytes),
+                runs: figures,
+            });
+        }
+    }
+    rows
 }
 
 fn speeds(cell: &RunCell, reference: Option<&RunCell>) -> RunSpeeds {
@@ -131,11 +221,13 @@ mod tests {
             label: "a".into(),
             machine: Some("A".into()),
             cells: vec![cell("zstd", 1, 100, 0.001), cell("gzip", 1, 200, 0.002)],
+            http: Vec::new(),
         };
         let b = LoadedRun {
             label: "b".into(),
             machine: None,
             cells: vec![cell("zstd", 1, 100, 0.0005), cell("brotli", 11, 50, 1.0)],
+            http: Vec::new(),
         };
         let merged = merge(&[a, b], "zstd", 1);
         assert_eq!(merged.labels, ["a", "b"]);

@@ -301,6 +301,7 @@ pub(crate) mod fixtures {
                 cell("brotli", 11, 34_020, 800.0, 0.5),
                 cell("gzip", 1, 69_832, 1.0, 0.6),
             ],
+            http: Vec::new(),
         }
     }
 

@@ -399,6 +399,7 @@ mod tests {
                 cell("small", "zstd", 1, 298_727, 41_132, 0.7),
                 cell("small", "zstd", 3, 298_727, 43_645, 1.0),
             ],
+            http: Vec::new(),
         };
         let claims = check(&run);
         assert_eq!(verdict_of(&claims, "the 1,000-record"), Verdict::Holds);
@@ -454,6 +455,7 @@ mod tests {
             label: "run".into(),
             machine: None,
             cells,
+            http: Vec::new(),
         };
         let claims = check(&run);
         assert_eq!(

@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use crate::bench::result::{RunReport, SCHEMA_VERSION};
 use crate::bench::stats::{median, Summary};
 use crate::codec::library_name;
+use crate::http::{load_label, HttpReport, HTTP_KIND};
 
 /// Identifies a cell across runs.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -146,15 +147,64 @@ impl RunCell {
     }
 }
 
-/// A saved run.
+/// Identifies one encoding of an `http` run across runs.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct HttpKey {
+    /// Payload name.
+    pub payload: String,
+    /// `zstd:1`, `br:4`, `gzip:1`, `identity` or `auto`.
+    pub encoding: String,
+    /// The load, e.g. `1 connection, 10 Mbit/s`: results under different loads do not
+    /// match.
+    pub load: String,
+}
+
+impl std::fmt::Display for HttpKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} over HTTP ({})",
+            self.payload, self.encoding, self.load
+        )
+    }
+}
+
+/// One encoding of a saved `http` run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpCell {
+    /// Which encoding.
+    pub key: HttpKey,
+    /// Uncompressed size.
+    pub input_bytes: u64,
+    /// The encoded body's size.
+    pub body_bytes: u64,
+    /// Bytes on the wire per response, headers included (mean).
+    pub wire_bytes: f64,
+    /// Requests per second over the whole load.
+    pub requests_per_s: f64,
+    /// Latency: the median is the p50; the samples are every response's (JSON only).
+    pub latency: Timing,
+}
+
+impl HttpCell {
+    /// Uncompressed size delivered per second of p50 latency, in MB/s: the speed that
+    /// `compare` judges, higher being better like its codec speeds.
+    pub fn delivered_mb_s(&self) -> f64 {
+        self.latency.mb_s(self.input_bytes)
+    }
+}
+
+/// A saved run: the cells of `run`, or the encodings of `http`.
 #[derive(Clone, Debug)]
 pub struct LoadedRun {
     /// A short name: the file name.
     pub label: String,
     /// The machine line from the JSON environment; `None` for CSV.
     pub machine: Option<String>,
-    /// Cells in file order.
+    /// Cells in file order; empty for an `http` run.
     pub cells: Vec<RunCell>,
+    /// Encodings in file order; empty for a `run` run.
+    pub http: Vec<HttpCell>,
 }
 
 impl LoadedRun {
@@ -164,12 +214,30 @@ impl LoadedRun {
             label: label.to_string(),
             machine: Some(report.environment.machine()),
             cells: cells_of(report),
+            http: Vec::new(),
         }
     }
 
     /// The cell with this key, if the run has it.
     pub fn cell(&self, key: &CellKey) -> Option<&RunCell> {
         self.cells.iter().find(|c| &c.key == key)
+    }
+
+    /// The HTTP encoding with this key, if the run has it.
+    pub fn http_cell(&self, key: &HttpKey) -> Option<&HttpCell> {
+        self.http.iter().find(|c| &c.key == key)
+    }
+
+    /// Fails unless the run holds codec cells: for the commands that analyse `run`'s
+    /// results only.
+    pub fn require_cells(&self) -> Result<()> {
+        if self.cells.is_empty() {
+            bail!(
+                "{} holds HTTP results from `codecbench http`; this command reads runs from `codecbench run`",
+                self.label
+            );
+        }
+        Ok(())
     }
 
     /// The first cell of `payload` with this codec and level, whatever its implementation.
@@ -194,27 +262,30 @@ pub fn load(path: &Path) -> Result<LoadedRun> {
 /// bytes give a run or an error, never a panic (a property test feeds it garbage).
 pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    let (machine, cells) = match first {
+    let (machine, cells, http) = match first {
         None => bail!("{source} is empty"),
         Some(b'{') => from_json(bytes)
             .with_context(|| format!("{source} is not a valid codecbench JSON run"))?,
-        Some(_) => (
-            None,
-            from_csv(bytes)
-                .with_context(|| format!("{source} is not a valid codecbench CSV run"))?,
-        ),
+        Some(_) => {
+            let (cells, http) = from_csv(bytes)
+                .with_context(|| format!("{source} is not a valid codecbench CSV run"))?;
+            (None, cells, http)
+        }
     };
-    if cells.is_empty() {
+    if cells.is_empty() && http.is_empty() {
         bail!("{source} holds no cells");
     }
     Ok(LoadedRun {
         label: label.to_string(),
         machine,
         cells,
+        http,
     })
 }
 
-fn from_json(bytes: &[u8]) -> Result<(Option<String>, Vec<RunCell>)> {
+type Parsed = (Option<String>, Vec<RunCell>, Vec<HttpCell>);
+
+fn from_json(bytes: &[u8]) -> Result<Parsed> {
     let value: serde_json::Value = serde_json::from_slice(bytes)?;
     match value.get("schema_version").and_then(|v| v.as_u64()) {
         Some(version) if version == u64::from(SCHEMA_VERSION) => {}
@@ -223,8 +294,46 @@ fn from_json(bytes: &[u8]) -> Result<(Option<String>, Vec<RunCell>)> {
         ),
         None => bail!("no schema_version"),
     }
+    if value.get("kind").and_then(|k| k.as_str()) == Some(HTTP_KIND) {
+        let report: HttpReport = serde_json::from_value(value)?;
+        return Ok((
+            Some(report.environment.machine()),
+            Vec::new(),
+            http_cells_of(&report),
+        ));
+    }
     let report: RunReport = serde_json::from_value(value)?;
-    Ok((Some(report.environment.machine()), cells_of(&report)))
+    Ok((
+        Some(report.environment.machine()),
+        cells_of(&report),
+        Vec::new(),
+    ))
+}
+
+/// Every encoding of an `http` report.
+fn http_cells_of(report: &HttpReport) -> Vec<HttpCell> {
+    let load = load_label(report.load.concurrency, report.load.bandwidth_mbit);
+    let mut cells = Vec::new();
+    for payload in &report.payloads {
+        for result in &payload.encodings {
+            cells.push(HttpCell {
+                key: HttpKey {
+                    payload: payload.payload.clone(),
+                    encoding: result.encoding.clone(),
+                    load: load.clone(),
+                },
+                input_bytes: payload.input_bytes,
+                body_bytes: result.body_bytes.round() as u64,
+                wire_bytes: result.wire_bytes,
+                requests_per_s: result.requests_per_s,
+                latency: Timing {
+                    median_s: result.p50_ms / 1e3,
+                    samples_s: result.latencies_ms.iter().map(|ms| ms / 1e3).collect(),
+                },
+            });
+        }
+    }
+    cells
 }
 
 /// Every cell of `report`, as runs read from files have them.
@@ -256,15 +365,13 @@ fn cells_of(report: &RunReport) -> Vec<RunCell> {
     cells
 }
 
-fn from_csv(bytes: &[u8]) -> Result<Vec<RunCell>> {
+fn from_csv(bytes: &[u8]) -> Result<(Vec<RunCell>, Vec<HttpCell>)> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = reader.headers()?.clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .with_context(|| format!("no column named {name}"))
-    };
+    if headers.iter().any(|h| h.starts_with("http_")) {
+        return Ok((Vec::new(), http_from_csv(reader, &headers)?));
+    }
+    let column = |name: &str| column(&headers, name);
     let payload = column("payload")?;
     let input = column("input_bytes")?;
     let codec = column("codec")?;
@@ -280,15 +387,7 @@ fn from_csv(bytes: &[u8]) -> Result<Vec<RunCell>> {
         let line = index + 2;
         let record = record.with_context(|| format!("line {line}"))?;
         let field = |i: usize| record.get(i).unwrap_or("");
-        let number = |i: usize| -> Result<f64> {
-            field(i).parse().with_context(|| {
-                format!(
-                    "line {line}: '{}' in column {} is not a number",
-                    field(i),
-                    &headers[i]
-                )
-            })
-        };
+        let number = |i: usize| number(&record, &headers, line, i);
         let timing = |i: usize| -> Result<Option<Timing>> {
             if field(i).is_empty() {
                 return Ok(None);
@@ -312,6 +411,80 @@ fn from_csv(bytes: &[u8]) -> Result<Vec<RunCell>> {
             compressed_bytes: number(compressed)? as u64,
             compress: timing(compress_ms)?,
             decompress: timing(decompress_ms)?,
+        });
+    }
+    Ok((cells, Vec::new()))
+}
+
+/// The index of the column called `name`.
+fn column(headers: &csv::StringRecord, name: &str) -> Result<usize> {
+    headers
+        .iter()
+        .position(|h| h == name)
+        .with_context(|| format!("no column named {name}"))
+}
+
+/// Field `i` of `record` (on `line`) as a number.
+fn number(
+    record: &csv::StringRecord,
+    headers: &csv::StringRecord,
+    line: usize,
+    i: usize,
+) -> Result<f64> {
+    let field = record.get(i).unwrap_or("");
+    let value: f64 = field.parse().with_context(|| {
+        format!(
+            "line {line}: '{field}' in column {} is not a number",
+            &headers[i]
+        )
+    })?;
+    if !value.is_finite() {
+        bail!(
+            "line {line}: '{field}' in column {} is not finite",
+            &headers[i]
+        );
+    }
+    Ok(value)
+}
+
+/// The encodings of a CSV written by `http --csv`: medians only, no samples.
+fn http_from_csv(
+    mut reader: csv::Reader<&[u8]>,
+    headers: &csv::StringRecord,
+) -> Result<Vec<HttpCell>> {
+    let payload = column(headers, "payload")?;
+    let input = column(headers, "input_bytes")?;
+    let encoding = column(headers, "http_encoding")?;
+    let concurrency = column(headers, "http_concurrency")?;
+    let bandwidth = column(headers, "http_bandwidth_mbit")?;
+    let requests_per_s = column(headers, "http_requests_per_s")?;
+    let p50 = column(headers, "http_p50_ms")?;
+    let wire = column(headers, "http_wire_bytes")?;
+    let body = column(headers, "http_body_bytes")?;
+    let mut cells = Vec::new();
+    for (index, record) in reader.records().enumerate() {
+        let line = index + 2;
+        let record = record.with_context(|| format!("line {line}"))?;
+        let field = |i: usize| record.get(i).unwrap_or("");
+        let number = |i: usize| number(&record, headers, line, i);
+        let bandwidth_mbit = match field(bandwidth) {
+            "" => None,
+            _ => Some(number(bandwidth)?),
+        };
+        cells.push(HttpCell {
+            key: HttpKey {
+                payload: field(payload).to_string(),
+                encoding: field(encoding).to_string(),
+                load: load_label(number(concurrency)? as usize, bandwidth_mbit),
+            },
+            input_bytes: number(input)? as u64,
+            body_bytes: number(body)?.round() as u64,
+            wire_bytes: number(wire)?,
+            requests_per_s: number(requests_per_s)?,
+            latency: Timing {
+                median_s: number(p50)? / 1e3,
+                samples_s: Vec::new(),
+            },
         });
     }
     Ok(cells)
@@ -367,12 +540,56 @@ mod tests {
         }
     }
 
+    #[test]
+    fn http_runs_load_from_json_and_csv() {
+        let report = crate::report::http::fixtures::report();
+        let json = parse(
+            &crate::report::http::render_json(&report, None),
+            "h.json",
+            "h.json",
+        )
+        .unwrap();
+        let csv = parse(
+            &crate::report::http::render_csv(&report, None),
+            "h.csv",
+            "h.csv",
+        )
+        .unwrap();
+        assert!(json.cells.is_empty() && csv.cells.is_empty());
+        assert!(json.require_cells().is_err());
+        assert_eq!(json.http.len(), 3);
+        for (j, c) in json.http.iter().zip(&csv.http) {
+            assert_eq!(j.key, c.key);
+            assert_eq!(j.body_bytes, c.body_bytes);
+            assert!((j.latency.median_s - c.latency.median_s).abs() < 1e-12);
+        }
+        let zstd = &json.http[0];
+        assert_eq!(
+            zstd.key.to_string(),
+            "small zstd:1 over HTTP (1 connection, 10 Mbit/s)"
+        );
+        assert_eq!(zstd.body_bytes, 41_132);
+        assert_eq!(zstd.latency.samples_s.len(), 5);
+        assert!((zstd.latency.median_s - 0.0328).abs() < 1e-12);
+        assert!(csv.http[0].latency.samples_s.is_empty());
+
+        let mut bad = String::from_utf8(crate::report::http::render_csv(&report, None)).unwrap();
+        bad = bad.replacen(",32.8,", ",fast,", 1);
+        let message = format!("{:#}", parse(bad.as_bytes(), "b", "b.csv").unwrap_err());
+        assert!(
+            message.contains("'fast' in column http_p50_ms is not a number"),
+            "{message}"
+        );
+    }
+
     mod garbage {
         use super::super::parse;
         use proptest::prelude::*;
 
         const JSON: &[u8] = include_bytes!("../tests/fixtures/base.json");
         const CSV: &[u8] = include_bytes!("../tests/fixtures/base.csv");
+        const HTTP_JSON: &[u8] = include_bytes!("../tests/fixtures/http.json");
+        const HTTP_CSV: &[u8] = include_bytes!("../tests/fixtures/http.csv");
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(256))]
@@ -386,11 +603,11 @@ mod tests {
 
             #[test]
             fn damaged_runs_give_a_run_or_an_error(
-                json in any::<bool>(),
+                which in 0usize..4,
                 cut in 0.0f64..=1.0,
                 flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 0..16),
             ) {
-                let original = if json { JSON } else { CSV };
+                let original = [JSON, CSV, HTTP_JSON, HTTP_CSV][which];
                 let mut bytes = original[..(original.len() as f64 * cut) as usize].to_vec();
                 for (at, byte) in flips {
                     if !bytes.is_empty() {

@@ -53,3 +53,107 @@ fn bad_encodings_and_loads_are_refused() {
     let message = bad_input(&["http", "--requests", "0"]);
     assert!(message.contains("'0' for '--requests <N>'"), "{message}");
 }
+
+/// `http --json` and `--csv` write files that `compare` and `merge` read; the other
+/// analysis commands refuse them with one line.
+#[test]
+fn saved_http_results_compare_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("h.json");
+    let csv = dir.path().join("h.csv");
+    let output = succeed(codecbench().args([
+        "http",
+        "--payload",
+        "single",
+        "--encodings",
+        "zstd:1,gzip:1,identity",
+        "--requests",
+        "12",
+        "--format",
+        "csv",
+        "--json",
+        json.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]));
+    // stdout and the file hold the same rows.
+    let rows = common::csv_rows(&output.stdout);
+    assert_eq!(rows, common::csv_rows(&std::fs::read(&csv).unwrap()));
+    let encodings: Vec<&str> = rows.iter().map(|r| r["http_encoding"].as_str()).collect();
+    assert_eq!(encodings, ["zstd:1", "gzip:1", "identity"]);
+    for row in &rows {
+        assert_eq!(row["http_requests"], "12");
+        assert_eq!(row["payload"], "single");
+    }
+    assert_eq!(rows[2]["http_body_bytes"], rows[2]["input_bytes"]);
+
+    let document: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(document["kind"], "http");
+    let zstd = &document["payloads"][0]["encodings"][0];
+    assert_eq!(zstd["latencies_ms"].as_array().unwrap().len(), 12);
+
+    let compare = |candidate: &std::path::Path| {
+        codecbench()
+            .args([
+                "compare",
+                json.to_str().unwrap(),
+                candidate.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    for candidate in [&json, &csv] {
+        let output = compare(candidate);
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(output.status.code(), Some(0), "{stdout}");
+        assert!(
+            stdout.contains("3 HTTP encodings compared: 0 regressed, 0 size drifts"),
+            "{stdout}"
+        );
+    }
+
+    // A body that changed size is a drift, named, and fails the comparison.
+    let mut edited = document.clone();
+    let body = &mut edited["payloads"][0]["encodings"][1]["body_bytes"];
+    *body = serde_json::json!(body.as_f64().unwrap() + 7.0);
+    let edited_path = dir.path().join("edited.json");
+    std::fs::write(&edited_path, serde_json::to_vec(&edited).unwrap()).unwrap();
+    let output = compare(&edited_path);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("size drift (FAILS): single gzip:1 over HTTP (1 connection, unshaped)"),
+        "{stdout}"
+    );
+
+    let output =
+        succeed(codecbench().args(["merge", json.to_str().unwrap(), csv.to_str().unwrap()]));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("h.json p50 ms"), "{stdout}");
+    assert_eq!(
+        stdout.matches("1 connection, unshaped").count(),
+        3,
+        "{stdout}"
+    );
+
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/base.json");
+    let message = bad_input(&["merge", "--format", "csv", json.to_str().unwrap(), fixture]);
+    assert!(message.contains("takes runs of one kind"), "{message}");
+    let message = bad_input(&["compare", fixture, json.to_str().unwrap()]);
+    assert!(
+        message.contains("base.json holds `run` results and h.json holds `http` results"),
+        "{message}"
+    );
+    let message = bad_input(&["recommend", "--from", json.to_str().unwrap()]);
+    assert!(message.contains("holds HTTP results"), "{message}");
+}
+
+#[test]
+fn an_unwritable_output_fails_before_any_request() {
+    let message = bad_input(&["http", "--json", "/no/such/dir/h.json"]);
+    assert!(
+        message.contains("cannot write /no/such/dir/h.json"),
+        "{message}"
+    );
+}

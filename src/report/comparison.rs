@@ -1,8 +1,8 @@
 //! Rendering a comparison of two runs: table, Markdown or JSON.
 
-use super::{markdown_table, text_table, thousands};
+use super::{markdown_table, significant, text_table, thousands};
 use crate::compare::{Comparison, SpeedBasis, SpeedChange};
-use crate::runs::CellKey;
+use crate::runs::{CellKey, HttpKey};
 
 const HEADER: [&str; 7] = [
     "payload",
@@ -42,20 +42,52 @@ fn speed_text(change: &Option<SpeedChange>) -> String {
     }
 }
 
+const HTTP_HEADER: [&str; 6] = [
+    "payload",
+    "encoding",
+    "load",
+    "body bytes",
+    "p50 ms",
+    "speed",
+];
+const HTTP_NUMERIC: [bool; 6] = [false, false, false, true, true, true];
+
+/// `a → b DRIFT` when two sizes differ, else the size.
+fn bytes_text(baseline: u64, candidate: u64) -> String {
+    if baseline == candidate {
+        thousands(baseline)
+    } else {
+        format!("{} → {} DRIFT", thousands(baseline), thousands(candidate))
+    }
+}
+
+fn http_rows(comparison: &Comparison) -> Vec<Vec<String>> {
+    comparison
+        .http
+        .iter()
+        .map(|c| {
+            vec![
+                c.key.payload.clone(),
+                c.key.encoding.clone(),
+                c.key.load.clone(),
+                bytes_text(c.baseline_body_bytes, c.candidate_body_bytes),
+                format!(
+                    "{} → {}",
+                    significant(c.baseline_p50_ms, 3),
+                    significant(c.candidate_p50_ms, 3)
+                ),
+                speed_text(&Some(c.latency.clone())),
+            ]
+        })
+        .collect()
+}
+
 fn rows(comparison: &Comparison) -> Vec<Vec<String>> {
     comparison
         .cells
         .iter()
         .map(|cell| {
-            let bytes = if cell.size_drift() {
-                format!(
-                    "{} → {} DRIFT",
-                    thousands(cell.baseline_bytes),
-                    thousands(cell.candidate_bytes)
-                )
-            } else {
-                thousands(cell.baseline_bytes)
-            };
+            let bytes = bytes_text(cell.baseline_bytes, cell.candidate_bytes);
             vec![
                 cell.key.payload.clone(),
                 cell.key.codec.clone(),
@@ -118,29 +150,78 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
     for cell in comparison.regressions() {
         lines.push(format!("regression: {}", cell.key));
     }
-    lines.extend(key_lines("missing from candidate", &comparison.missing));
-    lines.extend(key_lines("only in candidate", &comparison.extra));
-    lines.push(format!(
-        "{} cells compared: {} regressed, {} size drifts, {} missing, {} extra",
-        comparison.cells.len(),
-        comparison.regressions().count(),
-        comparison.size_drifts().count(),
-        comparison.missing.len(),
-        comparison.extra.len()
+    for c in comparison.http_size_drifts() {
+        lines.push(format!(
+            "size drift ({drift_word}): {}: {} → {} body bytes",
+            c.key, c.baseline_body_bytes, c.candidate_body_bytes
+        ));
+    }
+    for c in comparison.http_regressions() {
+        lines.push(format!("regression: {}", c.key));
+    }
+    let cell_payload = |k: &CellKey| k.payload.clone();
+    let http_payload = |k: &HttpKey| k.payload.clone();
+    lines.extend(key_lines(
+        "missing from candidate",
+        &comparison.missing,
+        cell_payload,
     ));
+    lines.extend(key_lines(
+        "only in candidate",
+        &comparison.extra,
+        cell_payload,
+    ));
+    lines.extend(key_lines(
+        "missing from candidate",
+        &comparison.http_missing,
+        http_payload,
+    ));
+    lines.extend(key_lines(
+        "only in candidate",
+        &comparison.http_extra,
+        http_payload,
+    ));
+    let has_http = !(comparison.http.is_empty()
+        && comparison.http_missing.is_empty()
+        && comparison.http_extra.is_empty());
+    if !comparison.cells.is_empty() || !has_http {
+        lines.push(format!(
+            "{} cells compared: {} regressed, {} size drifts, {} missing, {} extra",
+            comparison.cells.len(),
+            comparison.regressions().count(),
+            comparison.size_drifts().count(),
+            comparison.missing.len(),
+            comparison.extra.len()
+        ));
+    }
+    if has_http {
+        lines.push(format!(
+            "{} HTTP encodings compared: {} regressed, {} size drifts, {} missing, {} extra",
+            comparison.http.len(),
+            comparison.http_regressions().count(),
+            comparison.http_size_drifts().count(),
+            comparison.http_missing.len(),
+            comparison.http_extra.len()
+        ));
+    }
     lines
 }
 
-/// Names up to five cells one per line; more are counted by payload on one line.
-fn key_lines(what: &str, keys: &[CellKey]) -> Vec<String> {
+/// Names up to five keys one per line; more are counted by payload on one line.
+fn key_lines<K: std::fmt::Display>(
+    what: &str,
+    keys: &[K],
+    payload_of: impl Fn(&K) -> String,
+) -> Vec<String> {
     if keys.len() <= 5 {
         return keys.iter().map(|key| format!("{what}: {key}")).collect();
     }
-    let mut per_payload: Vec<(&str, usize)> = Vec::new();
+    let mut per_payload: Vec<(String, usize)> = Vec::new();
     for key in keys {
-        match per_payload.iter_mut().find(|(p, _)| *p == key.payload) {
+        let payload = payload_of(key);
+        match per_payload.iter_mut().find(|(p, _)| *p == payload) {
             Some((_, count)) => *count += 1,
-            None => per_payload.push((&key.payload, 1)),
+            None => per_payload.push((payload, 1)),
         }
     }
     let counts: Vec<String> = per_payload
@@ -154,9 +235,27 @@ fn key_lines(what: &str, keys: &[CellKey]) -> Vec<String> {
     )]
 }
 
+/// The tables that have rows: codec cells, then `http` encodings.
+fn tables(
+    comparison: &Comparison,
+    table: impl Fn(&[&'static str], &[Vec<String>], &[bool]) -> String,
+) -> String {
+    let mut out = String::new();
+    if !comparison.cells.is_empty() || comparison.http.is_empty() {
+        out.push_str(&table(&HEADER, &rows(comparison), &NUMERIC));
+    }
+    if !comparison.http.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&table(&HTTP_HEADER, &http_rows(comparison), &HTTP_NUMERIC));
+    }
+    out
+}
+
 /// The comparison as a terminal table with its summary.
 pub fn render_table(comparison: &Comparison) -> Vec<u8> {
-    let mut out = text_table(&HEADER, &rows(comparison), &NUMERIC);
+    let mut out = tables(comparison, text_table);
     for line in summary_lines(comparison) {
         out.push_str(&line);
         out.push('\n');
@@ -166,7 +265,7 @@ pub fn render_table(comparison: &Comparison) -> Vec<u8> {
 
 /// The comparison as Markdown, e.g. for a CI job summary.
 pub fn render_markdown(comparison: &Comparison) -> Vec<u8> {
-    let mut out = markdown_table(&HEADER, &rows(comparison), &NUMERIC);
+    let mut out = tables(comparison, markdown_table);
     out.push('\n');
     for line in summary_lines(comparison) {
         out.push_str(&format!("- {line}\n"));
@@ -201,22 +300,27 @@ mod tests {
                 cell("zstd", 1, 41_132, 0.0005),
                 cell("gzip", 1, gzip_bytes, gzip_seconds),
             ],
+            http: Vec::new(),
         }
     }
 
-    fn comparison() -> Comparison {
-        let options = CompareOptions {
+    /// Normalised to zstd:1 with a 10% threshold.
+    fn options() -> CompareOptions {
+        CompareOptions {
             threshold: 0.1,
             basis: SpeedBasis::Normalized {
                 codec: "zstd".into(),
                 level: 1,
             },
             allow_size_drift: false,
-        };
+        }
+    }
+
+    fn comparison() -> Comparison {
         compare(
             &run("base", 0.001, 69_832),
             &run("cand", 0.00125, 69_833),
-            &options,
+            &options(),
         )
         .unwrap()
     }
@@ -229,6 +333,34 @@ mod tests {
     #[test]
     fn comparison_markdown_snapshot() {
         insta::assert_snapshot!(String::from_utf8(render_markdown(&comparison())).unwrap());
+    }
+
+    /// The HTTP fixture against itself with gzip:1's body 7 bytes larger and its
+    /// latency doubled.
+    fn http_comparison() -> Comparison {
+        let report = crate::report::http::fixtures::report();
+        let load = |report: &crate::http::HttpReport, label: &str| {
+            let json = crate::report::http::render_json(report, None);
+            crate::runs::parse(&json, label, label).unwrap()
+        };
+        let mut slower = report.clone();
+        let gzip = &mut slower.payloads[0].encodings[1];
+        gzip.body_bytes += 7.0;
+        gzip.p50_ms *= 2.0;
+        gzip.latencies_ms.iter_mut().for_each(|ms| *ms *= 2.0);
+        compare(
+            &load(&report, "base.json"),
+            &load(&slower, "cand.json"),
+            &options(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn http_comparison_table_snapshot() {
+        let comparison = http_comparison();
+        assert!(comparison.failed());
+        insta::assert_snapshot!(String::from_utf8(render_table(&comparison)).unwrap());
     }
 
     #[test]

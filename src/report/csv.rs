@@ -124,7 +124,9 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 28] {
     ]
 }
 
-fn write_records<const N: usize>(records: impl IntoIterator<Item = [String; N]>) -> Vec<u8> {
+pub(crate) fn write_records<const N: usize>(
+    records: impl IntoIterator<Item = [String; N]>,
+) -> Vec<u8> {
     let mut writer = ::csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::new());

@@ -1,7 +1,7 @@
-//! Rendering `http`: one row per encoding.
+//! Rendering `http`: one row per encoding, as a table, Markdown, CSV or JSON.
 
-use super::{significant, text_table, thousands};
-use crate::http::EncodingResult;
+use super::{markdown_table, significant, text_table, thousands};
+use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings};
 
 const HEADER: [&str; 10] = [
     "encoding",
@@ -17,9 +17,9 @@ const HEADER: [&str; 10] = [
 ];
 const NUMERIC: [bool; 10] = [false, true, true, true, true, true, true, true, true, true];
 
-/// The table for one payload of `input_bytes`, under a title line.
-pub fn render_table(payload: &str, input_bytes: u64, results: &[EncodingResult]) -> Vec<u8> {
-    let rows: Vec<Vec<String>> = results
+fn rows(payload: &HttpPayloadResult) -> Vec<Vec<String>> {
+    payload
+        .encodings
         .iter()
         .map(|r| {
             vec![
@@ -31,19 +31,179 @@ pub fn render_table(payload: &str, input_bytes: u64, results: &[EncodingResult])
                 significant(r.p99_ms, 3),
                 thousands(r.wire_bytes.round() as u64),
                 thousands(r.body_bytes.round() as u64),
-                format!("{:.2}", input_bytes as f64 / r.body_bytes.max(1.0)),
+                format!("{:.2}", ratio(payload, r)),
                 r.server_cpu_ms
                     .map(|ms| significant(ms, 3))
                     .unwrap_or_default(),
             ]
         })
-        .collect();
-    let mut out = format!(
-        "{payload}: {} bytes over HTTP/1.1 on loopback; latency from request to last body byte; server CPU per response; every body decoded and checked\n",
-        thousands(input_bytes)
-    );
-    out.push_str(&text_table(&HEADER, &rows, &NUMERIC));
+        .collect()
+}
+
+fn ratio(payload: &HttpPayloadResult, result: &EncodingResult) -> f64 {
+    payload.input_bytes as f64 / result.body_bytes.max(1.0)
+}
+
+fn title(payload: &HttpPayloadResult, load: &LoadSettings) -> String {
+    format!(
+        "{}: {} bytes over HTTP/1.1 on loopback, {}{}; latency from request to last body byte; server CPU per response; every body decoded and checked",
+        payload.payload,
+        thousands(payload.input_bytes),
+        load_label(load.concurrency, load.bandwidth_mbit),
+        if payload.interrupted { "; INTERRUPTED" } else { "" }
+    )
+}
+
+/// One payload's table under a title line.
+pub fn render_table(payload: &HttpPayloadResult, load: &LoadSettings) -> Vec<u8> {
+    let mut out = title(payload, load);
+    out.push('\n');
+    out.push_str(&text_table(&HEADER, &rows(payload), &NUMERIC));
     out.into_bytes()
+}
+
+/// One payload's Markdown section: a bold title and the table.
+pub fn render_markdown(payload: &HttpPayloadResult, load: &LoadSettings) -> Vec<u8> {
+    let mut out = format!("**{}**\n\n", title(payload, load));
+    out.push_str(&markdown_table(&HEADER, &rows(payload), &NUMERIC));
+    out.into_bytes()
+}
+
+// NOTE: the README's CSV schema documents these columns; change both together.
+/// The CSV columns of `http`, in order. Everything HTTP-specific has the `http_` prefix;
+/// `payload` and `input_bytes` mean what they mean in `run`'s CSV.
+pub const COLUMNS: [&str; 15] = [
+    "payload",
+    "input_bytes",
+    "http_encoding",
+    "http_concurrency",
+    "http_bandwidth_mbit",
+    "http_requests",
+    "http_requests_per_s",
+    "http_p50_ms",
+    "http_p90_ms",
+    "http_p99_ms",
+    "http_wire_bytes",
+    "http_body_bytes",
+    "http_ratio",
+    "http_server_cpu_ms",
+    "http_interrupted",
+];
+
+/// The CSV header line.
+pub fn csv_header() -> Vec<u8> {
+    super::csv::write_records([COLUMNS.map(String::from)])
+}
+
+/// One encoding's CSV row, header excluded, so rows can follow as encodings finish.
+pub fn csv_row(payload: &HttpPayloadResult, load: &LoadSettings, r: &EncodingResult) -> Vec<u8> {
+    let optional = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    super::csv::write_records([[
+        payload.payload.clone(),
+        payload.input_bytes.to_string(),
+        r.encoding.clone(),
+        load.concurrency.to_string(),
+        optional(load.bandwidth_mbit),
+        r.requests.to_string(),
+        r.requests_per_s.to_string(),
+        r.p50_ms.to_string(),
+        r.p90_ms.to_string(),
+        r.p99_ms.to_string(),
+        r.wire_bytes.to_string(),
+        r.body_bytes.to_string(),
+        ratio(payload, r).to_string(),
+        optional(r.server_cpu_ms),
+        payload.interrupted.to_string(),
+    ]])
+}
+
+/// A whole report as CSV, with `in_progress` (a payload still being measured) after the
+/// finished ones.
+pub fn render_csv(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) -> Vec<u8> {
+    let mut out = csv_header();
+    for payload in report.payloads.iter().chain(in_progress) {
+        for result in &payload.encodings {
+            out.extend(csv_row(payload, &report.load, result));
+        }
+    }
+    out
+}
+
+/// A whole report as pretty JSON, with `in_progress` after the finished payloads. It
+/// reads back into an [`HttpReport`].
+pub fn render_json(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct View<'a> {
+        schema_version: u32,
+        kind: &'a str,
+        environment: &'a crate::environment::Environment,
+        seed: i32,
+        rng: &'a str,
+        load: &'a LoadSettings,
+        payloads: Vec<&'a HttpPayloadResult>,
+    }
+    let view = View {
+        schema_version: report.schema_version,
+        kind: &report.kind,
+        environment: &report.environment,
+        seed: report.seed,
+        rng: &report.rng,
+        load: &report.load,
+        payloads: report.payloads.iter().chain(in_progress).collect(),
+    };
+    let mut out = serde_json::to_vec_pretty(&view).expect("an HTTP report serialises");
+    out.push(b'\n');
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    //! A fixed, hand-made HTTP report for snapshot and reader tests.
+
+    use crate::http::{EncodingResult, HttpPayloadResult, HttpReport, LoadSettings, HTTP_KIND};
+
+    fn result(encoding: &str, rps: f64, p50: f64, wire: f64, body: f64) -> EncodingResult {
+        EncodingResult {
+            encoding: encoding.into(),
+            requests: 5,
+            requests_per_s: rps,
+            p50_ms: p50,
+            p90_ms: p50 * 1.2,
+            p99_ms: p50 * 2.0,
+            wire_bytes: wire,
+            body_bytes: body,
+            server_cpu_ms: Some(p50 * 0.6),
+            latencies_ms: vec![p50 * 0.9, p50, p50, p50 * 1.2, p50 * 2.0],
+        }
+    }
+
+    /// zstd:1, gzip:1 and identity on the small payload at 10 Mbit/s.
+    pub fn report() -> HttpReport {
+        HttpReport {
+            schema_version: crate::bench::result::SCHEMA_VERSION,
+            kind: HTTP_KIND.into(),
+            environment: crate::report::fixtures::report().environment,
+            seed: 42,
+            rng: "dotnet".into(),
+            load: LoadSettings {
+                concurrency: 1,
+                requests: Some(5),
+                duration_s: None,
+                bandwidth_mbit: Some(10.0),
+            },
+            payloads: vec![HttpPayloadResult {
+                payload: "small".into(),
+                input_bytes: 298_727,
+                sha256: "9729ade45b4123a360f345e1d0ba07aac996416fc75817c524070de5d648d578".into(),
+                interrupted: false,
+                encodings: vec![
+                    result("zstd:1", 30.0, 32.8, 41_431.0, 41_132.0),
+                    result("gzip:1", 18.0, 55.6, 70_149.0, 69_839.0),
+                    result("identity", 4.2, 239.0, 299_010.0, 298_727.0),
+                ],
+            }],
+        }
+    }
 }
 
 #[cfg(test)]
@@ -52,22 +212,31 @@ mod tests {
 
     #[test]
     fn table_snapshot() {
-        let result = |encoding: &str, rps: f64, p50: f64, wire: f64, body: f64| EncodingResult {
-            encoding: encoding.into(),
-            requests: 100,
-            requests_per_s: rps,
-            p50_ms: p50,
-            p90_ms: p50 * 1.2,
-            p99_ms: p50 * 2.0,
-            wire_bytes: wire,
-            body_bytes: body,
-            server_cpu_ms: Some(p50 * 0.6),
-        };
-        let results = [
-            result("zstd:1", 1200.0, 0.8, 41_300.0, 41_132.0),
-            result("identity", 3000.0, 0.3, 299_000.0, 298_727.0),
-        ];
-        let text = String::from_utf8(render_table("small", 298_727, &results)).unwrap();
+        let report = fixtures::report();
+        let text = String::from_utf8(render_table(&report.payloads[0], &report.load)).unwrap();
         insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn markdown_snapshot() {
+        let report = fixtures::report();
+        let text = String::from_utf8(render_markdown(&report.payloads[0], &report.load)).unwrap();
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn csv_snapshot() {
+        let text = String::from_utf8(render_csv(&fixtures::report(), None)).unwrap();
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn json_reads_back_into_a_report() {
+        let report = fixtures::report();
+        let json = render_json(&report, None);
+        let back: HttpReport = serde_json::from_slice(&json).unwrap();
+        assert_eq!(back.kind, "http");
+        assert_eq!(back.load, report.load);
+        assert_eq!(back.payloads[0].encodings, report.payloads[0].encodings);
     }
 }

@@ -26,15 +26,7 @@ fn rows(merged: &Merged) -> Vec<Vec<String>> {
         .rows
         .iter()
         .map(|row| {
-            let ratio = format!(
-                "{:.2}{}",
-                row.ratio,
-                if row.sizes_agree {
-                    ""
-                } else {
-                    " (sizes differ)"
-                }
-            );
+            let ratio = ratio_text(row.ratio, row.sizes_agree);
             let mut cells = vec![
                 row.payload.clone(),
                 row.codec.clone(),
@@ -58,6 +50,72 @@ fn rows(merged: &Merged) -> Vec<Vec<String>> {
         .collect()
 }
 
+fn http_header(merged: &Merged) -> (Vec<String>, Vec<bool>) {
+    let mut header: Vec<String> = ["payload", "encoding", "load", "ratio"]
+        .map(String::from)
+        .to_vec();
+    let mut numeric = vec![false, false, false, true];
+    for label in &merged.labels {
+        header.push(format!("{label} p50 ms"));
+        header.push(format!("{label} req/s"));
+        header.push(format!("{label} speed ÷ {}", merged.reference));
+        numeric.extend([true; 3]);
+    }
+    (header, numeric)
+}
+
+fn http_rows(merged: &Merged) -> Vec<Vec<String>> {
+    let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or_default();
+    merged
+        .http_rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![
+                row.payload.clone(),
+                row.encoding.clone(),
+                row.load.clone(),
+                ratio_text(row.ratio, row.sizes_agree),
+            ];
+            for figures in &row.runs {
+                match figures {
+                    Some(f) => cells.extend([
+                        number(Some(f.p50_ms)),
+                        number(Some(f.requests_per_s)),
+                        number(f.speed_normalized),
+                    ]),
+                    None => cells.extend(std::iter::repeat_n(String::new(), 3)),
+                }
+            }
+            cells
+        })
+        .collect()
+}
+
+fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
+    format!(
+        "{ratio:.2}{}",
+        if sizes_agree { "" } else { " (sizes differ)" }
+    )
+}
+
+/// The codec table if there are codec rows (or nothing at all), then the `http` table if
+/// there are `http` rows.
+fn tables(merged: &Merged, table: impl Fn(&[String], &[Vec<String>], &[bool]) -> String) -> String {
+    let mut out = String::new();
+    if !merged.rows.is_empty() || merged.http_rows.is_empty() {
+        let (header, numeric) = header(merged);
+        out.push_str(&table(&header, &rows(merged), &numeric));
+    }
+    if !merged.http_rows.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let (header, numeric) = http_header(merged);
+        out.push_str(&table(&header, &http_rows(merged), &numeric));
+    }
+    out
+}
+
 fn machine_lines(merged: &Merged) -> Vec<String> {
     merged
         .labels
@@ -74,8 +132,7 @@ fn machine_lines(merged: &Merged) -> Vec<String> {
 
 /// The merged runs as one terminal table, with each run's machine below.
 pub fn render_table(merged: &Merged) -> Vec<u8> {
-    let (header, numeric) = header(merged);
-    let mut out = text_table(&header, &rows(merged), &numeric);
+    let mut out = tables(merged, text_table);
     for line in machine_lines(merged) {
         out.push_str(&line);
         out.push('\n');
@@ -85,13 +142,55 @@ pub fn render_table(merged: &Merged) -> Vec<u8> {
 
 /// The merged runs as one Markdown table, e.g. for a CI job summary.
 pub fn render_markdown(merged: &Merged) -> Vec<u8> {
-    let (header, numeric) = header(merged);
-    let mut out = markdown_table(&header, &rows(merged), &numeric);
+    let mut out = tables(merged, markdown_table);
     out.push('\n');
     for line in machine_lines(merged) {
         out.push_str(&format!("- {line}\n"));
     }
     out.into_bytes()
+}
+
+/// The merged `http` runs as long-format CSV: one row per encoding and run.
+pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
+    let mut writer = ::csv::Writer::from_writer(Vec::new());
+    let mut write = |record: Vec<String>| writer.write_record(&record).expect("CSV into memory");
+    write(
+        [
+            "payload",
+            "http_encoding",
+            "http_load",
+            "http_ratio",
+            "run",
+            "machine",
+            "http_p50_ms",
+            "http_requests_per_s",
+            "http_wire_bytes",
+            "http_speed_normalized",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    for row in &merged.http_rows {
+        for ((label, machine), figures) in merged.labels.iter().zip(&merged.machines).zip(&row.runs)
+        {
+            let Some(f) = figures else { continue };
+            write(vec![
+                row.payload.clone(),
+                row.encoding.clone(),
+                row.load.clone(),
+                row.ratio.to_string(),
+                label.clone(),
+                machine.clone().unwrap_or_default(),
+                f.p50_ms.to_string(),
+                f.requests_per_s.to_string(),
+                f.wire_bytes.to_string(),
+                f.speed_normalized
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
+            ]);
+        }
+    }
+    writer.into_inner().expect("CSV into memory")
 }
 
 /// The merged runs as long-format CSV: one row per setting and run.
@@ -161,6 +260,7 @@ mod tests {
                 cell("zstd", 1, 41_132, 0.0005),
                 cell("brotli", 1, 44_606, 0.0006),
             ],
+            http: Vec::new(),
         }
     }
 
@@ -183,6 +283,27 @@ mod tests {
     #[test]
     fn merged_markdown_snapshot() {
         insta::assert_snapshot!(String::from_utf8(render_markdown(&merged())).unwrap());
+    }
+
+    fn merged_http() -> Merged {
+        let report = crate::report::http::fixtures::report();
+        let json = crate::report::http::render_json(&report, None);
+        let csv = crate::report::http::render_csv(&report, None);
+        let runs = [
+            crate::runs::parse(&json, "epyc.json", "epyc.json").unwrap(),
+            crate::runs::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
+        ];
+        merge(&runs, "zstd", 1)
+    }
+
+    #[test]
+    fn merged_http_table_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_table(&merged_http())).unwrap());
+    }
+
+    #[test]
+    fn merged_http_csv_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_http_csv(&merged_http())).unwrap());
     }
 
     #[test]

@@ -418,3 +418,59 @@ fn ctrl_c_keeps_every_finished_cell_and_exits_130() {
         .sum();
     assert_eq!(saved, rows.len(), "CSV and JSON hold the same cells");
 }
+
+/// The same for `http`: SIGINT after the first encoding is saved ends the load in flight,
+/// keeps every finished encoding in both files, marks the payload interrupted and exits
+/// 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_http_keeps_finished_encodings() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv_path, json_path) = (dir.path().join("h.csv"), dir.path().join("h.json"));
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
+        .args(["http", "--payload", "single", "--duration", "2"])
+        .args(["--encodings", "zstd:1,gzip:1,identity"])
+        .arg("--csv")
+        .arg(&csv_path)
+        .arg("--json")
+        .arg(&json_path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let rows = std::fs::read(&csv_path)
+            .map(|b| csv_rows(&b).len())
+            .unwrap_or(0);
+        if rows >= 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no encoding saved within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("codecbench: interrupted;"), "{stderr}");
+
+    let rows = csv_rows(&std::fs::read(&csv_path).unwrap());
+    assert!(!rows.is_empty() && rows.len() < 3, "{rows:?}");
+    assert_eq!(rows[0]["http_encoding"], "zstd:1");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    let payload = &json["payloads"][0];
+    assert_eq!(payload["interrupted"], true);
+    assert_eq!(payload["encodings"].as_array().unwrap().len(), rows.len());
+}

@@ -323,6 +323,13 @@ fn a_closed_stdout_ends_the_run_quietly() {
     stdout.read_line(&mut header).unwrap();
     assert!(header.starts_with("payload,input_bytes,"));
     drop(stdout);
+    let (status, stderr) = wait_with_stderr(&mut child);
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+/// Waits for `child` to exit; returns its status and everything it wrote to stderr.
+fn wait_with_stderr(child: &mut std::process::Child) -> (std::process::ExitStatus, String) {
     let status = child.wait().unwrap();
     let mut stderr = String::new();
     child
@@ -331,8 +338,30 @@ fn a_closed_stdout_ends_the_run_quietly() {
         .unwrap()
         .read_to_string(&mut stderr)
         .unwrap();
-    assert_eq!(status.code(), Some(0), "{stderr}");
-    assert_eq!(stderr, "");
+    (status, stderr)
+}
+
+/// Waits until `csv_path` holds `rows` rows, sends `child` SIGINT, and checks that it
+/// exits 130; returns its stderr.
+#[cfg(unix)]
+fn interrupt_once_saved(mut child: std::process::Child, csv_path: &Path, rows: usize) -> String {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while std::fs::read(csv_path)
+        .map(|b| csv_rows(&b).len())
+        .unwrap_or(0)
+        < rows
+    {
+        assert!(Instant::now() < deadline, "nothing saved within 120 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let (status, stderr) = wait_with_stderr(&mut child);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    stderr
 }
 
 /// Sends SIGINT once the run has saved a few cells; the files must then hold complete
@@ -344,7 +373,7 @@ fn ctrl_c_keeps_every_finished_cell_and_exits_130() {
     let (csv_path, json_path) = (dir.path().join("run.csv"), dir.path().join("run.json"));
     // One round, so cells finish one by one; the large payload and brotli 11 make the run
     // last far longer than the test waits.
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
+    let child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
         .args([
             "run",
             "--payload",
@@ -371,31 +400,7 @@ fn ctrl_c_keeps_every_finished_cell_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let rows = std::fs::read(&csv_path)
-            .map(|b| csv_rows(&b).len())
-            .unwrap_or(0);
-        if rows >= 2 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no cell saved within 120 s");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let sent = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let stderr = interrupt_once_saved(child, &csv_path, 2);
     assert!(stderr.contains("codecbench: interrupted;"), "{stderr}");
     assert!(stderr.contains("written to"), "{stderr}");
 
@@ -427,7 +432,7 @@ fn ctrl_c_keeps_every_finished_cell_and_exits_130() {
 fn ctrl_c_during_http_keeps_finished_encodings() {
     let dir = tempfile::tempdir().unwrap();
     let (csv_path, json_path) = (dir.path().join("h.csv"), dir.path().join("h.json"));
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
+    let child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
         .args(["http", "--payload", "single", "--duration", "2"])
         .args(["--encodings", "zstd:1,gzip:1,identity"])
         .arg("--csv")
@@ -438,31 +443,7 @@ fn ctrl_c_during_http_keeps_finished_encodings() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let rows = std::fs::read(&csv_path)
-            .map(|b| csv_rows(&b).len())
-            .unwrap_or(0);
-        if rows >= 1 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no encoding saved within 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let sent = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let stderr = interrupt_once_saved(child, &csv_path, 1);
     assert!(stderr.contains("codecbench: interrupted;"), "{stderr}");
 
     let rows = csv_rows(&std::fs::read(&csv_path).unwrap());

@@ -137,14 +137,19 @@ impl SavedFiles {
         Ok(())
     }
 
-    /// `FILE and FILE`, for the message after a stop.
-    fn names(&self) -> String {
+    /// Where the results went, for the message after a stop: `written to FILE and
+    /// FILE`, or that nothing was saved.
+    fn whereabouts(&self) -> String {
         let names: Vec<String> = [&self.csv, &self.json]
             .into_iter()
             .flatten()
             .map(|p| p.display().to_string())
             .collect();
-        names.join(" and ")
+        if names.is_empty() {
+            "nothing saved (no --csv or --json)".to_string()
+        } else {
+            format!("written to {}", names.join(" and "))
+        }
     }
 }
 
@@ -280,11 +285,10 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
     }
     if interrupt::requested() {
         let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
-        let saved = match files.names() {
-            names if names.is_empty() => "nothing saved (no --csv or --json)".to_string(),
-            names => format!("written to {names}"),
-        };
-        eprintln!("codecbench: interrupted; {cells} measured cells {saved}");
+        eprintln!(
+            "codecbench: interrupted; {cells} measured cells {}",
+            files.whereabouts()
+        );
         return Ok(ExitCode::Interrupted);
     }
     Ok(exit_for_failures(&report))
@@ -462,6 +466,8 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
             Ok(())
         };
         crate::http::measure(&payload.bytes, &encodings, load, &mut on_result)?;
+        // A stop between two encodings skips the rest of them.
+        current.interrupted |= interrupt::requested() && current.encodings.len() < encodings.len();
         match args.output.format {
             Format::Table | Format::Markdown => {
                 if index > 0 {
@@ -488,11 +494,10 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
         out.flush()?;
     }
     if interrupt::requested() {
-        let saved = match files.names() {
-            names if names.is_empty() => "nothing saved (no --csv or --json)".to_string(),
-            names => format!("written to {names}"),
-        };
-        eprintln!("codecbench: interrupted; the encodings measured so far are {saved}");
+        eprintln!(
+            "codecbench: interrupted; the encodings measured so far are {}",
+            files.whereabouts()
+        );
         return Ok(ExitCode::Interrupted);
     }
     Ok(ExitCode::Success)

@@ -580,11 +580,8 @@ fn speed(
     let Some(timing) = pick(cell) else {
         return Ok(None);
     };
-    match &options.basis {
-        SpeedBasis::Absolute => Ok(Some(Speed {
-            value: timing.mb_s(cell.input_bytes),
-            relative_se: timing.relative_standard_error(),
-        })),
+    let against = match &options.basis {
+        SpeedBasis::Absolute => Against::Nothing,
         SpeedBasis::Normalized { codec, level } => {
             let Some(reference) = run.find(&cell.key.payload, codec, *level) else {
                 bail!(
@@ -594,65 +591,81 @@ fn speed(
                 );
             };
             if reference.key == cell.key {
-                // The reference against itself is 1 by definition, with no error.
-                return Ok(Some(Speed {
-                    value: 1.0,
-                    relative_se: Some(0.0),
-                }));
+                Against::Itself
+            } else {
+                let Some(reference_timing) = pick(reference) else {
+                    return Ok(None);
+                };
+                Against::Reference(reference_timing)
             }
-            let Some(reference_timing) = pick(reference) else {
-                return Ok(None);
+        }
+    };
+    Ok(Some(speed_against(timing, cell.input_bytes, against)))
+}
+
+/// An `http` encoding's delivered speed (uncompressed bytes per second of p50) on the
+/// comparison's basis: MB/s, or the ratio to the same run's reference encoding on the
+/// same payload and load.
+fn http_speed(run: &LoadedRun, cell: &HttpCell, options: &CompareOptions) -> Result<Speed> {
+    let against = match &options.basis {
+        SpeedBasis::Absolute => Against::Nothing,
+        SpeedBasis::Normalized { codec, level } => {
+            let Some(reference) = run.http.iter().find(|r| {
+                r.key.payload == cell.key.payload
+                    && r.key.load == cell.key.load
+                    && is_http_reference(&r.key.encoding, codec, *level)
+            }) else {
+                bail!(
+                    "{} has no {codec}:{level} encoding for payload {} ({}) to normalise to; measure it, or use --normalize-to or --absolute",
+                    run.label,
+                    cell.key.payload,
+                    cell.key.load
+                );
             };
-            let relative_se = match (
+            if reference.key == cell.key {
+                Against::Itself
+            } else {
+                Against::Reference(&reference.latency)
+            }
+        }
+    };
+    Ok(speed_against(&cell.latency, cell.input_bytes, against))
+}
+
+/// What a speed is divided by.
+enum Against<'a> {
+    /// Nothing: raw MB/s.
+    Nothing,
+    /// The cell is the reference itself.
+    Itself,
+    /// The same run's reference cell, with these timings.
+    Reference(&'a Timing),
+}
+
+/// The speed of `timing` on a body of `input_bytes`, against `against`, with its
+/// relative standard error where the samples give one.
+fn speed_against(timing: &Timing, input_bytes: u64, against: Against) -> Speed {
+    match against {
+        Against::Nothing => Speed {
+            value: timing.mb_s(input_bytes),
+            relative_se: timing.relative_standard_error(),
+        },
+        // The reference against itself is 1 by definition, with no error.
+        Against::Itself => Speed {
+            value: 1.0,
+            relative_se: Some(0.0),
+        },
+        Against::Reference(reference) => Speed {
+            value: timing.relative_to(reference),
+            relative_se: match (
                 timing.relative_standard_error(),
-                reference_timing.relative_standard_error(),
+                reference.relative_standard_error(),
             ) {
                 (Some(a), Some(b)) => Some(a.hypot(b)),
                 _ => None,
-            };
-            Ok(Some(Speed {
-                value: timing.relative_to(reference_timing),
-                relative_se,
-            }))
-        }
-    }
-}
-
-/// An `http` encoding's delivered speed on the comparison's basis: MB/s, or the ratio
-/// to the same run's reference encoding on the same payload and load.
-fn http_speed(run: &LoadedRun, cell: &HttpCell, options: &CompareOptions) -> Result<Speed> {
-    let relative_se = cell.latency.relative_standard_error();
-    let SpeedBasis::Normalized { codec, level } = &options.basis else {
-        return Ok(Speed {
-            value: cell.delivered_mb_s(),
-            relative_se,
-        });
-    };
-    let Some(reference) = run.http.iter().find(|r| {
-        r.key.payload == cell.key.payload
-            && r.key.load == cell.key.load
-            && is_http_reference(&r.key.encoding, codec, *level)
-    }) else {
-        bail!(
-            "{} has no {codec}:{level} encoding for payload {} ({}) to normalise to; measure it, or use --normalize-to or --absolute",
-            run.label,
-            cell.key.payload,
-            cell.key.load
-        );
-    };
-    if reference.key == cell.key {
-        return Ok(Speed {
-            value: 1.0,
-            relative_se: Some(0.0),
-        });
-    }
-    Ok(Speed {
-        value: cell.latency.relative_to(&reference.latency),
-        relative_se: match (relative_se, reference.latency.relative_standard_error()) {
-            (Some(a), Some(b)) => Some(a.hypot(b)),
-            _ => None,
+            },
         },
-    })
+    }
 }
 
 /// The raw change between two speeds, before any verdict.

@@ -466,8 +466,8 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
             Ok(())
         };
         crate::http::measure(&payload.bytes, &encodings, load, &mut on_result)?;
-        // A stop between two encodings skips the rest of them.
-        current.interrupted |= interrupt::requested() && current.encodings.len() < encodings.len();
+        // As for `run`: a stop requested while the payload was measured marks it.
+        current.interrupted = interrupt::requested();
         match args.output.format {
             Format::Table | Format::Markdown => {
                 if index > 0 {

@@ -399,13 +399,6 @@ struct Test<'a> {
     change: &'a mut SpeedChange,
 }
 
-/// Whether an `http` encoding label such as `br:1` is the reference `codec:level`, where
-/// the codec may be named as `run` names it (`brotli`) or as HTTP does (`br`).
-pub fn is_http_reference(encoding: &str, codec: &str, level: i32) -> bool {
-    let token = if codec == "brotli" { "br" } else { codec };
-    encoding == format!("{token}:{level}")
-}
-
 /// Estimates the drift and spread of each payload and direction (compress, decompress,
 /// and `http` latency), then gives every speed change its verdict. Returns the drifts and
 /// the band's z.
@@ -438,9 +431,8 @@ fn judge_all(
     }
     for encoding in http.iter_mut() {
         tests.push(Test {
-            is_reference: reference.is_some_and(|(codec, level)| {
-                is_http_reference(&encoding.key.encoding, codec, level)
-            }),
+            is_reference: reference
+                .is_some_and(|(codec, level)| encoding.key.is_reference(codec, level)),
             payload: &encoding.key.payload,
             direction: "http latency",
             change: &mut encoding.latency,
@@ -610,11 +602,7 @@ fn http_speed(run: &LoadedRun, cell: &HttpCell, options: &CompareOptions) -> Res
     let against = match &options.basis {
         SpeedBasis::Absolute => Against::Nothing,
         SpeedBasis::Normalized { codec, level } => {
-            let Some(reference) = run.http.iter().find(|r| {
-                r.key.payload == cell.key.payload
-                    && r.key.load == cell.key.load
-                    && is_http_reference(&r.key.encoding, codec, *level)
-            }) else {
+            let Some(reference) = run.http_reference(&cell.key, codec, *level) else {
                 bail!(
                     "{} has no {codec}:{level} encoding for payload {} ({}) to normalise to; measure it, or use --normalize-to or --absolute",
                     run.label,

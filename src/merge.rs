@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 
-use crate::compare::is_http_reference;
 use crate::runs::{HttpCell, LoadedRun, RunCell, Timing};
 
 /// One run's speeds for one setting.
@@ -153,15 +152,7 @@ fn merge_http(
                 .zip(&cells)
                 .map(|(run, found)| {
                     found.map(|c| {
-                        let reference = run.http.iter().find(|r| {
-                            r.key.payload == k.payload
-                                && r.key.load == k.load
-                                && is_http_reference(
-                                    &r.key.encoding,
-                                    reference_codec,
-                                    reference_level,
-                                )
-                        });
+                        let reference = run.http_reference(k, reference_codec, reference_level);
                         HttpFigures {
                             p50_ms: c.latency.median_s * 1e3,
                             requests_per_s: c.requests_per_s,

@@ -159,6 +159,15 @@ pub struct HttpKey {
     pub load: String,
 }
 
+impl HttpKey {
+    /// Whether this encoding is the reference `codec:level`; the codec may be named as
+    /// `run` names it (`brotli`) or as HTTP does (`br`).
+    pub fn is_reference(&self, codec: &str, level: i32) -> bool {
+        let token = if codec == "brotli" { "br" } else { codec };
+        self.encoding == format!("{token}:{level}")
+    }
+}
+
 impl std::fmt::Display for HttpKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -226,6 +235,16 @@ impl LoadedRun {
     /// The HTTP encoding with this key, if the run has it.
     pub fn http_cell(&self, key: &HttpKey) -> Option<&HttpCell> {
         self.http.iter().find(|c| &c.key == key)
+    }
+
+    /// The encoding `codec:level` measured on `key`'s payload under `key`'s load: what
+    /// `key`'s speed is normalised to.
+    pub fn http_reference(&self, key: &HttpKey, codec: &str, level: i32) -> Option<&HttpCell> {
+        self.http.iter().find(|r| {
+            r.key.payload == key.payload
+                && r.key.load == key.load
+                && r.key.is_reference(codec, level)
+        })
     }
 
     /// Fails unless the run holds codec cells: for the commands that analyse `run`'s

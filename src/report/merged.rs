@@ -150,12 +150,42 @@ pub fn render_markdown(merged: &Merged) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// A long-format CSV: `header`, then for each row and each run that has it, the row's
+/// own fields, the run's label and machine, and the run's figures.
+fn long_csv<R, F>(
+    merged: &Merged,
+    header: &[&str],
+    rows: &[R],
+    fields: impl Fn(&R) -> Vec<String>,
+    figures: impl Fn(&R) -> &[Option<F>],
+    figure_fields: impl Fn(&F) -> Vec<String>,
+) -> Vec<u8> {
+    let mut writer = ::csv::Writer::from_writer(Vec::new());
+    // Writing to a Vec cannot fail.
+    writer.write_record(header).expect("CSV into memory");
+    for row in rows {
+        let runs = merged.labels.iter().zip(&merged.machines);
+        for ((label, machine), found) in runs.zip(figures(row)) {
+            let Some(found) = found else { continue };
+            let mut record = fields(row);
+            record.push(label.clone());
+            record.push(machine.clone().unwrap_or_default());
+            record.extend(figure_fields(found));
+            writer.write_record(&record).expect("CSV into memory");
+        }
+    }
+    writer.into_inner().expect("CSV into memory")
+}
+
+fn number(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
 /// The merged `http` runs as long-format CSV: one row per encoding and run.
 pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
-    let mut writer = ::csv::Writer::from_writer(Vec::new());
-    let mut write = |record: Vec<String>| writer.write_record(&record).expect("CSV into memory");
-    write(
-        [
+    long_csv(
+        merged,
+        &[
             "payload",
             "http_encoding",
             "http_load",
@@ -166,40 +196,33 @@ pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
             "http_requests_per_s",
             "http_wire_bytes",
             "http_speed_normalized",
-        ]
-        .map(String::from)
-        .to_vec(),
-    );
-    for row in &merged.http_rows {
-        for ((label, machine), figures) in merged.labels.iter().zip(&merged.machines).zip(&row.runs)
-        {
-            let Some(f) = figures else { continue };
-            write(vec![
+        ],
+        &merged.http_rows,
+        |row| {
+            vec![
                 row.payload.clone(),
                 row.encoding.clone(),
                 row.load.clone(),
                 row.ratio.to_string(),
-                label.clone(),
-                machine.clone().unwrap_or_default(),
+            ]
+        },
+        |row| &row.runs,
+        |f| {
+            vec![
                 f.p50_ms.to_string(),
                 f.requests_per_s.to_string(),
                 f.wire_bytes.to_string(),
-                f.speed_normalized
-                    .map(|v| v.to_string())
-                    .unwrap_or_default(),
-            ]);
-        }
-    }
-    writer.into_inner().expect("CSV into memory")
+                number(f.speed_normalized),
+            ]
+        },
+    )
 }
 
 /// The merged runs as long-format CSV: one row per setting and run.
 pub fn render_csv(merged: &Merged) -> Vec<u8> {
-    let mut writer = ::csv::Writer::from_writer(Vec::new());
-    let number = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
-    let mut write = |record: Vec<String>| writer.write_record(&record).expect("CSV into memory");
-    write(
-        [
+    long_csv(
+        merged,
+        &[
             "payload",
             "codec",
             "library",
@@ -211,30 +234,27 @@ pub fn render_csv(merged: &Merged) -> Vec<u8> {
             "decompress_mb_s",
             "compress_normalized",
             "decompress_normalized",
-        ]
-        .map(String::from)
-        .to_vec(),
-    );
-    for row in &merged.rows {
-        for ((label, machine), speeds) in merged.labels.iter().zip(&merged.machines).zip(&row.runs)
-        {
-            let Some(s) = speeds else { continue };
-            write(vec![
+        ],
+        &merged.rows,
+        |row| {
+            vec![
                 row.payload.clone(),
                 row.codec.clone(),
                 row.library.clone(),
                 row.level.to_string(),
                 row.ratio.to_string(),
-                label.clone(),
-                machine.clone().unwrap_or_default(),
+            ]
+        },
+        |row| &row.runs,
+        |s| {
+            vec![
                 number(s.compress_mb_s),
                 number(s.decompress_mb_s),
                 number(s.compress_normalized),
                 number(s.decompress_normalized),
-            ]);
-        }
-    }
-    writer.into_inner().expect("CSV into memory")
+            ]
+        },
+    )
 }
 
 #[cfg(test)]

@@ -1,25 +1,23 @@
 //! codecbench: reproduces a published zstd / brotli / gzip comparison for JSON API
 //! responses, and runs the same measurements on your own payloads.
 //!
-//! Data flows one way: payload → codec → runner → stats → report.
+//! Data flows one way: payload → codec → bench (runner) → stats → results → analysis →
+//! export. `cli` parses, `config` checks every input once, `commands` orchestrate.
 
-pub mod app;
+pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod codec;
-pub mod compare;
+pub mod commands;
 pub mod config;
 pub mod environment;
-pub mod exit_codes;
+pub mod error;
+pub mod export;
 pub mod http;
-pub mod merge;
 pub mod payload;
 pub mod progress;
-pub mod recommend;
-pub mod report;
-pub mod reproduce;
-pub mod runs;
-pub mod zstd_params;
+pub mod results;
+pub mod stats;
 
 /// Unit tests count heap bytes too, as the binary does.
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use clap::Parser;
 
 use codecbench::cli::Cli;
-use codecbench::exit_codes::ExitCode;
+use codecbench::error::ExitCode;
 
 /// Counts heap bytes, for the `encoder_bytes` of the codecs written in Rust.
 #[global_allocator]
@@ -27,7 +27,7 @@ fn main() -> std::process::ExitCode {
             return ExitCode::BadInput.into();
         }
     };
-    match codecbench::app::run(cli) {
+    match codecbench::commands::run(cli) {
         Ok(code) => code.into(),
         Err(err) if is_broken_pipe(&err) => ExitCode::Success.into(),
         Err(err) => {

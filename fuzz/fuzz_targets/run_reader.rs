@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
-    if let Ok(run) = codecbench::runs::parse(bytes, "fuzz", "fuzz") {
+    if let Ok(run) = codecbench::results::parse(bytes, "fuzz", "fuzz") {
         assert!(!run.cells.is_empty() || !run.http.is_empty());
     }
 });

@@ -2,12 +2,10 @@
 
 pub mod interrupt;
 pub mod memory;
-pub mod result;
 pub mod runner;
-pub mod stats;
 
 use crate::codec::Codec;
-use result::{CellResult, PayloadResult};
+use crate::results::codec::{CellResult, PayloadResult};
 use runner::{CellRun, Clock, Iterations, Plan};
 
 /// One codec and the levels to measure with it.

@@ -13,9 +13,9 @@ use std::hint::black_box;
 use std::io;
 use std::time::{Duration, Instant};
 
-use super::result::CellResult;
-use super::stats::Summary;
 use crate::codec::Codec;
+use crate::results::codec::CellResult;
+use crate::stats::Summary;
 
 /// A monotonic clock; the runner reads it around each timed iteration.
 pub trait Clock {

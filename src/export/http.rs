@@ -180,9 +180,9 @@ pub(crate) mod fixtures {
     /// zstd:1, gzip:1 and identity on the small payload at 10 Mbit/s.
     pub fn report() -> HttpReport {
         HttpReport {
-            schema_version: crate::bench::result::SCHEMA_VERSION,
+            schema_version: crate::results::codec::SCHEMA_VERSION,
             kind: HTTP_KIND.into(),
-            environment: crate::report::fixtures::report().environment,
+            environment: crate::export::fixtures::report().environment,
             seed: 42,
             rng: "dotnet".into(),
             load: LoadSettings {

@@ -1,7 +1,7 @@
 //! Rendering merged runs: one row per setting, columns per run.
 
 use super::{markdown_table, significant, text_table};
-use crate::merge::Merged;
+use crate::analysis::merge::Merged;
 
 fn header(merged: &Merged) -> (Vec<String>, Vec<bool>) {
     let mut header: Vec<String> = ["payload", "codec", "library", "level", "ratio"]
@@ -260,8 +260,8 @@ pub fn render_csv(merged: &Merged) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::merge::merge;
-    use crate::runs::{CellKey, LoadedRun, RunCell, Timing};
+    use crate::analysis::merge::merge;
+    use crate::results::{CellKey, LoadedRun, RunCell, Timing};
 
     fn run(label: &str, machine: Option<&str>, scale: f64) -> LoadedRun {
         let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
@@ -306,12 +306,12 @@ mod tests {
     }
 
     fn merged_http() -> Merged {
-        let report = crate::report::http::fixtures::report();
-        let json = crate::report::http::render_json(&report, None);
-        let csv = crate::report::http::render_csv(&report, None);
+        let report = crate::export::http::fixtures::report();
+        let json = crate::export::http::render_json(&report, None);
+        let csv = crate::export::http::render_csv(&report, None);
         let runs = [
-            crate::runs::parse(&json, "epyc.json", "epyc.json").unwrap(),
-            crate::runs::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
+            crate::results::parse(&json, "epyc.json", "epyc.json").unwrap(),
+            crate::results::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
         ];
         merge(&runs, "zstd", 1)
     }

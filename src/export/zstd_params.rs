@@ -2,7 +2,7 @@
 //! beside what libzstd selects, marked where they differ.
 
 use super::{markdown_table, text_table, thousands};
-use crate::zstd_params::{article_row, LevelParams};
+use crate::analysis::zstd_params::{article_row, LevelParams};
 
 /// The levels of one source size: `None` for a stream of unknown size.
 pub struct ParamsTable {
@@ -95,7 +95,7 @@ pub fn render_markdown(tables: &[ParamsTable]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::zstd_params::selected;
+    use crate::analysis::zstd_params::selected;
 
     #[test]
     fn text_snapshot() {

@@ -2,7 +2,7 @@
 //! scenario picks and the end-to-end table, as terminal tables, Markdown or JSON.
 
 use super::{markdown_table, significant, text_table, thousands};
-use crate::recommend::{AdviceOptions, PayloadAdvice, Setting};
+use crate::analysis::recommend::{AdviceOptions, PayloadAdvice, Setting};
 
 /// One titled table.
 struct Section {
@@ -13,7 +13,7 @@ struct Section {
 }
 
 fn mb_s(input_bytes: u64, seconds: f64) -> String {
-    significant(crate::bench::stats::mb_per_s(input_bytes, seconds), 3)
+    significant(crate::stats::mb_per_s(input_bytes, seconds), 3)
 }
 
 fn ms(seconds: f64) -> String {
@@ -214,7 +214,7 @@ pub fn render_json(advice: &[PayloadAdvice]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recommend::{advise, fixtures};
+    use crate::analysis::recommend::{advise, fixtures};
 
     #[test]
     fn text_snapshot() {

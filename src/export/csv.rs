@@ -1,7 +1,7 @@
 //! CSV: one row per payload × codec × level.
 
-use crate::bench::result::{CellResult, PayloadResult, RunReport};
-use crate::bench::stats::Summary;
+use crate::results::codec::{CellResult, PayloadResult, RunReport};
+use crate::stats::Summary;
 
 // NOTE: the README's CSV schema documents these columns; change both together.
 /// The column names, in order. Each direction has the same seven statistics columns.
@@ -140,7 +140,7 @@ pub(crate) fn write_records<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::export::fixtures;
 
     #[test]
     fn csv_snapshot() {

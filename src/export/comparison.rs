@@ -1,8 +1,8 @@
 //! Rendering a comparison of two runs: table, Markdown or JSON.
 
 use super::{markdown_table, significant, text_table, thousands};
-use crate::compare::{Comparison, SpeedBasis, SpeedChange};
-use crate::runs::{CellKey, HttpKey};
+use crate::analysis::compare::{Comparison, SpeedBasis, SpeedChange};
+use crate::results::{CellKey, HttpKey};
 
 const HEADER: [&str; 7] = [
     "payload",
@@ -283,8 +283,8 @@ pub fn render_json(comparison: &Comparison) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::{compare, CompareOptions};
-    use crate::runs::{CellKey, LoadedRun, RunCell, Timing};
+    use crate::analysis::compare::{compare, CompareOptions};
+    use crate::results::{CellKey, LoadedRun, RunCell, Timing};
 
     fn run(label: &str, gzip_seconds: f64, gzip_bytes: u64) -> LoadedRun {
         let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
@@ -338,10 +338,10 @@ mod tests {
     /// The HTTP fixture against itself with gzip:1's body 7 bytes larger and its
     /// latency doubled.
     fn http_comparison() -> Comparison {
-        let report = crate::report::http::fixtures::report();
+        let report = crate::export::http::fixtures::report();
         let load = |report: &crate::http::HttpReport, label: &str| {
-            let json = crate::report::http::render_json(report, None);
-            crate::runs::parse(&json, label, label).unwrap()
+            let json = crate::export::http::render_json(report, None);
+            crate::results::parse(&json, label, label).unwrap()
         };
         let mut slower = report.clone();
         let gzip = &mut slower.payloads[0].encodings[1];

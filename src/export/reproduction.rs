@@ -2,7 +2,7 @@
 //! Markdown of results/REPRODUCTION.md.
 
 use super::{markdown_table, text_table};
-use crate::reproduce::{Claim, Verdict};
+use crate::analysis::reproduce::{Claim, Verdict};
 
 const HEADER: [&str; 4] = ["claim", "article", "measured here", "verdict"];
 const NUMERIC: [bool; 4] = [false, false, false, false];

@@ -10,8 +10,8 @@ use crate::bench::runner::Iterations;
 use crate::bench::{default_iterations, CodecSetting};
 use crate::cli::{MeasureArgs, PayloadsArgs, RunArgs};
 use crate::codec::{CodecKind, EncoderChoice};
+use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
-use crate::report::Format;
 
 /// Settings of `codecbench run`.
 pub struct RunConfig {

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::runs::{CellKey, LoadedRun, RunCell};
+use crate::results::{CellKey, LoadedRun, RunCell};
 
 /// What `recommend` needs to know besides the run.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,7 +178,7 @@ fn best_within(settings: &[Setting], budget_s: f64) -> Option<&Setting> {
 }
 
 fn milliseconds(seconds: f64) -> String {
-    crate::report::significant(seconds * 1e3, 3) + " ms"
+    crate::export::significant(seconds * 1e3, 3) + " ms"
 }
 
 fn advise_payload(
@@ -273,7 +273,7 @@ fn advise_payload(
 #[cfg(test)]
 pub(crate) mod fixtures {
     use super::*;
-    use crate::runs::Timing;
+    use crate::results::Timing;
 
     /// A cell of the small payload with these median times in milliseconds.
     fn cell(codec: &str, level: i32, bytes: u64, compress_ms: f64, decompress_ms: f64) -> RunCell {

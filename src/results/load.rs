@@ -5,10 +5,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::bench::result::{RunReport, SCHEMA_VERSION};
-use crate::bench::stats::{median, Summary};
 use crate::codec::library_name;
 use crate::http::{load_label, HttpReport, HTTP_KIND};
+use crate::results::codec::{RunReport, SCHEMA_VERSION};
+use crate::stats::{median, Summary};
 
 /// Identifies a cell across runs.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -46,7 +46,7 @@ pub struct Timing {
 impl Timing {
     /// Median throughput for a body of `input_bytes`, in MB/s (MB = 10^6 bytes).
     pub fn mb_s(&self, input_bytes: u64) -> f64 {
-        crate::bench::stats::mb_per_s(input_bytes, self.median_s)
+        crate::stats::mb_per_s(input_bytes, self.median_s)
     }
 
     /// This speed as a multiple of `reference`'s on the same input: the inverse ratio
@@ -537,12 +537,12 @@ mod tests {
 
     #[test]
     fn csv_and_json_of_one_report_load_to_the_same_sizes_and_medians() {
-        let report = crate::report::fixtures::report();
+        let report = crate::export::fixtures::report();
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("a.json");
         let csv = dir.path().join("a.csv");
-        std::fs::write(&json, crate::report::json::render(&report)).unwrap();
-        std::fs::write(&csv, crate::report::csv::render(&report)).unwrap();
+        std::fs::write(&json, crate::export::json::render(&report)).unwrap();
+        std::fs::write(&csv, crate::export::csv::render(&report)).unwrap();
         let from_json = load(&json).unwrap();
         let from_csv = load(&csv).unwrap();
         assert_eq!(from_json.label, "a.json");
@@ -561,15 +561,15 @@ mod tests {
 
     #[test]
     fn http_runs_load_from_json_and_csv() {
-        let report = crate::report::http::fixtures::report();
+        let report = crate::export::http::fixtures::report();
         let json = parse(
-            &crate::report::http::render_json(&report, None),
+            &crate::export::http::render_json(&report, None),
             "h.json",
             "h.json",
         )
         .unwrap();
         let csv = parse(
-            &crate::report::http::render_csv(&report, None),
+            &crate::export::http::render_csv(&report, None),
             "h.csv",
             "h.csv",
         )
@@ -592,7 +592,7 @@ mod tests {
         assert!((zstd.latency.median_s - 0.0328).abs() < 1e-12);
         assert!(csv.http[0].latency.samples_s.is_empty());
 
-        let mut bad = String::from_utf8(crate::report::http::render_csv(&report, None)).unwrap();
+        let mut bad = String::from_utf8(crate::export::http::render_csv(&report, None)).unwrap();
         bad = bad.replacen(",32.8,", ",fast,", 1);
         let message = format!("{:#}", parse(bad.as_bytes(), "b", "b.csv").unwrap_err());
         assert!(
@@ -605,10 +605,10 @@ mod tests {
         use super::super::parse;
         use proptest::prelude::*;
 
-        const JSON: &[u8] = include_bytes!("../tests/fixtures/base.json");
-        const CSV: &[u8] = include_bytes!("../tests/fixtures/base.csv");
-        const HTTP_JSON: &[u8] = include_bytes!("../tests/fixtures/http.json");
-        const HTTP_CSV: &[u8] = include_bytes!("../tests/fixtures/http.csv");
+        const JSON: &[u8] = include_bytes!("../../tests/fixtures/base.json");
+        const CSV: &[u8] = include_bytes!("../../tests/fixtures/base.csv");
+        const HTTP_JSON: &[u8] = include_bytes!("../../tests/fixtures/http.json");
+        const HTTP_CSV: &[u8] = include_bytes!("../../tests/fixtures/http.csv");
 
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(256))]
@@ -669,9 +669,9 @@ mod tests {
                     "nan.csv",
                     &format!(
                         "{}\nsmall,x,zstd,l,1,{}\n",
-                        crate::report::csv::COLUMNS.join(","),
+                        crate::export::csv::COLUMNS.join(","),
                         // The remaining columns, all plausible.
-                        vec!["1"; crate::report::csv::COLUMNS.len() - 5].join(",")
+                        vec!["1"; crate::export::csv::COLUMNS.len() - 5].join(",")
                     ),
                 ),
                 "not a number",

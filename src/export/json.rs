@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::bench::result::{CellResult, PayloadResult, RunReport};
 use crate::environment::Environment;
+use crate::results::codec::{CellResult, PayloadResult, RunReport};
 
 /// A cell with its derived figures alongside the raw ones.
 #[derive(Serialize)]
@@ -92,7 +92,7 @@ pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::export::fixtures;
 
     #[test]
     fn json_snapshot() {
@@ -116,6 +116,6 @@ mod tests {
         let report = fixtures::report();
         let read: RunReport = serde_json::from_slice(&render(&report)).unwrap();
         assert_eq!(render(&read), render(&report));
-        assert_eq!(read.schema_version, crate::bench::result::SCHEMA_VERSION);
+        assert_eq!(read.schema_version, crate::results::codec::SCHEMA_VERSION);
     }
 }

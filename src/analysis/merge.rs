@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::runs::{HttpCell, LoadedRun, RunCell, Timing};
+use crate::results::{HttpCell, LoadedRun, RunCell, Timing};
 
 /// One run's speeds for one setting.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -198,7 +198,7 @@ fn speeds(cell: &RunCell, reference: Option<&RunCell>) -> RunSpeeds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runs::CellKey;
+    use crate::results::CellKey;
 
     fn cell(codec: &str, level: i32, bytes: u64, seconds: f64) -> RunCell {
         let timing = Timing::of(seconds, vec![]);

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::runs::{LoadedRun, RunCell};
+use crate::results::{LoadedRun, RunCell};
 
 /// Whether a claim holds here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -102,7 +102,7 @@ impl<'a> Matrix<'a> {
     }
 
     fn mb_s(&self, payload: &str, seconds: f64) -> Option<f64> {
-        Some(crate::bench::stats::mb_per_s(self.input(payload)?, seconds))
+        Some(crate::stats::mb_per_s(self.input(payload)?, seconds))
     }
 }
 
@@ -124,7 +124,7 @@ fn exact(expected: u64, measured: Option<u64>) -> Option<(String, Verdict)> {
     } else {
         Verdict::Fails
     };
-    Some((format!("{} B", crate::report::thousands(measured)), verdict))
+    Some((format!("{} B", crate::export::thousands(measured)), verdict))
 }
 
 fn two_decimals(expected: &str, measured: Option<f64>) -> Option<(String, Verdict)> {
@@ -369,7 +369,7 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runs::{CellKey, Timing};
+    use crate::results::{CellKey, Timing};
 
     fn cell(payload: &str, codec: &str, level: i32, input: u64, bytes: u64, ms: f64) -> RunCell {
         let timing = Timing::of(ms / 1e3, vec![]);

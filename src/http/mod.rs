@@ -263,7 +263,7 @@ pub struct HttpPayloadResult {
 /// The JSON document of `http --json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct HttpReport {
-    /// The same [`crate::bench::result::SCHEMA_VERSION`] as `run`'s documents.
+    /// The same [`crate::results::codec::SCHEMA_VERSION`] as `run`'s documents.
     pub schema_version: u32,
     /// Always [`HTTP_KIND`]: tells these documents from `run`'s.
     pub kind: String,

@@ -1,7 +1,7 @@
 //! The terminal table: one matrix per payload.
 
 use super::{failure_lines, matrix_rows, matrix_title, text_table, MATRIX_HEADER, MATRIX_NUMERIC};
-use crate::bench::result::PayloadResult;
+use crate::results::codec::PayloadResult;
 
 /// One payload's matrix with its title line and any failures below it.
 pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
@@ -17,7 +17,7 @@ pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::export::fixtures;
 
     #[test]
     fn table_snapshot() {

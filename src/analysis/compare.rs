@@ -41,8 +41,8 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use crate::bench::stats::median;
-use crate::runs::{CellKey, HttpCell, HttpKey, LoadedRun, RunCell, Timing};
+use crate::results::{CellKey, HttpCell, HttpKey, LoadedRun, RunCell, Timing};
+use crate::stats::median;
 
 /// What speeds are compared as.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -6,8 +6,8 @@
 
 use plotters::prelude::*;
 
-use crate::recommend::{PayloadAdvice, Setting};
-use crate::runs::LoadedRun;
+use crate::analysis::recommend::{PayloadAdvice, Setting};
+use crate::results::LoadedRun;
 
 /// Width of one panel, in pixels.
 const PANEL_WIDTH: u32 = 720;
@@ -60,7 +60,7 @@ fn frontier_points(frontier: &[Setting], input_bytes: u64, compress: bool) -> Ve
             } else {
                 s.decompress_s
             };
-            (crate::bench::stats::mb_per_s(input_bytes, seconds), s.ratio)
+            (crate::stats::mb_per_s(input_bytes, seconds), s.ratio)
         })
         .collect()
 }
@@ -187,7 +187,7 @@ pub fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice]) -> Result<Vec<u8>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recommend::{advise, fixtures};
+    use crate::analysis::recommend::{advise, fixtures};
 
     #[test]
     fn the_svg_has_a_point_per_setting_and_the_frontier() {

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::codec::{BrotliImpl, CodecKind, EncoderChoice};
+use crate::export::Format;
 use crate::payload::{RngKind, DEFAULT_SEED};
-use crate::report::Format;
 
 /// Benchmark zstd, brotli and gzip on JSON API responses, the way ASP.NET Core's
 /// response-compression middleware runs them.

@@ -3,7 +3,7 @@
 use super::{
     failure_lines, markdown_table, matrix_rows, matrix_title, MATRIX_HEADER, MATRIX_NUMERIC,
 };
-use crate::bench::result::PayloadResult;
+use crate::results::codec::PayloadResult;
 
 /// One payload's section: a heading line, the table, and any failures.
 pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
@@ -22,7 +22,7 @@ pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures;
+    use crate::export::fixtures;
 
     #[test]
     fn markdown_snapshot() {

@@ -8,24 +8,24 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
+use crate::analysis::compare::{compare, parse_reference, CompareOptions, SpeedBasis};
+use crate::analysis::merge::merge;
+use crate::analysis::recommend::{advise, AdviceOptions};
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{interrupt, run_payload, Step};
 use crate::cli::{
     Cli, Command, CompareArgs, CompareFormat, HttpArgs, MeasureArgs, MergeArgs, MergeFormat,
     ParamsFormat, PlotArgs, RecommendArgs, ReproduceArgs, ZstdParamsArgs,
 };
-use crate::compare::{compare, parse_reference, CompareOptions, SpeedBasis};
 use crate::config::{MeasureConfig, PayloadsConfig, RunConfig};
 use crate::environment::{Environment, Pin};
-use crate::exit_codes::ExitCode;
-use crate::merge::merge;
+use crate::error::ExitCode;
+use crate::export::zstd_params::ParamsTable;
+use crate::export::{self, significant, thousands, Format};
 use crate::payload::{self, BuiltinPayload};
 use crate::progress::Progress;
-use crate::recommend::{advise, AdviceOptions};
-use crate::report::zstd_params::ParamsTable;
-use crate::report::{self, significant, thousands, Format};
-use crate::runs;
+use crate::results;
+use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -60,13 +60,13 @@ fn compare_runs(args: CompareArgs) -> Result<ExitCode> {
         basis,
         allow_size_drift: args.allow_size_drift,
     };
-    let baseline = runs::load(&args.baseline)?;
-    let candidate = runs::load(&args.candidate)?;
+    let baseline = results::load(&args.baseline)?;
+    let candidate = results::load(&args.candidate)?;
     let comparison = compare(&baseline, &candidate, &options)?;
     let bytes = match args.format {
-        CompareFormat::Table => report::comparison::render_table(&comparison),
-        CompareFormat::Markdown => report::comparison::render_markdown(&comparison),
-        CompareFormat::Json => report::comparison::render_json(&comparison),
+        CompareFormat::Table => export::comparison::render_table(&comparison),
+        CompareFormat::Markdown => export::comparison::render_markdown(&comparison),
+        CompareFormat::Json => export::comparison::render_json(&comparison),
     };
     print(&bytes)?;
     Ok(if comparison.failed() {
@@ -81,19 +81,19 @@ fn merge_runs(args: MergeArgs) -> Result<ExitCode> {
     let runs = args
         .runs
         .iter()
-        .map(|path| runs::load(path))
+        .map(|path| results::load(path))
         .collect::<Result<Vec<_>>>()?;
     let merged = merge(&runs, &codec, level);
     let bytes = match args.format {
-        MergeFormat::Table => report::merged::render_table(&merged),
-        MergeFormat::Markdown => report::merged::render_markdown(&merged),
+        MergeFormat::Table => export::merged::render_table(&merged),
+        MergeFormat::Markdown => export::merged::render_markdown(&merged),
         // One CSV has one set of columns: codec runs and `http` runs each have theirs.
         MergeFormat::Csv => match (merged.rows.is_empty(), merged.http_rows.is_empty()) {
             (false, false) => bail!(
                 "merge --format csv takes runs of one kind: these mix `run` and `http` results; merge them separately"
             ),
-            (true, false) => report::merged::render_http_csv(&merged),
-            _ => report::merged::render_csv(&merged),
+            (true, false) => export::merged::render_http_csv(&merged),
+            _ => export::merged::render_csv(&merged),
         },
     };
     print(&bytes)?;
@@ -120,8 +120,8 @@ impl SavedFiles {
     /// Writes `report` (with `current`, the payload being measured, if any) to each file.
     fn save(&self, report: &RunReport, current: Option<&PayloadResult>) -> Result<()> {
         self.write(
-            || report::csv::render_with(report, current),
-            || report::json::render_with(report, current),
+            || export::csv::render_with(report, current),
+            || export::json::render_with(report, current),
         )
     }
 
@@ -196,7 +196,7 @@ fn measure_all(config: &MeasureConfig, sinks: Sinks) -> Result<RunReport> {
                 "{}: {} bytes, {cell_count} settings, {} each way",
                 payload.name,
                 thousands(payload.bytes.len() as u64),
-                report::iteration_text(&planned),
+                export::iteration_text(&planned),
             ),
             (cell_count * plan.rounds as usize) as u64,
         );
@@ -215,7 +215,7 @@ fn measure_all(config: &MeasureConfig, sinks: Sinks) -> Result<RunReport> {
             &mut on_step,
             &mut on_cell,
         )?;
-        if let Some(warning) = report::noise_warning(&result) {
+        if let Some(warning) = export::noise_warning(&result) {
             progress.warn(&warning);
         }
         report.payloads.push(result);
@@ -244,14 +244,14 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
     let stdout = io::stdout();
     let out = RefCell::new(stdout.lock());
     if config.format == Format::Csv {
-        out.borrow_mut().write_all(&report::csv::header())?;
+        out.borrow_mut().write_all(&export::csv::header())?;
     }
     let mut on_cell = |report: &RunReport, so_far: &PayloadResult| -> Result<()> {
         files.save(report, Some(so_far))?;
         if config.format == Format::Csv {
             let cell = so_far.cells.last().expect("a cell was just added");
             let mut out = out.borrow_mut();
-            out.write_all(&report::csv::row(so_far, cell))?;
+            out.write_all(&export::csv::row(so_far, cell))?;
             out.flush()?;
         }
         Ok(())
@@ -261,8 +261,8 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
         files.save(report, None)?;
         let mut out = out.borrow_mut();
         match config.format {
-            Format::Table => out.write_all(&report::table::render_payload(result))?,
-            Format::Markdown => out.write_all(&report::markdown::render_payload(result))?,
+            Format::Table => out.write_all(&export::table::render_payload(result))?,
+            Format::Markdown => out.write_all(&export::markdown::render_payload(result))?,
             Format::Csv | Format::Json => {}
         }
         if !last && matches!(config.format, Format::Table | Format::Markdown) {
@@ -280,7 +280,7 @@ fn run_benchmark(config: RunConfig) -> Result<ExitCode> {
     )?;
     if config.format == Format::Json {
         let mut out = out.borrow_mut();
-        out.write_all(&report::json::render(&report))?;
+        out.write_all(&export::json::render(&report))?;
         out.flush()?;
     }
     if interrupt::requested() {
@@ -326,7 +326,7 @@ fn zstd_params(args: ZstdParamsArgs) -> Result<ExitCode> {
             source: Some((p.name.clone(), p.bytes.len() as u64)),
             levels: levels
                 .iter()
-                .map(|&l| crate::zstd_params::selected(l, Some(p.bytes.len() as u64)))
+                .map(|&l| crate::analysis::zstd_params::selected(l, Some(p.bytes.len() as u64)))
                 .collect(),
         })
         .collect();
@@ -334,12 +334,12 @@ fn zstd_params(args: ZstdParamsArgs) -> Result<ExitCode> {
         source: None,
         levels: levels
             .iter()
-            .map(|&l| crate::zstd_params::selected(l, None))
+            .map(|&l| crate::analysis::zstd_params::selected(l, None))
             .collect(),
     });
     print(&match args.format {
-        ParamsFormat::Table => report::zstd_params::render_text(&tables),
-        ParamsFormat::Markdown => report::zstd_params::render_markdown(&tables),
+        ParamsFormat::Table => export::zstd_params::render_text(&tables),
+        ParamsFormat::Markdown => export::zstd_params::render_markdown(&tables),
     })?;
     Ok(ExitCode::Success)
 }
@@ -349,10 +349,10 @@ fn zstd_params(args: ZstdParamsArgs) -> Result<ExitCode> {
 fn saved_or_measured(
     from: Option<&Path>,
     measure: MeasureArgs,
-) -> Result<(runs::LoadedRun, ExitCode)> {
+) -> Result<(results::LoadedRun, ExitCode)> {
     match from {
         Some(path) => {
-            let run = runs::load(path)?;
+            let run = results::load(path)?;
             run.require_cells()?;
             Ok((run, ExitCode::Success))
         }
@@ -366,7 +366,7 @@ fn saved_or_measured(
                 },
             )?;
             let status = exit_for_failures(&report);
-            Ok((runs::LoadedRun::from_report(&report, "this run"), status))
+            Ok((results::LoadedRun::from_report(&report, "this run"), status))
         }
     }
 }
@@ -423,15 +423,15 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
     };
     let save = |report: &HttpReport, current: Option<&HttpPayloadResult>| {
         files.write(
-            || report::http::render_csv(report, current),
-            || report::http::render_json(report, current),
+            || export::http::render_csv(report, current),
+            || export::http::render_json(report, current),
         )
     };
     save(&report, None)?;
     interrupt::install()?;
     let mut out = io::stdout().lock();
     if args.output.format == Format::Csv {
-        out.write_all(&report::http::csv_header())?;
+        out.write_all(&export::http::csv_header())?;
     }
     for (index, payload) in payloads.iter().enumerate() {
         eprintln!(
@@ -460,7 +460,7 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
             current.interrupted = interrupt::requested();
             save(&report, Some(&current))?;
             if args.output.format == Format::Csv {
-                out.write_all(&report::http::csv_row(&current, &report.load, r))?;
+                out.write_all(&export::http::csv_row(&current, &report.load, r))?;
                 out.flush()?;
             }
             Ok(())
@@ -474,9 +474,9 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
                     out.write_all(b"\n")?;
                 }
                 let bytes = if args.output.format == Format::Table {
-                    report::http::render_table(&current, &report.load)
+                    export::http::render_table(&current, &report.load)
                 } else {
-                    report::http::render_markdown(&current, &report.load)
+                    export::http::render_markdown(&current, &report.load)
                 };
                 out.write_all(&bytes)?;
                 out.flush()?;
@@ -490,7 +490,7 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
         }
     }
     if args.output.format == Format::Json {
-        out.write_all(&report::http::render_json(&report, None))?;
+        out.write_all(&export::http::render_json(&report, None))?;
         out.flush()?;
     }
     if interrupt::requested() {
@@ -504,7 +504,7 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
 }
 
 fn plot(args: PlotArgs) -> Result<ExitCode> {
-    let run = runs::load(&args.run)?;
+    let run = results::load(&args.run)?;
     run.require_cells()?;
     let options = AdviceOptions {
         latency_budget_s: 0.005,
@@ -512,7 +512,7 @@ fn plot(args: PlotArgs) -> Result<ExitCode> {
         bandwidths_mbit: Vec::new(),
     };
     let advice = advise(&run, &options);
-    let svg = report::plot::render_svg(&run, &advice).map_err(anyhow::Error::msg)?;
+    let svg = export::svg::render_svg(&run, &advice).map_err(anyhow::Error::msg)?;
     write_file(&args.out, &svg)?;
     println!(
         "{}: {} payloads, {} settings",
@@ -535,16 +535,16 @@ fn reproduce(args: ReproduceArgs) -> Result<ExitCode> {
         }
     }
     let (run, status) = saved_or_measured(args.from.as_deref(), args.measure)?;
-    let claims = crate::reproduce::check(&run);
+    let claims = crate::analysis::reproduce::check(&run);
     let source = match &args.from {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
     };
     write_file(
         &args.out,
-        &report::reproduction::render_markdown(&claims, &source, run.machine.as_deref()),
+        &export::reproduction::render_markdown(&claims, &source, run.machine.as_deref()),
     )?;
-    print(&report::reproduction::render_table(&claims))?;
+    print(&export::reproduction::render_table(&claims))?;
     Ok(status)
 }
 
@@ -572,9 +572,9 @@ fn recommend(args: RecommendArgs) -> Result<ExitCode> {
     let (run, status) = saved_or_measured(args.from.as_deref(), args.measure)?;
     let advice = advise(&run, &options);
     let bytes = match args.format {
-        CompareFormat::Table => report::recommendation::render_text(&advice, &options),
-        CompareFormat::Markdown => report::recommendation::render_markdown(&advice, &options),
-        CompareFormat::Json => report::recommendation::render_json(&advice),
+        CompareFormat::Table => export::recommendation::render_text(&advice, &options),
+        CompareFormat::Markdown => export::recommendation::render_markdown(&advice, &options),
+        CompareFormat::Json => export::recommendation::render_json(&advice),
     };
     print(&bytes)?;
     Ok(status)

@@ -6,13 +6,13 @@ pub mod http;
 pub mod json;
 pub mod markdown;
 pub mod merged;
-pub mod plot;
 pub mod recommendation;
 pub mod reproduction;
+pub mod svg;
 pub mod table;
 pub mod zstd_params;
 
-use crate::bench::result::{CellResult, PayloadResult};
+use crate::results::codec::{CellResult, PayloadResult};
 
 /// How `run` prints its results on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -212,7 +212,7 @@ pub fn significant(value: f64, digits: i32) -> String {
 /// Formats an integer with comma thousands separators.
 ///
 /// ```
-/// assert_eq!(codecbench::report::thousands(298_727), "298,727");
+/// assert_eq!(codecbench::export::thousands(298_727), "298,727");
 /// ```
 pub fn thousands(value: u64) -> String {
     let digits = value.to_string();
@@ -230,9 +230,9 @@ pub fn thousands(value: u64) -> String {
 pub(crate) mod fixtures {
     //! A fixed, hand-made report for the reporters' snapshot tests.
 
-    use crate::bench::result::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
-    use crate::bench::stats::Summary;
     use crate::environment::{Environment, Pin};
+    use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
+    use crate::stats::Summary;
 
     fn cell(
         codec: &str,

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::stats::Summary;
 use crate::environment::Environment;
+use crate::stats::Summary;
 
 /// Version of the JSON result document. Bump it when a field changes meaning or goes away;
 /// readers refuse versions they do not know.

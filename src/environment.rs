@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codec::{all_implementations, library_name};
+use crate::codec::all_implementations;
 
 /// The context of one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,10 +58,7 @@ impl Environment {
             pin: None,
             codecs: all_implementations()
                 .iter()
-                .map(|codec| {
-                    let implementation = codec.implementation();
-                    (library_name(&implementation).to_string(), implementation)
-                })
+                .map(|codec| (codec.library().name().to_string(), codec.label()))
                 .collect(),
         }
     }

@@ -37,10 +37,10 @@ fn recommend_from_a_saved_run_names_zstd_3_as_dominated_by_zstd_1() {
     let dominated = single["dominated"].as_array().unwrap();
     let pair = dominated
         .iter()
-        .find(|d| d["dominated"]["key"]["level"] == 3)
+        .find(|d| d["dominated"]["key"]["id"]["level"] == 3)
         .expect("zstd 3 is dominated");
-    assert_eq!(pair["by"]["key"]["codec"], "zstd");
-    assert_eq!(pair["by"]["key"]["level"], 1);
+    assert_eq!(pair["by"]["key"]["id"]["codec"], "zstd");
+    assert_eq!(pair["by"]["key"]["id"]["level"], 1);
     let scenarios: Vec<&str> = single["scenarios"]
         .as_array()
         .unwrap()
@@ -134,12 +134,14 @@ fn a_dictionary_shrinks_one_record() {
     ]);
     let rows = csv_rows(text.as_bytes());
     assert_eq!(rows.len(), 2);
-    assert!(rows[0]["implementation"].starts_with("libzstd "));
-    assert!(rows[1]["implementation"].starts_with("libzstd+dict4KiB "));
+    assert_eq!(rows[0]["library"], "libzstd");
+    assert_eq!(rows[1]["library"], "libzstd");
+    assert_eq!(rows[0]["variant"], "fresh");
+    assert_eq!(rows[1]["variant"], "dict 4 KiB");
     let bytes = |row: &HashMap<String, String>| -> u64 { row["compressed_bytes"].parse().unwrap() };
     assert_eq!(bytes(&rows[0]), 241);
     assert!(bytes(&rows[1]) * 2 < bytes(&rows[0]), "{rows:?}");
-    assert_eq!(rows[1]["round_trip"], "ok");
+    assert_eq!(rows[1]["status"], "ok");
 
     let message = bad_input(&["run", "--codecs", "gzip", "--zstd-dict", "4"]);
     assert!(message.contains("zstd is not in --codecs"), "{message}");
@@ -166,14 +168,26 @@ fn both_encoders_give_the_same_bytes_and_brotli_cannot_be_reused() {
         "csv",
     ]);
     let rows = csv_rows(text.as_bytes());
-    let libraries: Vec<&str> = rows
+    let libraries: Vec<String> = rows
         .iter()
-        .map(|r| r["implementation"].split(' ').next().unwrap())
+        .map(|r| format!("{} {}", r["library"], r["variant"]))
         .collect();
     assert_eq!(
         libraries,
-        ["libzstd", "libzstd(reused)", "zlib-rs", "zlib-rs(reused)"]
+        [
+            "libzstd fresh",
+            "libzstd reused",
+            "zlib-rs fresh",
+            "zlib-rs reused"
+        ]
     );
+    // One definition of encoder memory: a reused encoder holds about what a fresh one
+    // builds, not just its output buffer.
+    let memory = |i: usize| -> f64 { rows[i]["encoder_bytes"].parse().unwrap() };
+    for (fresh, reused) in [(0, 1), (2, 3)] {
+        let ratio = memory(reused) / memory(fresh);
+        assert!((0.5..2.0).contains(&ratio), "{rows:?}");
+    }
     assert_eq!(rows[0]["compressed_bytes"], rows[1]["compressed_bytes"]);
     assert_eq!(rows[2]["compressed_bytes"], rows[3]["compressed_bytes"]);
 

@@ -81,7 +81,8 @@ fn identical_runs_compare_clean_in_every_mode_and_format() {
     let (code, stdout) = compare(&base, &base, &[]);
     assert_eq!(code, 0);
     assert!(
-        stdout.contains("3 cells compared: 0 regressed, 0 size drifts, 0 missing, 0 extra"),
+        stdout
+            .contains("3 cells compared: 0 regressed, 0 size drifts, 0 failed, 0 missing, 0 extra"),
         "{stdout}"
     );
 }
@@ -148,11 +149,13 @@ fn missing_and_extra_cells_are_reported() {
     gzip_cell(&mut run)["level"] = 9.into();
     let candidate = write_json(dir.path(), "other.json", &run);
     let (code, stdout) = compare(&fixture("base.json"), &candidate, &[]);
-    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(code, 1, "a missing cell fails the gate: {stdout}");
     assert!(
-        stdout.contains("missing from candidate: single gzip 1"),
+        stdout.contains("MISSING from candidate: single gzip 1"),
         "{stdout}"
     );
+    let (code, stdout) = compare(&fixture("base.json"), &candidate, &["--allow-missing"]);
+    assert_eq!(code, 0, "{stdout}");
     assert!(
         stdout.contains("only in candidate: single gzip 9"),
         "{stdout}"
@@ -194,7 +197,7 @@ fn malformed_input_is_bad_input() {
         "--normalize-to",
         "brotli:1",
     ]);
-    assert!(message.contains("brotli:1"), "{message}");
+    assert!(message.contains("brotli 1 (libbrotli)"), "{message}");
 
     let message = bad_input(&[
         "compare",

@@ -273,12 +273,13 @@ fn a_corrupted_round_trip_is_caught_and_never_reported_as_valid() {
     let csv = std::fs::read(&csv_path).unwrap();
     let rows = csv_rows(&csv);
     let gzip = rows.iter().find(|r| r["codec"] == "gzip").unwrap();
-    assert!(gzip["round_trip"].starts_with("failed: round trip mismatch"));
+    assert_eq!(gzip["status"], "failed");
+    assert!(gzip["failure"].starts_with("round trip mismatch"));
     for column in ["compress_mb_s", "decompress_mb_s", "compress_median_ms"] {
         assert_eq!(gzip[column], "", "no speed for a failed cell: {column}");
     }
     let zstd = rows.iter().find(|r| r["codec"] == "zstd").unwrap();
-    assert_eq!(zstd["round_trip"], "ok");
+    assert_eq!(zstd["status"], "ok");
 
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
@@ -410,7 +411,7 @@ fn ctrl_c_keeps_every_finished_cell_and_exits_130() {
     let columns = csv_rows(&std::fs::read(&csv_path).unwrap())[0].len();
     for row in &rows {
         assert_eq!(row.len(), columns, "complete rows only");
-        assert_eq!(row["round_trip"], "ok");
+        assert_eq!(row["status"], "ok");
         assert!(row["compress_mb_s"].parse::<f64>().unwrap() > 0.0);
     }
     let json: serde_json::Value =

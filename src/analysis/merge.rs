@@ -2,6 +2,9 @@
 
 use serde::Serialize;
 
+use crate::codec::CodecKind;
+use crate::http::Encoding;
+use crate::results::identity::CellId;
 use crate::results::{HttpCell, LoadedRun, RunCell, Timing};
 
 /// One run's speeds for one setting.
@@ -22,12 +25,8 @@ pub struct RunSpeeds {
 pub struct MergedRow {
     /// Payload name.
     pub payload: String,
-    /// Codec name.
-    pub codec: String,
-    /// The library without its version, e.g. `libbrotli`.
-    pub library: String,
-    /// Codec level.
-    pub level: i32,
+    /// Codec, library, variant and level.
+    pub id: CellId,
     /// Input ÷ compressed size, from the first run that has the setting.
     pub ratio: f64,
     /// False when the runs disagree on the compressed size.
@@ -56,7 +55,7 @@ pub struct MergedHttpRow {
     /// Payload name.
     pub payload: String,
     /// `zstd:1`, …, `identity`.
-    pub encoding: String,
+    pub encoding: Encoding,
     /// The load, e.g. `1 connection, 10 Mbit/s`.
     pub load: String,
     /// Input ÷ body size, from the first run that has the encoding.
@@ -83,17 +82,13 @@ pub struct Merged {
 }
 
 /// Merges `runs`, normalising speeds to `reference_codec` at `reference_level`.
-pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) -> Merged {
+pub fn merge(runs: &[LoadedRun], reference_codec: CodecKind, reference_level: i32) -> Merged {
+    let reference_id = CellId::reference(reference_codec, reference_level);
     let mut rows: Vec<MergedRow> = Vec::new();
     for run in runs {
-        for cell in &run.cells {
+        for cell in run.codec_cells() {
             let k = &cell.key;
-            if rows.iter().any(|r| {
-                r.payload == k.payload
-                    && r.codec == k.codec
-                    && r.library == k.library
-                    && r.level == k.level
-            }) {
+            if rows.iter().any(|r| r.payload == k.payload && r.id == k.id) {
                 continue;
             }
             let cells: Vec<Option<&RunCell>> = runs.iter().map(|r| r.cell(k)).collect();
@@ -106,16 +101,14 @@ pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) ->
                 .zip(&cells)
                 .map(|(run, found)| {
                     found.map(|c| {
-                        let reference = run.find(&k.payload, reference_codec, reference_level);
+                        let reference = run.cell_on(&k.payload, &reference_id);
                         speeds(c, reference)
                     })
                 })
                 .collect();
             rows.push(MergedRow {
                 payload: k.payload.clone(),
-                codec: k.codec.clone(),
-                library: k.library.clone(),
-                level: k.level,
+                id: k.id,
                 ratio: cell.ratio(),
                 sizes_agree,
                 runs: speeds,
@@ -133,12 +126,13 @@ pub fn merge(runs: &[LoadedRun], reference_codec: &str, reference_level: i32) ->
 
 fn merge_http(
     runs: &[LoadedRun],
-    reference_codec: &str,
+    reference_codec: CodecKind,
     reference_level: i32,
 ) -> Vec<MergedHttpRow> {
+    let reference_encoding = Encoding::of(reference_codec, reference_level);
     let mut rows: Vec<MergedHttpRow> = Vec::new();
     for run in runs {
-        for cell in &run.http {
+        for cell in run.http_cells() {
             let k = &cell.key;
             if rows
                 .iter()
@@ -152,7 +146,11 @@ fn merge_http(
                 .zip(&cells)
                 .map(|(run, found)| {
                     found.map(|c| {
-                        let reference = run.http_reference(k, reference_codec, reference_level);
+                        let reference = run.http_cells().iter().find(|r| {
+                            r.key.payload == k.payload
+                                && r.key.load == k.load
+                                && r.key.encoding == reference_encoding
+                        });
                         HttpFigures {
                             p50_ms: c.latency.median_s * 1e3,
                             requests_per_s: c.requests_per_s,
@@ -164,7 +162,7 @@ fn merge_http(
                 .collect();
             rows.push(MergedHttpRow {
                 payload: k.payload.clone(),
-                encoding: k.encoding.clone(),
+                encoding: k.encoding,
                 load: k.load.clone(),
                 ratio: cell.input_bytes as f64 / cell.body_bytes.max(1) as f64,
                 sizes_agree: cells
@@ -202,7 +200,7 @@ mod tests {
 
     fn cell(codec: &str, level: i32, bytes: u64, seconds: f64) -> RunCell {
         let timing = Timing::of(seconds, vec![]);
-        let key = CellKey::new("small", codec, "lib", level);
+        let key = CellKey::new("small", codec, level);
         RunCell::for_test(key, 1_000_000, bytes, timing.clone(), timing)
     }
 
@@ -211,16 +209,20 @@ mod tests {
         let a = LoadedRun {
             label: "a".into(),
             machine: Some("A".into()),
-            cells: vec![cell("zstd", 1, 100, 0.001), cell("gzip", 1, 200, 0.002)],
-            http: Vec::new(),
+            results: crate::results::Results::Codec(vec![
+                cell("zstd", 1, 100, 0.001),
+                cell("gzip", 1, 200, 0.002),
+            ]),
         };
         let b = LoadedRun {
             label: "b".into(),
             machine: None,
-            cells: vec![cell("zstd", 1, 100, 0.0005), cell("brotli", 11, 50, 1.0)],
-            http: Vec::new(),
+            results: crate::results::Results::Codec(vec![
+                cell("zstd", 1, 100, 0.0005),
+                cell("brotli", 11, 50, 1.0),
+            ]),
         };
-        let merged = merge(&[a, b], "zstd", 1);
+        let merged = merge(&[a, b], crate::codec::CodecKind::Zstd, 1);
         assert_eq!(merged.labels, ["a", "b"]);
         assert_eq!(merged.rows.len(), 3);
         let zstd = &merged.rows[0];

@@ -40,10 +40,7 @@ pub struct Setting {
 impl Setting {
     /// e.g. `zstd 1 (libzstd)`.
     pub fn name(&self) -> String {
-        format!(
-            "{} {} ({})",
-            self.key.codec, self.key.level, self.key.library
-        )
+        self.key.id.to_string()
     }
 
     /// Seconds from the start of compression to the end of decompression for one
@@ -114,7 +111,7 @@ pub struct PayloadAdvice {
 /// have no timings are left out.
 pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
     let mut payloads: Vec<&str> = Vec::new();
-    for cell in &run.cells {
+    for cell in run.codec_cells() {
         if !payloads.contains(&cell.key.payload.as_str()) {
             payloads.push(&cell.key.payload);
         }
@@ -123,7 +120,7 @@ pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
         .into_iter()
         .filter_map(|payload| {
             let cells: Vec<&RunCell> = run
-                .cells
+                .codec_cells()
                 .iter()
                 .filter(|c| c.key.payload == payload)
                 .collect();
@@ -277,7 +274,7 @@ pub(crate) mod fixtures {
 
     /// A cell of the small payload with these median times in milliseconds.
     fn cell(codec: &str, level: i32, bytes: u64, compress_ms: f64, decompress_ms: f64) -> RunCell {
-        let key = CellKey::new("small", codec, &format!("{codec}-lib"), level);
+        let key = CellKey::new("small", codec, level);
         let (compress, decompress) = (compress_ms / 1e3, decompress_ms / 1e3);
         RunCell::for_test(
             key,
@@ -293,15 +290,14 @@ pub(crate) mod fixtures {
         LoadedRun {
             label: "run.json".into(),
             machine: None,
-            cells: vec![
+            results: crate::results::Results::Codec(vec![
                 cell("zstd", 1, 41_132, 0.7, 0.17),
                 cell("zstd", 3, 43_644, 1.0, 0.18),
                 cell("zstd", 19, 36_245, 370.0, 0.16),
                 cell("brotli", 1, 44_606, 1.0, 0.35),
                 cell("brotli", 11, 34_020, 800.0, 0.5),
                 cell("gzip", 1, 69_832, 1.0, 0.6),
-            ],
-            http: Vec::new(),
+            ]),
         }
     }
 
@@ -335,25 +331,25 @@ mod tests {
             pairs,
             [
                 (
-                    "zstd 3 (zstd-lib)".to_string(),
-                    "zstd 1 (zstd-lib)".to_string()
+                    "zstd 3 (libzstd)".to_string(),
+                    "zstd 1 (libzstd)".to_string()
                 ),
-                ("brotli 1 (brotli-lib)".into(), "zstd 1 (zstd-lib)".into()),
-                ("gzip 1 (gzip-lib)".into(), "zstd 1 (zstd-lib)".into()),
+                ("brotli 1 (libbrotli)".into(), "zstd 1 (libzstd)".into()),
+                ("gzip 1 (zlib-rs)".into(), "zstd 1 (libzstd)".into()),
             ]
         );
         assert_eq!(
             names(&advice.compress_frontier),
             [
-                "zstd 1 (zstd-lib)",
-                "zstd 19 (zstd-lib)",
-                "brotli 11 (brotli-lib)"
+                "zstd 1 (libzstd)",
+                "zstd 19 (libzstd)",
+                "brotli 11 (libbrotli)"
             ]
         );
         // On decompression, zstd 19 is both smaller and faster than zstd 1.
         assert_eq!(
             names(&advice.decompress_frontier),
-            ["zstd 19 (zstd-lib)", "brotli 11 (brotli-lib)"]
+            ["zstd 19 (libzstd)", "brotli 11 (libbrotli)"]
         );
     }
 
@@ -368,9 +364,9 @@ mod tests {
         assert_eq!(
             picks,
             [
-                Some("zstd 1 (zstd-lib)".into()),
-                Some("brotli 11 (brotli-lib)".into()),
-                Some("brotli 11 (brotli-lib)".into()),
+                Some("zstd 1 (libzstd)".into()),
+                Some("brotli 11 (libbrotli)".into()),
+                Some("brotli 11 (libbrotli)".into()),
             ]
         );
         assert!(advice.scenarios[0].reason.contains("at most 5.00 ms"));
@@ -390,8 +386,8 @@ mod tests {
         // At 10 Mbit/s, 298,727 bytes take 239 ms uncompressed.
         assert!((slow.identity_s - 0.2389816).abs() < 1e-6);
         // zstd 1: 0.7 + 32.9 + 0.17 ms beats brotli 11's 800 ms of compression.
-        assert_eq!(slow.best.name(), "zstd 1 (zstd-lib)");
+        assert_eq!(slow.best.name(), "zstd 1 (libzstd)");
         assert!((slow.best_s - (0.00087 + transfer_s(41_132, 10.0))).abs() < 1e-12);
-        assert_eq!(advice.bandwidths[1].best.name(), "zstd 1 (zstd-lib)");
+        assert_eq!(advice.bandwidths[1].best.name(), "zstd 1 (libzstd)");
     }
 }

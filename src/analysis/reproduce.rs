@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use crate::codec::CodecKind::{self, Brotli, Gzip, Zstd};
+use crate::results::identity::{CellId, Variant};
 use crate::results::{LoadedRun, RunCell};
 
 /// Whether a claim holds here.
@@ -54,36 +56,38 @@ struct Matrix<'a> {
 }
 
 impl<'a> Matrix<'a> {
-    fn cell(&self, payload: &str, codec: &str, level: i32) -> Option<&'a RunCell> {
-        let matching = |c: &&'a RunCell| {
-            c.key.payload == payload && c.key.codec == codec && c.key.level == level
+    fn cell(&self, payload: &str, codec: CodecKind, level: i32) -> Option<&'a RunCell> {
+        let server = CellId::reference(codec, level);
+        let fresh = |c: &&'a RunCell| {
+            let id = c.key.id;
+            c.key.payload == payload
+                && id.codec == codec
+                && id.level == level
+                && id.variant == Variant::Fresh
         };
-        let preferred = ["libzstd", "libbrotli", "zlib-rs"];
+        let cells = self.run.codec_cells();
         self.run
-            .cells
-            .iter()
-            .filter(matching)
-            .find(|c| preferred.contains(&c.key.library.as_str()))
-            .or_else(|| self.run.cells.iter().find(matching))
+            .cell_on(payload, &server)
+            .or_else(|| cells.iter().find(fresh))
     }
 
-    fn bytes(&self, payload: &str, codec: &str, level: i32) -> Option<u64> {
+    fn bytes(&self, payload: &str, codec: CodecKind, level: i32) -> Option<u64> {
         self.cell(payload, codec, level).map(|c| c.compressed_bytes)
     }
 
-    fn ratio(&self, payload: &str, codec: &str, level: i32) -> Option<f64> {
+    fn ratio(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
         self.cell(payload, codec, level).map(RunCell::ratio)
     }
 
     fn input(&self, payload: &str) -> Option<u64> {
         self.run
-            .cells
+            .codec_cells()
             .iter()
             .find(|c| c.key.payload == payload)
             .map(|c| c.input_bytes)
     }
 
-    fn compress_s(&self, payload: &str, codec: &str, level: i32) -> Option<f64> {
+    fn compress_s(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
         Some(
             self.cell(payload, codec, level)?
                 .compress
@@ -92,7 +96,7 @@ impl<'a> Matrix<'a> {
         )
     }
 
-    fn decompress_s(&self, payload: &str, codec: &str, level: i32) -> Option<f64> {
+    fn decompress_s(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
         Some(
             self.cell(payload, codec, level)?
                 .decompress
@@ -139,8 +143,8 @@ fn two_decimals(expected: &str, measured: Option<f64>) -> Option<(String, Verdic
 
 /// The first zstd level above 1 whose ratio beats level 1's on `payload`.
 fn first_level_beating_one(m: &Matrix, payload: &str) -> Option<Option<i32>> {
-    let one = m.ratio(payload, "zstd", 1)?;
-    Some((2..=19).find(|&level| m.ratio(payload, "zstd", level).is_some_and(|r| r > one)))
+    let one = m.ratio(payload, Zstd, 1)?;
+    Some((2..=19).find(|&level| m.ratio(payload, Zstd, level).is_some_and(|r| r > one)))
 }
 
 /// Every claim, in the order of FIGURES.md.
@@ -160,47 +164,47 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
         claim(
             "small, zstd 1 (streaming)",
             "41,132 B",
-            exact(41_132, m.bytes("small", "zstd", 1)),
+            exact(41_132, m.bytes("small", Zstd, 1)),
         ),
         claim(
             "small, zstd 3 (streaming)",
             "43,644 B",
-            exact(43_644, m.bytes("small", "zstd", 3)),
+            exact(43_644, m.bytes("small", Zstd, 3)),
         ),
         claim(
             "small, brotli Fastest",
             "44,606 B",
-            exact(44_606, m.bytes("small", "brotli", 1)),
+            exact(44_606, m.bytes("small", Brotli, 1)),
         ),
         claim(
             "small, gzip Fastest (zlib-ng)",
             "69,832 B",
-            exact(69_832, m.bytes("small", "gzip", 1)),
+            exact(69_832, m.bytes("small", Gzip, 1)),
         ),
         claim(
             "large, zstd 1 ratio",
             "7.37x",
-            two_decimals("7.37", m.ratio("large", "zstd", 1)),
+            two_decimals("7.37", m.ratio("large", Zstd, 1)),
         ),
         claim(
             "large, zstd 3 ratio",
             "6.66x",
-            two_decimals("6.66", m.ratio("large", "zstd", 3)),
+            two_decimals("6.66", m.ratio("large", Zstd, 3)),
         ),
         claim(
             "large, zstd -5 ratio",
             "3.81x",
-            two_decimals("3.81", m.ratio("large", "zstd", -5)),
+            two_decimals("3.81", m.ratio("large", Zstd, -5)),
         ),
         claim(
             "large, zstd 19 ratio",
             "8.34x",
-            two_decimals("8.34", m.ratio("large", "zstd", 19)),
+            two_decimals("8.34", m.ratio("large", Zstd, 19)),
         ),
         claim(
             "small, brotli 11 ratio",
             "8.78x",
-            two_decimals("8.78", m.ratio("small", "brotli", 11)),
+            two_decimals("8.78", m.ratio("small", Brotli, 11)),
         ),
     ];
 
@@ -209,7 +213,7 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
         "one record grows under gzip Fastest",
         "179 → 188 B",
         (|| {
-            let (input, output) = (m.input("single")?, m.bytes("single", "gzip", 1)?);
+            let (input, output) = (m.input("single")?, m.bytes("single", Gzip, 1)?);
             let verdict = if output > input {
                 Verdict::Holds
             } else {
@@ -226,9 +230,8 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
             &format!("{payload}: zstd 3 is worse than zstd 1 on both size and CPU"),
             "1.9x the CPU, +11% bytes",
             (|| {
-                let cpu = m.compress_s(payload, "zstd", 3)? / m.compress_s(payload, "zstd", 1)?;
-                let bytes =
-                    m.bytes(payload, "zstd", 3)? as f64 / m.bytes(payload, "zstd", 1)? as f64;
+                let cpu = m.compress_s(payload, Zstd, 3)? / m.compress_s(payload, Zstd, 1)?;
+                let bytes = m.bytes(payload, Zstd, 3)? as f64 / m.bytes(payload, Zstd, 1)? as f64;
                 let verdict = if cpu > 1.0 && bytes > 1.0 {
                     Verdict::Holds
                 } else {
@@ -249,7 +252,7 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
             "falls 1→4, rises after",
             (|| {
                 let r: Vec<f64> = (1..=5)
-                    .map(|l| m.ratio(payload, "zstd", l))
+                    .map(|l| m.ratio(payload, Zstd, l))
                     .collect::<Option<_>>()?;
                 let falls = r[..4].windows(2).all(|w| w[1] < w[0]);
                 let verdict = if falls && r[4] > r[3] {
@@ -282,8 +285,8 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
         "small: zstd 1 compresses about as fast as brotli Fastest",
         "572 vs 564 MB/s (1.01x)",
         (|| {
-            let zstd = m.mb_s("small", m.compress_s("small", "zstd", 1)?)?;
-            let brotli = m.mb_s("small", m.compress_s("small", "brotli", 1)?)?;
+            let zstd = m.mb_s("small", m.compress_s("small", Zstd, 1)?)?;
+            let brotli = m.mb_s("small", m.compress_s("small", Brotli, 1)?)?;
             let ratio = zstd / brotli;
             let verdict = if (0.8..=1.25).contains(&ratio) {
                 Verdict::Holds
@@ -305,8 +308,7 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
         "small: zstd 1 decompresses 3.8x as fast as brotli Fastest",
         "3.8x",
         (|| {
-            let ratio =
-                m.decompress_s("small", "brotli", 1)? / m.decompress_s("small", "zstd", 1)?;
+            let ratio = m.decompress_s("small", Brotli, 1)? / m.decompress_s("small", Zstd, 1)?;
             let verdict = if (2.85..=4.75).contains(&ratio) {
                 Verdict::Holds
             } else if ratio > 1.0 {
@@ -324,7 +326,7 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
         "small: zstd -5 compresses fastest of the zstd levels",
         "1635 MB/s",
         (|| {
-            let at = |level| m.compress_s("small", "zstd", level);
+            let at = |level| m.compress_s("small", Zstd, level);
             let fastest = (-5..=19)
                 .filter(|&l| l != 0)
                 .filter_map(|l| Some((l, at(l)?)))
@@ -353,7 +355,7 @@ pub fn check(run: &LoadedRun) -> Vec<Claim> {
         claims.push(claim(
             &format!("{payload}: brotli 11 takes too long per response"),
             article,
-            m.compress_s(payload, "brotli", 11).map(|s| {
+            m.compress_s(payload, Brotli, 11).map(|s| {
                 let verdict = if s >= floor_s {
                     Verdict::Holds
                 } else {
@@ -373,12 +375,7 @@ mod tests {
 
     fn cell(payload: &str, codec: &str, level: i32, input: u64, bytes: u64, ms: f64) -> RunCell {
         let timing = Timing::of(ms / 1e3, vec![]);
-        let library = match codec {
-            "zstd" => "libzstd",
-            "brotli" => "libbrotli",
-            _ => "zlib-rs",
-        };
-        let key = CellKey::new(payload, codec, library, level);
+        let key = CellKey::new(payload, codec, level);
         RunCell::for_test(key, input, bytes, timing.clone(), timing)
     }
 
@@ -395,11 +392,10 @@ mod tests {
         let run = LoadedRun {
             label: "run".into(),
             machine: None,
-            cells: vec![
+            results: crate::results::Results::Codec(vec![
                 cell("small", "zstd", 1, 298_727, 41_132, 0.7),
                 cell("small", "zstd", 3, 298_727, 43_645, 1.0),
-            ],
-            http: Vec::new(),
+            ]),
         };
         let claims = check(&run);
         assert_eq!(verdict_of(&claims, "the 1,000-record"), Verdict::Holds);
@@ -454,8 +450,7 @@ mod tests {
         let run = LoadedRun {
             label: "run".into(),
             machine: None,
-            cells,
-            http: Vec::new(),
+            results: crate::results::Results::Codec(cells),
         };
         let claims = check(&run);
         assert_eq!(

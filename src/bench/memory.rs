@@ -9,39 +9,50 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Measurements under way on any thread; while none is, the allocator only forwards,
+/// so timed iterations pay one relaxed load per allocation and nothing more.
+static MEASURING: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     // Const-initialised cells of plain integers: no allocation and no destructor, so the
-    // allocator may touch them. Bytes freed on another thread than allocated them make
-    // `LIVE` wrap; only differences within one measurement matter.
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
+    // allocator may touch them. Signed: a block allocated before a measurement and freed
+    // during it takes the count below its start.
+    static ACTIVE: Cell<bool> = const { Cell::new(false) };
+    static LIVE: Cell<i64> = const { Cell::new(0) };
+    static PEAK: Cell<i64> = const { Cell::new(0) };
 }
 
-/// The system allocator, counting live and peak bytes.
+/// The system allocator, counting live and peak bytes while [`peak_during`] runs.
 pub struct CountingAllocator;
 
+fn counting() -> bool {
+    MEASURING.load(Ordering::Relaxed) > 0 && ACTIVE.try_with(Cell::get).unwrap_or(false)
+}
+
 fn grew(bytes: usize) {
-    // try_with: a thread being torn down has no locals left; its bytes go uncounted.
+    if !counting() {
+        return;
+    }
     let _ = LIVE.try_with(|live| {
-        let now = live.get().wrapping_add(bytes);
+        let now = live.get() + bytes as i64;
         live.set(now);
         let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
     });
 }
 
 fn shrank(bytes: usize) {
-    let _ = LIVE.try_with(|live| live.set(live.get().wrapping_sub(bytes)));
+    if counting() {
+        let _ = LIVE.try_with(|live| live.set(live.get() - bytes as i64));
+    }
 }
 
 // SAFETY: every call forwards to `System` with the same arguments; the counters are only
 // bookkeeping.
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        INSTALLED.store(true, Ordering::Relaxed);
         let ptr = unsafe { System.alloc(layout) };
         if !ptr.is_null() {
             grew(layout.size());
@@ -50,7 +61,6 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        INSTALLED.store(true, Ordering::Relaxed);
         let ptr = unsafe { System.alloc_zeroed(layout) };
         if !ptr.is_null() {
             grew(layout.size());
@@ -77,12 +87,26 @@ unsafe impl GlobalAlloc for CountingAllocator {
 
 /// Runs `f` and returns its result with the most heap bytes this thread held at once
 /// beyond what it held before; `None` for the bytes when [`CountingAllocator`] is not the
-/// global allocator.
+/// global allocator. Only this thread's allocations count, so a progress thread does not.
 pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|peak| peak.set(before));
+    // A probe allocation tells whether the counting allocator is installed.
+    let was_active = ACTIVE.with(|active| active.replace(true));
+    let (outer_live, outer_peak) = (LIVE.with(Cell::get), PEAK.with(Cell::get));
+    LIVE.with(|live| live.set(0));
+    PEAK.with(|peak| peak.set(0));
+    MEASURING.fetch_add(1, Ordering::Relaxed);
+    drop(std::hint::black_box(Box::new(0u64)));
+    if PEAK.with(Cell::get) > 0 {
+        INSTALLED.store(true, Ordering::Relaxed);
+    }
+    PEAK.with(|peak| peak.set(0));
     let result = f();
-    let peak = PEAK.with(Cell::get).wrapping_sub(before);
+    let peak = PEAK.with(Cell::get).max(0);
+    MEASURING.fetch_sub(1, Ordering::Relaxed);
+    // A nested measurement leaves the outer one's counts as they would have been.
+    LIVE.with(|live| live.set(outer_live + live.get()));
+    PEAK.with(|p| p.set(outer_peak.max(outer_live + peak)));
+    ACTIVE.with(|active| active.set(was_active));
     let installed = INSTALLED.load(Ordering::Relaxed);
     (result, installed.then_some(peak as u64))
 }

@@ -95,7 +95,7 @@ pub fn run_payload(
                 rounds,
                 cell: index,
                 cells: cells.len(),
-                label: format!("{} {} {level}", payload_label(name), codec.implementation()),
+                label: format!("{} {}, level {level}", payload_label(name), codec.label()),
             });
             let run = runs[index]
                 .get_or_insert_with(|| CellRun::start(codec, level, input, &plan, clock));

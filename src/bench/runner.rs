@@ -14,7 +14,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use crate::codec::Codec;
-use crate::results::codec::CellResult;
+use crate::results::codec::{CellResult, Status};
 use crate::stats::Summary;
 
 /// A monotonic clock; the runner reads it around each timed iteration.
@@ -237,14 +237,14 @@ impl<'a> CellRun<'a> {
             input,
             reference: Vec::new(),
             cell: CellResult {
-                codec: codec.kind().name().to_string(),
-                implementation: codec.implementation(),
-                level,
+                id: codec.id(level),
+                version: codec.version(),
                 dotnet_level: codec.dotnet_level(level).map(|l| l.name().to_string()),
                 compressed_bytes: 0,
                 encoder_bytes: None,
                 compress: None,
                 decompress: None,
+                status: Status::Ok,
                 failure: None,
             },
             directions: None,
@@ -257,7 +257,7 @@ impl<'a> CellRun<'a> {
                 reference
             }
             Err(e) => {
-                run.cell.failure = Some(format!("compression failed: {e}"));
+                run.cell.fail(format!("compression failed: {e}"));
                 return run;
             }
         };
@@ -265,7 +265,7 @@ impl<'a> CellRun<'a> {
         let (decompressed, decompress_time) = timed(clock, || codec.decompress(&reference));
         run.reference = reference;
         if let Err(why) = check_round_trip(&decompressed, input) {
-            run.cell.failure = Some(why);
+            run.cell.fail(why);
             return run;
         }
         run.directions = Some((
@@ -277,7 +277,7 @@ impl<'a> CellRun<'a> {
 
     /// Whether a round trip has failed; a failed cell measures nothing more.
     pub fn failed(&self) -> bool {
-        self.cell.failure.is_some()
+        self.cell.failed()
     }
 
     /// Runs round `round` (from 0): each direction's warm-up then timed iterations, if its
@@ -287,7 +287,7 @@ impl<'a> CellRun<'a> {
             return;
         }
         if let Err(why) = self.try_measure_round(round, clock) {
-            self.cell.failure = Some(why);
+            self.cell.fail(why);
         }
     }
 
@@ -474,8 +474,11 @@ mod tests {
         fn kind(&self) -> CodecKind {
             CodecKind::Zstd
         }
-        fn implementation(&self) -> String {
-            "reverse 0".into()
+        fn library(&self) -> crate::codec::Library {
+            crate::codec::Library::Libzstd
+        }
+        fn version(&self) -> String {
+            "0".into()
         }
         fn supported_levels(&self) -> RangeInclusive<i32> {
             1..=1

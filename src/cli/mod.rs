@@ -77,13 +77,18 @@ pub struct CompareArgs {
     )]
     pub normalize_to: String,
 
-    /// Compare raw MB/s instead, for before/after runs on one machine.
+    /// Compare raw MB/s instead, for runs on the same kind of machine: a slowdown of the
+    /// reference or of every cell together then fails too (normalised, it only warns).
     #[arg(long)]
     pub absolute: bool,
 
     /// Report compressed-size differences without failing.
     #[arg(long)]
     pub allow_size_drift: bool,
+
+    /// Report baseline results missing from the candidate without failing.
+    #[arg(long)]
+    pub allow_missing: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]

@@ -4,7 +4,9 @@
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
-use super::{brotli_c, compress_counting_heap, locked_version, Codec, CodecKind, DotnetLevel};
+use super::{
+    brotli_c, compress_counting_heap, locked_version, Codec, CodecKind, DotnetLevel, Library,
+};
 
 /// .NET's BrotliEncoder uses a 22-bit window (4 MiB) for every quality.
 pub(super) const WINDOW_BITS: u32 = 22;
@@ -28,12 +30,17 @@ impl Codec for Brotli {
         CodecKind::Brotli
     }
 
-    fn implementation(&self) -> String {
+    fn library(&self) -> Library {
         match self.0 {
-            BrotliLibrary::C => format!("libbrotli {}", brotli_c::library_version()),
-            BrotliLibrary::RustPort => {
-                format!("brotli-rs {}", locked_version!("CODECBENCH_BROTLI_VERSION"))
-            }
+            BrotliLibrary::C => Library::Libbrotli,
+            BrotliLibrary::RustPort => Library::BrotliRs,
+        }
+    }
+
+    fn version(&self) -> String {
+        match self.0 {
+            BrotliLibrary::C => brotli_c::library_version(),
+            BrotliLibrary::RustPort => locked_version!("CODECBENCH_BROTLI_VERSION").to_string(),
         }
     }
 
@@ -63,19 +70,21 @@ impl Codec for Brotli {
         }
     }
 
-    /// The C encoder's memory is counted by handing it an allocator that counts; the
-    /// Rust port's by the default heap count.
+    /// The C encoder gets an allocator that allocates on the Rust heap, so one heap count
+    /// sees the C encoder's state and the Rust buffers alike.
     fn compress_measuring_memory(
         &self,
         level: i32,
         input: &[u8],
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
         match self.0 {
-            BrotliLibrary::C => {
-                let (output, bytes) = brotli_c::compress_tracked(checked_quality(level)?, input)?;
-                Ok((output, Some(bytes)))
+            BrotliLibrary::C => compress_counting_heap(|| {
+                let (output, _) = brotli_c::compress_tracked(checked_quality(level)?, input)?;
+                Ok((output, 0))
+            }),
+            BrotliLibrary::RustPort => {
+                compress_counting_heap(|| Ok((self.compress(level, input)?, 0)))
             }
-            BrotliLibrary::RustPort => compress_counting_heap(|| self.compress(level, input)),
         }
     }
 

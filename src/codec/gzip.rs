@@ -3,7 +3,7 @@
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
-use super::{locked_version, Codec, CodecKind, DotnetLevel};
+use super::{locked_version, Codec, CodecKind, DotnetLevel, Library};
 
 /// flate2's gzip encoder and decoder on zlib-rs, a pure-Rust zlib-ng. .NET has shipped
 /// zlib-ng since .NET 9, so this gives .NET's sizes; classic zlib and miniz_oxide do not.
@@ -14,8 +14,12 @@ impl Codec for GzipZlibRs {
         CodecKind::Gzip
     }
 
-    fn implementation(&self) -> String {
-        format!("zlib-rs {}", locked_version!("CODECBENCH_ZLIB_RS_VERSION"))
+    fn library(&self) -> Library {
+        Library::ZlibRs
+    }
+
+    fn version(&self) -> String {
+        locked_version!("CODECBENCH_ZLIB_RS_VERSION").to_string()
     }
 
     fn supported_levels(&self) -> RangeInclusive<i32> {

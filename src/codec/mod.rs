@@ -18,9 +18,23 @@ use std::ops::RangeInclusive;
 pub use self::brotli::{Brotli, BrotliLibrary};
 pub use self::gzip::GzipZlibRs;
 pub use self::zstd::Libzstd;
+pub use crate::results::identity::{CellId, Library, Variant};
 
 /// The content codings the article compares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum CodecKind {
     /// Zstandard (`Content-Encoding: zstd`).
     Zstd,
@@ -99,7 +113,7 @@ impl BrotliImpl {
     /// Whether `codec` is one of the chosen implementations; codecs other than brotli
     /// always are.
     pub fn includes(self, codec: &dyn Codec) -> bool {
-        let is_rust_port = codec.implementation().starts_with("brotli-rs");
+        let is_rust_port = codec.library() == Library::BrotliRs;
         match (codec.kind(), self) {
             (CodecKind::Brotli, BrotliImpl::Rust) => is_rust_port,
             (CodecKind::Brotli, BrotliImpl::C) => !is_rust_port,
@@ -118,8 +132,16 @@ impl Codec for Corrupting {
         self.0.kind()
     }
 
-    fn implementation(&self) -> String {
-        self.0.implementation()
+    fn library(&self) -> Library {
+        self.0.library()
+    }
+
+    fn variant(&self) -> Variant {
+        self.0.variant()
+    }
+
+    fn version(&self) -> String {
+        self.0.version()
     }
 
     fn supported_levels(&self) -> RangeInclusive<i32> {
@@ -155,10 +177,16 @@ pub fn all_implementations() -> Vec<Box<dyn Codec>> {
         .collect()
 }
 
-/// The library an implementation string names, without its version: `libzstd` for
-/// `libzstd 1.5.7`. Runs are matched on it, so a library upgrade compares cell by cell.
-pub fn library_name(implementation: &str) -> &str {
-    implementation.split_whitespace().next().unwrap_or("")
+impl std::str::FromStr for CodecKind {
+    type Err = String;
+
+    /// `zstd`, `brotli` or `gzip`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        CodecKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == text)
+            .ok_or_else(|| format!("unknown codec '{text}' (zstd, brotli, gzip)"))
+    }
 }
 
 impl fmt::Display for CodecKind {
@@ -197,8 +225,34 @@ pub trait Codec {
     /// Which content coding this implements.
     fn kind(&self) -> CodecKind;
 
-    /// The library and its version, e.g. `libzstd 1.5.7`.
-    fn implementation(&self) -> String;
+    /// The library, without its version.
+    fn library(&self) -> Library;
+
+    /// How each response's encoder comes to be; fresh unless the adapter says otherwise.
+    fn variant(&self) -> Variant {
+        Variant::Fresh
+    }
+
+    /// The library's version, e.g. `1.5.7`.
+    fn version(&self) -> String;
+
+    /// What a cell of this codec at `level` measures.
+    fn id(&self, level: i32) -> CellId {
+        CellId {
+            codec: self.kind(),
+            library: self.library(),
+            variant: self.variant(),
+            level,
+        }
+    }
+
+    /// For progress lines and errors: `libzstd 1.5.7`, or `libzstd 1.5.7 reused`.
+    fn label(&self) -> String {
+        match self.variant() {
+            Variant::Fresh => format!("{} {}", self.library(), self.version()),
+            variant => format!("{} {} {variant}", self.library(), self.version()),
+        }
+    }
 
     /// Every level the library accepts.
     fn supported_levels(&self) -> RangeInclusive<i32>;
@@ -215,28 +269,32 @@ pub trait Codec {
     /// Decompresses `compressed` with a freshly built decoder into a new buffer.
     fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>>;
 
-    /// Compresses as [`Codec::compress`] does, byte for byte, and also reports what the
-    /// encoder held, in bytes, where that can be measured. By default: the most heap
-    /// this thread held at once during the call, beyond the returned output's buffer, as
-    /// counted by [`crate::bench::memory::CountingAllocator`] (so only code that
-    /// allocates through Rust is seen).
+    /// Compresses as [`Codec::compress`] does, byte for byte, and also reports all the
+    /// memory one response's encoder held, in bytes, where that can be measured.
+    ///
+    /// One definition for every library and variant: the state the encoder keeps
+    /// between responses (a reused context, a dictionary it references), plus the most
+    /// heap the call held at once beyond its output, plus what a C library allocated
+    /// outside the Rust heap (its own `sizeof`). By default: the heap alone, as counted
+    /// by [`crate::bench::memory::CountingAllocator`].
     fn compress_measuring_memory(
         &self,
         level: i32,
         input: &[u8],
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
-        compress_counting_heap(|| self.compress(level, input))
+        compress_counting_heap(|| Ok((self.compress(level, input)?, 0)))
     }
 }
 
-/// Runs `compress` and measures the most heap this thread held at once during it, beyond
-/// the output's own buffer.
+/// Runs `compress`, which returns the output and the bytes its encoder holds outside the
+/// Rust heap, and adds the most heap this thread held at once during it, beyond the
+/// output's own buffer.
 fn compress_counting_heap(
-    compress: impl FnOnce() -> io::Result<Vec<u8>>,
+    compress: impl FnOnce() -> io::Result<(Vec<u8>, u64)>,
 ) -> io::Result<(Vec<u8>, Option<u64>)> {
-    let (output, peak) = crate::bench::memory::peak_during(compress);
-    let output = output?;
-    let encoder = peak.map(|peak| peak.saturating_sub(output.capacity() as u64));
+    let (result, peak) = crate::bench::memory::peak_during(compress);
+    let (output, outside_heap) = result?;
+    let encoder = peak.map(|peak| peak.saturating_sub(output.capacity() as u64) + outside_heap);
     Ok((output, encoder))
 }
 
@@ -283,7 +341,7 @@ mod tests {
     fn every_default_level_round_trips() {
         let input = sample_input();
         for codec in all_implementations() {
-            let name = codec.implementation();
+            let name = codec.label();
             for level in codec.default_levels() {
                 assert!(codec.supported_levels().contains(&level));
                 let compressed = codec.compress(level, &input).unwrap();
@@ -308,7 +366,7 @@ mod tests {
                     codec.decompress(&compressed).unwrap(),
                     input,
                     "{} {level}",
-                    codec.implementation()
+                    codec.label()
                 );
             }
         }
@@ -318,11 +376,7 @@ mod tests {
     fn corrupt_input_is_an_error_not_a_panic() {
         for codec in all_implementations() {
             let garbage = b"this is not a compressed stream at all, not even close";
-            assert!(
-                codec.decompress(garbage).is_err(),
-                "{}",
-                codec.implementation()
-            );
+            assert!(codec.decompress(garbage).is_err(), "{}", codec.label());
         }
     }
 
@@ -350,7 +404,7 @@ mod tests {
     fn measuring_memory_gives_the_same_bytes_and_a_plausible_size() {
         let input = crate::payload::generate(1000, 42, crate::payload::RngKind::Dotnet);
         for codec in all_implementations() {
-            let name = codec.implementation();
+            let name = codec.label();
             for level in [1, 9] {
                 let plain = codec.compress(level, &input).unwrap();
                 let (measured, bytes) = codec.compress_measuring_memory(level, &input).unwrap();
@@ -377,7 +431,7 @@ mod tests {
             all_implementations()
                 .iter()
                 .filter(|c| choice.includes(c.as_ref()))
-                .map(|c| library_name(&c.implementation()).to_string())
+                .map(|c| c.library().name().to_string())
                 .collect()
         };
         assert_eq!(picked(BrotliImpl::C), ["libzstd", "libbrotli", "zlib-rs"]);

@@ -16,7 +16,9 @@ use std::io::{self, Write};
 
 use flate2::{Compress, Compression, Crc, FlushCompress, Status};
 
-use super::{levels_of, Codec, CodecKind, GzipZlibRs, Libzstd};
+use super::{
+    compress_counting_heap, levels_of, Codec, CodecKind, GzipZlibRs, Library, Libzstd, Variant,
+};
 
 /// libzstd with one context per cell, reset between responses.
 pub struct LibzstdReused {
@@ -43,11 +45,34 @@ impl Codec for LibzstdReused {
         CodecKind::Zstd
     }
 
-    fn implementation(&self) -> String {
-        format!("libzstd(reused) {}", zstd::zstd_safe::version_string())
+    fn library(&self) -> Library {
+        Library::Libzstd
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Reused
+    }
+
+    fn version(&self) -> String {
+        Libzstd.version()
     }
 
     levels_of!(Libzstd);
+
+    /// The kept context's `ZSTD_sizeof_CCtx` (libzstd allocates it outside the Rust
+    /// heap) plus the heap the call held beyond its output.
+    fn compress_measuring_memory(
+        &self,
+        level: i32,
+        input: &[u8],
+    ) -> io::Result<(Vec<u8>, Option<u64>)> {
+        compress_counting_heap(|| {
+            let output = self.compress(level, input)?;
+            let context = self.context.borrow();
+            let held = context.as_ref().map_or(0, |(_, c)| c.sizeof() as u64);
+            Ok((output, held))
+        })
+    }
 
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
         let mut slot = self.context.borrow_mut();
@@ -73,6 +98,8 @@ impl Codec for LibzstdReused {
 /// gzip over one zlib-rs deflate stream per cell, reset between responses.
 pub struct GzipReused {
     stream: RefCell<Option<(u32, Compress)>>,
+    /// Heap the kept stream took when it was created, for the memory figure.
+    stream_bytes: std::cell::Cell<u64>,
 }
 
 impl GzipReused {
@@ -80,6 +107,7 @@ impl GzipReused {
     pub fn new() -> Self {
         GzipReused {
             stream: RefCell::new(None),
+            stream_bytes: std::cell::Cell::new(0),
         }
     }
 }
@@ -108,14 +136,39 @@ impl Codec for GzipReused {
         CodecKind::Gzip
     }
 
-    fn implementation(&self) -> String {
-        format!(
-            "zlib-rs(reused) {}",
-            super::locked_version!("CODECBENCH_ZLIB_RS_VERSION")
-        )
+    fn library(&self) -> Library {
+        Library::ZlibRs
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Reused
+    }
+
+    fn version(&self) -> String {
+        GzipZlibRs.version()
     }
 
     levels_of!(GzipZlibRs);
+
+    /// The kept stream's heap, measured when it was created, plus the heap the call held
+    /// beyond its output (the stream itself counted once).
+    fn compress_measuring_memory(
+        &self,
+        level: i32,
+        input: &[u8],
+    ) -> io::Result<(Vec<u8>, Option<u64>)> {
+        let created_before = self.stream.borrow().as_ref().map(|(l, _)| *l as i32) == Some(level);
+        compress_counting_heap(|| {
+            let output = self.compress(level, input)?;
+            // A stream created by this call is already in the call's heap peak.
+            let held = if created_before {
+                self.stream_bytes.get()
+            } else {
+                0
+            };
+            Ok((output, held))
+        })
+    }
 
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
         let level = u32::try_from(level)
@@ -123,7 +176,15 @@ impl Codec for GzipReused {
         let mut slot = self.stream.borrow_mut();
         match slot.as_mut() {
             Some((l, stream)) if *l == level => stream.reset(),
-            _ => *slot = Some((level, Compress::new(Compression::new(level), false))),
+            _ => {
+                // Dropped first, so the new stream's measure does not include the old.
+                *slot = None;
+                let (stream, bytes) = crate::bench::memory::peak_during(|| {
+                    Compress::new(Compression::new(level), false)
+                });
+                self.stream_bytes.set(bytes.unwrap_or(0));
+                *slot = Some((level, stream));
+            }
         }
         let (_, stream) = slot.as_mut().expect("set above");
         let mut output = Vec::with_capacity(input.len() / 2 + 64);
@@ -187,7 +248,7 @@ mod tests {
                     assert!(
                         a == b,
                         "{} level {level}, {}-byte body: {} vs {} bytes, first difference at {:?}",
-                        reused.implementation(),
+                        reused.label(),
                         body.len(),
                         a.len(),
                         b.len(),

@@ -3,7 +3,7 @@
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
-use super::{Codec, CodecKind, DotnetLevel};
+use super::{compress_counting_heap, Codec, CodecKind, DotnetLevel, Library};
 
 /// libzstd (bundled by the `zstd` crate), driven through its streaming API.
 pub struct Libzstd;
@@ -13,8 +13,12 @@ impl Codec for Libzstd {
         CodecKind::Zstd
     }
 
-    fn implementation(&self) -> String {
-        format!("libzstd {}", ::zstd::zstd_safe::version_string())
+    fn library(&self) -> Library {
+        Library::Libzstd
+    }
+
+    fn version(&self) -> String {
+        ::zstd::zstd_safe::version_string().to_string()
     }
 
     fn supported_levels(&self) -> RangeInclusive<i32> {
@@ -46,21 +50,24 @@ impl Codec for Libzstd {
         encoder.finish()
     }
 
-    /// The encoder's size is libzstd's own `ZSTD_sizeof_CCtx` of a context that has just
-    /// compressed this input the same way.
+    /// libzstd's own `ZSTD_sizeof_CCtx` of a context that has just compressed this input
+    /// the same way (its allocations bypass the Rust heap), plus the Rust heap the stream
+    /// held beyond the output.
     fn compress_measuring_memory(
         &self,
         level: i32,
         input: &[u8],
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
-        let mut context = ::zstd::zstd_safe::CCtx::create();
-        context
-            .set_parameter(::zstd::zstd_safe::CParameter::CompressionLevel(level))
-            .map_err(|code| io::Error::other(::zstd::zstd_safe::get_error_name(code)))?;
-        let mut encoder = ::zstd::stream::Encoder::with_context(Vec::new(), &mut context);
-        encoder.write_all(input)?;
-        let output = encoder.finish()?;
-        Ok((output, Some(context.sizeof() as u64)))
+        compress_counting_heap(|| {
+            let mut context = ::zstd::zstd_safe::CCtx::create();
+            context
+                .set_parameter(::zstd::zstd_safe::CParameter::CompressionLevel(level))
+                .map_err(|code| io::Error::other(::zstd::zstd_safe::get_error_name(code)))?;
+            let mut encoder = ::zstd::stream::Encoder::with_context(Vec::new(), &mut context);
+            encoder.write_all(input)?;
+            let output = encoder.finish()?;
+            Ok((output, context.sizeof() as u64))
+        })
     }
 
     fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {

@@ -11,25 +11,25 @@ use std::io::{self, Read, Write};
 
 use zstd::dict::{DecoderDictionary, EncoderDictionary};
 
-use super::{levels_of, Codec, CodecKind, Libzstd};
+use super::{compress_counting_heap, levels_of, Codec, CodecKind, Library, Libzstd, Variant};
 
 /// Seeds of the training records start here, far from the measured payloads' seed.
 pub const TRAINING_SEED_BASE: i32 = 1_000_000;
 
 /// libzstd with one trained dictionary.
 pub struct ZstdDict {
-    label: String,
+    kib: u32,
     dictionary: Vec<u8>,
     decoder: DecoderDictionary<'static>,
     encoders: RefCell<Vec<(i32, EncoderDictionary<'static>)>>,
 }
 
 impl ZstdDict {
-    /// Trains a dictionary of at most `max_bytes` on `samples`.
-    pub fn train(samples: &[Vec<u8>], max_bytes: usize) -> io::Result<Self> {
-        let dictionary = zstd::dict::from_samples(samples, max_bytes)?;
+    /// Trains a dictionary of at most `kib` KiB on `samples`.
+    pub fn train(samples: &[Vec<u8>], kib: u32) -> io::Result<Self> {
+        let dictionary = zstd::dict::from_samples(samples, kib as usize * 1024)?;
         Ok(ZstdDict {
-            label: size_label(max_bytes),
+            kib,
             decoder: DecoderDictionary::copy(&dictionary),
             dictionary,
             encoders: RefCell::new(Vec::new()),
@@ -58,31 +58,46 @@ impl ZstdDict {
     }
 }
 
-/// `1 KiB`, `64 KiB`, or bytes when not a whole number of KiB.
-fn size_label(bytes: usize) -> String {
-    if bytes.is_multiple_of(1024) {
-        format!("{}KiB", bytes / 1024)
-    } else {
-        format!("{bytes}B")
-    }
-}
-
 impl Codec for ZstdDict {
     fn kind(&self) -> CodecKind {
         CodecKind::Zstd
     }
 
-    /// e.g. `libzstd+dict4KiB 1.5.7`: its own library name, so that runs keep it apart
-    /// from plain zstd.
-    fn implementation(&self) -> String {
-        format!(
-            "libzstd+dict{} {}",
-            self.label,
-            ::zstd::zstd_safe::version_string()
-        )
+    fn library(&self) -> Library {
+        Library::Libzstd
+    }
+
+    fn variant(&self) -> Variant {
+        Variant::Dictionary { kib: self.kib }
+    }
+
+    fn version(&self) -> String {
+        Libzstd.version()
     }
 
     levels_of!(Libzstd);
+
+    /// The streamed call's heap beyond its output, plus the `sizeof` of a context that
+    /// references the prepared dictionary and has compressed this input, and of the
+    /// prepared dictionary itself (libzstd allocates both outside the Rust heap).
+    fn compress_measuring_memory(
+        &self,
+        level: i32,
+        input: &[u8],
+    ) -> io::Result<(Vec<u8>, Option<u64>)> {
+        let (output, heap) = compress_counting_heap(|| Ok((self.compress(level, input)?, 0)))?;
+        let held = self.with_encoder_dictionary(level, |dictionary| -> io::Result<u64> {
+            let zstd_error = |code| io::Error::other(zstd::zstd_safe::get_error_name(code));
+            let mut context = zstd::zstd_safe::CCtx::create();
+            context
+                .ref_cdict(dictionary.as_cdict())
+                .map_err(zstd_error)?;
+            let mut scratch = Vec::with_capacity(zstd::zstd_safe::compress_bound(input.len()));
+            context.compress2(&mut scratch, input).map_err(zstd_error)?;
+            Ok((context.sizeof() + dictionary.as_cdict().sizeof()) as u64)
+        })?;
+        Ok((output, heap.map(|heap| heap + held)))
+    }
 
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
         self.with_encoder_dictionary(level, |dictionary| {
@@ -117,12 +132,9 @@ mod tests {
     #[test]
     fn a_dictionary_makes_one_record_much_smaller_and_round_trips() {
         let samples = training_samples(1000, RngKind::Dotnet);
-        let codec = ZstdDict::train(&samples, 4 * 1024).unwrap();
+        let codec = ZstdDict::train(&samples, 4).unwrap();
         assert!(codec.dictionary_bytes() <= 4 * 1024);
-        assert_eq!(
-            codec.implementation().split(' ').next(),
-            Some("libzstd+dict4KiB")
-        );
+        assert_eq!(codec.variant(), Variant::Dictionary { kib: 4 });
         let single = generate(1, 42, RngKind::Dotnet);
         let plain = Libzstd.compress(1, &single).unwrap();
         let with_dictionary = codec.compress(1, &single).unwrap();
@@ -137,5 +149,9 @@ mod tests {
         codec.compress(1, &single).unwrap();
         codec.compress(3, &single).unwrap();
         assert_eq!(codec.encoders.borrow().len(), 2);
+        // Measuring memory gives the same bytes.
+        let (measured, bytes) = codec.compress_measuring_memory(1, &single).unwrap();
+        assert_eq!(measured, with_dictionary);
+        assert!(bytes.unwrap() > codec.dictionary_bytes() as u64);
     }
 }

@@ -59,6 +59,7 @@ fn compare_runs(args: CompareArgs) -> Result<ExitCode> {
         threshold: args.threshold / 100.0,
         basis,
         allow_size_drift: args.allow_size_drift,
+        allow_missing: args.allow_missing,
     };
     let baseline = results::load(&args.baseline)?;
     let candidate = results::load(&args.candidate)?;
@@ -83,7 +84,7 @@ fn merge_runs(args: MergeArgs) -> Result<ExitCode> {
         .iter()
         .map(|path| results::load(path))
         .collect::<Result<Vec<_>>>()?;
-    let merged = merge(&runs, &codec, level);
+    let merged = merge(&runs, codec, level);
     let bytes = match args.format {
         MergeFormat::Table => export::merged::render_table(&merged),
         MergeFormat::Markdown => export::merged::render_markdown(&merged),
@@ -353,7 +354,7 @@ fn saved_or_measured(
     match from {
         Some(path) => {
             let run = results::load(path)?;
-            run.require_cells()?;
+            run.cells()?;
             Ok((run, ExitCode::Success))
         }
         None => {
@@ -505,7 +506,7 @@ fn http(args: HttpArgs) -> Result<ExitCode> {
 
 fn plot(args: PlotArgs) -> Result<ExitCode> {
     let run = results::load(&args.run)?;
-    run.require_cells()?;
+    run.cells()?;
     let options = AdviceOptions {
         latency_budget_s: 0.005,
         cache_budget_s: 1.0,
@@ -518,7 +519,7 @@ fn plot(args: PlotArgs) -> Result<ExitCode> {
         "{}: {} payloads, {} settings",
         args.out.display(),
         advice.len(),
-        run.cells.len()
+        run.codec_cells().len()
     );
     Ok(ExitCode::Success)
 }
@@ -604,8 +605,8 @@ fn pin_to(cpu: usize) -> Result<Pin> {
 
 /// The stderr line printed after each cell.
 fn progress_line(input_bytes: u64, cell: &CellResult) -> String {
-    let head = format!("{:<6} {:>3}", cell.codec, cell.level);
-    let library = crate::codec::library_name(&cell.implementation);
+    let head = format!("{:<6} {:>3}", cell.id.codec, cell.id.level);
+    let library = export::library_text(&cell.id);
     if let Some(why) = &cell.failure {
         return format!("{head}: FAILED ({library}): {why}");
     }

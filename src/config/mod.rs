@@ -95,7 +95,7 @@ impl MeasureConfig {
                     if let Some(bad) = levels.iter().find(|l| !range.contains(l)) {
                         bail!(
                             "{kind} level {bad} is out of range: {} accepts {}..={}",
-                            codec.implementation(),
+                            codec.label(),
                             range.start(),
                             range.end()
                         );
@@ -170,7 +170,7 @@ fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Res
     let levels = settings[zstd_index].levels.clone();
     let samples = crate::codec::zstd_dict::training_samples(args.dict_samples, args.generator.rng);
     for (offset, &kib) in args.zstd_dict.iter().enumerate() {
-        let codec = crate::codec::zstd_dict::ZstdDict::train(&samples, kib as usize * 1024)
+        let codec = crate::codec::zstd_dict::ZstdDict::train(&samples, kib)
             .with_context(|| format!("training a {kib} KiB zstd dictionary"))?;
         settings.insert(
             zstd_index + 1 + offset,

@@ -1,7 +1,10 @@
 //! Rendering a comparison of two runs: table, Markdown or JSON.
 
-use super::{markdown_table, significant, text_table, thousands};
-use crate::analysis::compare::{Comparison, SpeedBasis, SpeedChange};
+use super::{markdown_table, text_table, thousands};
+use crate::analysis::compare::{
+    Comparison, Direction, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
+};
+use crate::results::identity::{CellId, Variant};
 use crate::results::{CellKey, HttpKey};
 
 const HEADER: [&str; 7] = [
@@ -42,15 +45,8 @@ fn speed_text(change: &Option<SpeedChange>) -> String {
     }
 }
 
-const HTTP_HEADER: [&str; 6] = [
-    "payload",
-    "encoding",
-    "load",
-    "body bytes",
-    "p50 ms",
-    "speed",
-];
-const HTTP_NUMERIC: [bool; 6] = [false, false, false, true, true, true];
+const HTTP_HEADER: [&str; 5] = ["payload", "encoding", "load", "body bytes", "speed"];
+const HTTP_NUMERIC: [bool; 5] = [false, false, false, true, true];
 
 /// `a → b DRIFT` when two sizes differ, else the size.
 fn bytes_text(baseline: u64, candidate: u64) -> String {
@@ -61,52 +57,44 @@ fn bytes_text(baseline: u64, candidate: u64) -> String {
     }
 }
 
-fn http_rows(comparison: &Comparison) -> Vec<Vec<String>> {
-    comparison
-        .http
-        .iter()
-        .map(|c| {
-            vec![
-                c.key.payload.clone(),
-                c.key.encoding.clone(),
-                c.key.load.clone(),
-                bytes_text(c.baseline_body_bytes, c.candidate_body_bytes),
-                format!(
-                    "{} → {}",
-                    significant(c.baseline_p50_ms, 3),
-                    significant(c.candidate_p50_ms, 3)
-                ),
-                speed_text(&Some(c.latency.clone())),
-            ]
-        })
-        .collect()
+/// The cells' table: payload, codec, library (and variant), level, bytes, speeds.
+fn cell_row(row: &Row, key: &CellKey) -> Vec<String> {
+    let mut library = key.id.library.to_string();
+    if key.id.variant != Variant::Fresh {
+        library = format!("{library}, {}", key.id.variant);
+    }
+    if row.is_reference {
+        library.push_str(" (ref)");
+    }
+    vec![
+        key.payload.clone(),
+        key.id.codec.to_string(),
+        library,
+        key.id.level.to_string(),
+        bytes_text(row.baseline_bytes, row.candidate_bytes),
+        speed_text(&row.speed(Direction::Compress).cloned()),
+        speed_text(&row.speed(Direction::Decompress).cloned()),
+    ]
 }
 
-fn rows(comparison: &Comparison) -> Vec<Vec<String>> {
-    comparison
-        .cells
-        .iter()
-        .map(|cell| {
-            let bytes = bytes_text(cell.baseline_bytes, cell.candidate_bytes);
-            vec![
-                cell.key.payload.clone(),
-                cell.key.codec.clone(),
-                cell.key.library.clone(),
-                cell.key.level.to_string(),
-                bytes,
-                speed_text(&cell.compress),
-                speed_text(&cell.decompress),
-            ]
-        })
-        .collect()
+/// The encodings' table: payload, encoding, load, body bytes, delivered speed.
+fn http_row(row: &Row, key: &HttpKey) -> Vec<String> {
+    vec![
+        key.payload.clone(),
+        key.encoding.label(),
+        key.load.clone(),
+        bytes_text(row.baseline_bytes, row.candidate_bytes),
+        speed_text(&row.speed(Direction::HttpLatency).cloned()),
+    ]
 }
 
 /// The lines under the table: what was compared, and every finding by name.
 fn summary_lines(comparison: &Comparison) -> Vec<String> {
     let basis = match &comparison.basis {
-        SpeedBasis::Normalized { codec, level } => {
-            format!("speeds normalised to each run's {codec}:{level} on the same payload")
-        }
+        SpeedBasis::Normalized { codec, level } => format!(
+            "speeds normalised to each run's {} on the same payload",
+            CellId::reference(*codec, *level)
+        ),
         SpeedBasis::Absolute => "absolute speeds (MB/s)".to_string(),
     };
     let mut lines = vec![format!(
@@ -117,22 +105,8 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
         comparison.threshold * 100.0,
         comparison.z
     )];
-    for drift in &comparison.drifts {
-        let removed = match comparison.basis {
-            SpeedBasis::Normalized { .. } => format!(
-                "the other cells moved {:+.1}% together (taken as the reference's own drift and removed)",
-                drift.shift * 100.0
-            ),
-            SpeedBasis::Absolute => format!("the cells moved {:+.1}% together", drift.shift * 100.0),
-        };
-        lines.push(format!(
-            "{} {}: {removed}; between-cell spread ±{:.1}% over {} cells",
-            drift.payload,
-            drift.direction,
-            drift.spread * 100.0,
-            drift.cells
-        ));
-    }
+    lines.extend(drift_lines(comparison));
+    lines.extend(machine_lines(comparison));
     let drift_word = if comparison.allow_size_drift {
         "allowed"
     } else {
@@ -141,84 +115,119 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
     for (baseline, candidate) in comparison.library_changes() {
         lines.push(format!("library changed: {baseline} → {candidate}"));
     }
-    for cell in comparison.size_drifts() {
+    for row in comparison.size_drifts() {
         lines.push(format!(
             "size drift ({drift_word}): {}: {} → {} bytes",
-            cell.key, cell.baseline_bytes, cell.candidate_bytes
+            row.key, row.baseline_bytes, row.candidate_bytes
         ));
     }
-    for cell in comparison.regressions() {
-        lines.push(format!("regression: {}", cell.key));
+    for row in comparison.regressions() {
+        lines.push(format!("regression: {}", row.key));
     }
-    for c in comparison.http_size_drifts() {
+    for failed in &comparison.failed {
         lines.push(format!(
-            "size drift ({drift_word}): {}: {} → {} body bytes",
-            c.key, c.baseline_body_bytes, c.candidate_body_bytes
+            "FAILED in the candidate: {}: {}",
+            failed.key, failed.reason
         ));
     }
-    for c in comparison.http_regressions() {
-        lines.push(format!("regression: {}", c.key));
-    }
-    let cell_payload = |k: &CellKey| k.payload.clone();
-    let http_payload = |k: &HttpKey| k.payload.clone();
-    lines.extend(key_lines(
-        "missing from candidate",
-        &comparison.missing,
-        cell_payload,
+    let missing_word = if comparison.allow_missing {
+        "missing from candidate (allowed)"
+    } else {
+        "MISSING from candidate"
+    };
+    lines.extend(key_lines(missing_word, &comparison.missing));
+    lines.extend(key_lines("only in candidate", &comparison.extra));
+    let what = if comparison.kind == "http" {
+        "HTTP encodings"
+    } else {
+        "cells"
+    };
+    lines.push(format!(
+        "{} {what} compared: {} regressed, {} size drifts, {} failed, {} missing, {} extra",
+        comparison.rows.len(),
+        comparison.regressions().count(),
+        comparison.size_drifts().count(),
+        comparison.failed.len(),
+        comparison.missing.len(),
+        comparison.extra.len()
     ));
-    lines.extend(key_lines(
-        "only in candidate",
-        &comparison.extra,
-        cell_payload,
-    ));
-    lines.extend(key_lines(
-        "missing from candidate",
-        &comparison.http_missing,
-        http_payload,
-    ));
-    lines.extend(key_lines(
-        "only in candidate",
-        &comparison.http_extra,
-        http_payload,
-    ));
-    let has_http = !(comparison.http.is_empty()
-        && comparison.http_missing.is_empty()
-        && comparison.http_extra.is_empty());
-    if !comparison.cells.is_empty() || !has_http {
-        lines.push(format!(
-            "{} cells compared: {} regressed, {} size drifts, {} missing, {} extra",
-            comparison.cells.len(),
-            comparison.regressions().count(),
-            comparison.size_drifts().count(),
-            comparison.missing.len(),
-            comparison.extra.len()
-        ));
-    }
-    if has_http {
-        lines.push(format!(
-            "{} HTTP encodings compared: {} regressed, {} size drifts, {} missing, {} extra",
-            comparison.http.len(),
-            comparison.http_regressions().count(),
-            comparison.http_size_drifts().count(),
-            comparison.http_missing.len(),
-            comparison.http_extra.len()
-        ));
-    }
+    let failures = comparison.failures();
+    lines.push(if failures.is_empty() {
+        "verdict: pass".to_string()
+    } else {
+        format!("verdict: FAIL ({})", failures.join(", "))
+    });
     lines
 }
 
+/// The drift each payload and direction's verdicts allowed for.
+fn drift_lines(comparison: &Comparison) -> Vec<String> {
+    comparison
+        .drifts
+        .iter()
+        .map(|drift| {
+            let removed = match comparison.basis {
+                SpeedBasis::Normalized { .. } => format!(
+                    "the other cells moved {:+.1}% against the reference (its own drift, removed)",
+                    drift.shift * 100.0
+                ),
+                SpeedBasis::Absolute => {
+                    format!("the cells moved {:+.1}% together", drift.shift * 100.0)
+                }
+            };
+            format!(
+                "{} {}: {removed}; between-cell spread ±{:.1}% over {} cells",
+                drift.payload,
+                drift.direction.name(),
+                drift.spread * 100.0,
+                drift.cells
+            )
+        })
+        .collect()
+}
+
+/// Machine-level changes beyond threshold and noise: warnings, or failures with
+/// `--absolute`.
+fn machine_lines(comparison: &Comparison) -> Vec<String> {
+    let word = match comparison.basis {
+        SpeedBasis::Absolute => "FAILS",
+        SpeedBasis::Normalized { .. } => "warning; --absolute fails on it",
+    };
+    comparison
+        .machine_changes()
+        .map(|m| {
+            let noise = m
+                .noise
+                .map(|n| format!(" ±{:.1}%", n.exp_m1() * 100.0))
+                .unwrap_or_default();
+            let subject = if m.what == "reference" {
+                "the reference itself".to_string()
+            } else {
+                format!("all {} cells together (median)", m.cells)
+            };
+            format!(
+                "machine-level change ({}): {} {}: {subject} {:+.1}%{noise} in absolute speed",
+                if m.verdict == Verdict::Regressed {
+                    word
+                } else {
+                    "faster"
+                },
+                m.payload,
+                m.direction.name(),
+                m.change * 100.0
+            )
+        })
+        .collect()
+}
+
 /// Names up to five keys one per line; more are counted by payload on one line.
-fn key_lines<K: std::fmt::Display>(
-    what: &str,
-    keys: &[K],
-    payload_of: impl Fn(&K) -> String,
-) -> Vec<String> {
+fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
     if keys.len() <= 5 {
         return keys.iter().map(|key| format!("{what}: {key}")).collect();
     }
-    let mut per_payload: Vec<(String, usize)> = Vec::new();
+    let mut per_payload: Vec<(&str, usize)> = Vec::new();
     for key in keys {
-        let payload = payload_of(key);
+        let payload = key.payload();
         match per_payload.iter_mut().find(|(p, _)| *p == payload) {
             Some((_, count)) => *count += 1,
             None => per_payload.push((payload, 1)),
@@ -228,29 +237,27 @@ fn key_lines<K: std::fmt::Display>(
         .iter()
         .map(|(p, n)| format!("{p}: {n}"))
         .collect();
-    vec![format!(
-        "{what}: {} cells ({})",
-        keys.len(),
-        counts.join(", ")
-    )]
+    vec![format!("{what}: {} ({})", keys.len(), counts.join(", "))]
 }
 
-/// The tables that have rows: codec cells, then `http` encodings.
+/// The comparison's table, of cells or of encodings.
 fn tables(
     comparison: &Comparison,
     table: impl Fn(&[&'static str], &[Vec<String>], &[bool]) -> String,
 ) -> String {
-    let mut out = String::new();
-    if !comparison.cells.is_empty() || comparison.http.is_empty() {
-        out.push_str(&table(&HEADER, &rows(comparison), &NUMERIC));
-    }
-    if !comparison.http.is_empty() {
-        if !out.is_empty() {
-            out.push('\n');
+    let mut cells = Vec::new();
+    let mut encodings = Vec::new();
+    for row in &comparison.rows {
+        match &row.key {
+            RowKey::Cell(key) => cells.push(cell_row(row, key)),
+            RowKey::Http(key) => encodings.push(http_row(row, key)),
         }
-        out.push_str(&table(&HTTP_HEADER, &http_rows(comparison), &HTTP_NUMERIC));
     }
-    out
+    if comparison.kind == "http" {
+        table(&HTTP_HEADER, &encodings, &HTTP_NUMERIC)
+    } else {
+        table(&HEADER, &cells, &NUMERIC)
+    }
 }
 
 /// The comparison as a terminal table with its summary.
@@ -290,18 +297,16 @@ mod tests {
         let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
             let samples = (0..9).map(|i| median * (1.0 + 0.002 * i as f64)).collect();
             let timing = Timing::of(median, samples);
-            let key = CellKey::new("small", codec, &format!("{codec}-lib"), level);
+            let key = CellKey::new("small", codec, level);
             RunCell::for_test(key, 298_727, bytes, timing.clone(), timing)
         };
-        LoadedRun {
-            label: label.into(),
-            machine: None,
-            cells: vec![
+        LoadedRun::of_cells(
+            label,
+            vec![
                 cell("zstd", 1, 41_132, 0.0005),
                 cell("gzip", 1, gzip_bytes, gzip_seconds),
             ],
-            http: Vec::new(),
-        }
+        )
     }
 
     /// Normalised to zstd:1 with a 10% threshold.
@@ -309,10 +314,11 @@ mod tests {
         CompareOptions {
             threshold: 0.1,
             basis: SpeedBasis::Normalized {
-                codec: "zstd".into(),
+                codec: crate::codec::CodecKind::Zstd,
                 level: 1,
             },
             allow_size_drift: false,
+            allow_missing: false,
         }
     }
 
@@ -366,7 +372,8 @@ mod tests {
     #[test]
     fn comparison_json_names_the_verdicts() {
         let value: serde_json::Value = serde_json::from_slice(&render_json(&comparison())).unwrap();
-        assert_eq!(value["cells"][1]["compress"]["verdict"], "regressed");
-        assert_eq!(value["cells"][0]["compress"]["verdict"], "unchanged");
+        assert_eq!(value["rows"][1]["speeds"][0][1]["verdict"], "regressed");
+        assert_eq!(value["rows"][0]["speeds"][0][1]["verdict"], "unchanged");
+        assert_eq!(value["rows"][0]["is_reference"], true);
     }
 }

@@ -5,11 +5,13 @@ use crate::stats::Summary;
 
 // NOTE: the README's CSV schema documents these columns; change both together.
 /// The column names, in order. Each direction has the same seven statistics columns.
-pub const COLUMNS: [&str; 28] = [
+pub const COLUMNS: [&str; 31] = [
     "payload",
     "input_bytes",
     "codec",
-    "implementation",
+    "library",
+    "variant",
+    "version",
     "level",
     "dotnet_level",
     "compressed_bytes",
@@ -33,7 +35,8 @@ pub const COLUMNS: [&str; 28] = [
     "decompress_ci95_low_ms",
     "decompress_ci95_high_ms",
     "encoder_bytes",
-    "round_trip",
+    "status",
+    "failure",
 ];
 
 /// The header line.
@@ -63,7 +66,7 @@ pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> V
     out
 }
 
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 28] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 31] {
     let input = payload.input_bytes;
     let opt =
         |v: Option<f64>, digits: usize| v.map(|v| format!("{v:.digits$}")).unwrap_or_default();
@@ -89,9 +92,11 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 28] {
     [
         payload.payload.clone(),
         input.to_string(),
-        cell.codec.clone(),
-        cell.implementation.clone(),
-        cell.level.to_string(),
+        cell.id.codec.to_string(),
+        cell.id.library.to_string(),
+        cell.id.variant.to_string(),
+        cell.version.clone(),
+        cell.id.level.to_string(),
         cell.dotnet_level.clone().unwrap_or_default(),
         cell.compressed_bytes.to_string(),
         // Full precision, so that ratio == input_bytes / compressed_bytes exactly.
@@ -117,10 +122,8 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 28] {
         cell.encoder_bytes
             .map(|b| b.to_string())
             .unwrap_or_default(),
-        match &cell.failure {
-            None => "ok".to_string(),
-            Some(why) => format!("failed: {why}"),
-        },
+        cell.status.name().to_string(),
+        cell.failure.clone().unwrap_or_default(),
     ]
 }
 
@@ -156,8 +159,8 @@ mod tests {
         for record in reader.records() {
             let record = record.unwrap();
             let input: f64 = record[1].parse().unwrap();
-            let compressed: f64 = record[6].parse().unwrap();
-            let ratio: f64 = record[7].parse().unwrap();
+            let compressed: f64 = record[8].parse().unwrap();
+            let ratio: f64 = record[9].parse().unwrap();
             assert_eq!(ratio, input / compressed);
         }
     }

@@ -29,9 +29,9 @@ fn rows(merged: &Merged) -> Vec<Vec<String>> {
             let ratio = ratio_text(row.ratio, row.sizes_agree);
             let mut cells = vec![
                 row.payload.clone(),
-                row.codec.clone(),
-                row.library.clone(),
-                row.level.to_string(),
+                row.id.codec.to_string(),
+                super::library_text(&row.id),
+                row.id.level.to_string(),
                 ratio,
             ];
             for speeds in &row.runs {
@@ -72,7 +72,7 @@ fn http_rows(merged: &Merged) -> Vec<Vec<String>> {
         .map(|row| {
             let mut cells = vec![
                 row.payload.clone(),
-                row.encoding.clone(),
+                row.encoding.label(),
                 row.load.clone(),
                 ratio_text(row.ratio, row.sizes_agree),
             ];
@@ -201,7 +201,7 @@ pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
         |row| {
             vec![
                 row.payload.clone(),
-                row.encoding.clone(),
+                row.encoding.label(),
                 row.load.clone(),
                 row.ratio.to_string(),
             ]
@@ -239,9 +239,9 @@ pub fn render_csv(merged: &Merged) -> Vec<u8> {
         |row| {
             vec![
                 row.payload.clone(),
-                row.codec.clone(),
-                row.library.clone(),
-                row.level.to_string(),
+                row.id.codec.to_string(),
+                super::library_text(&row.id),
+                row.id.level.to_string(),
                 row.ratio.to_string(),
             ]
         },
@@ -266,7 +266,7 @@ mod tests {
     fn run(label: &str, machine: Option<&str>, scale: f64) -> LoadedRun {
         let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
             RunCell::for_test(
-                CellKey::new("small", codec, "lib", level),
+                CellKey::new("small", codec, level),
                 298_727,
                 bytes,
                 Timing::of(median * scale, vec![]),
@@ -276,11 +276,10 @@ mod tests {
         LoadedRun {
             label: label.into(),
             machine: machine.map(String::from),
-            cells: vec![
+            results: crate::results::Results::Codec(vec![
                 cell("zstd", 1, 41_132, 0.0005),
                 cell("brotli", 1, 44_606, 0.0006),
-            ],
-            http: Vec::new(),
+            ]),
         }
     }
 
@@ -290,7 +289,7 @@ mod tests {
                 run("epyc", Some("AMD EPYC, 2 cores, linux x86_64"), 1.0),
                 run("laptop", None, 0.5),
             ],
-            "zstd",
+            crate::codec::CodecKind::Zstd,
             1,
         )
     }
@@ -313,7 +312,7 @@ mod tests {
             crate::results::parse(&json, "epyc.json", "epyc.json").unwrap(),
             crate::results::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
         ];
-        merge(&runs, "zstd", 1)
+        merge(&runs, crate::codec::CodecKind::Zstd, 1)
     }
 
     #[test]

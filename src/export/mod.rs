@@ -51,6 +51,14 @@ fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The library, with the variant when it is not a fresh encoder: `libzstd, reused`.
+pub(crate) fn library_text(id: &crate::results::identity::CellId) -> String {
+    match id.variant {
+        crate::results::identity::Variant::Fresh => id.library.to_string(),
+        variant => format!("{}, {variant}", id.library),
+    }
+}
+
 fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 8] {
     let speed = |mb_s: Option<f64>| match (mb_s, &cell.failure) {
         (_, Some(_)) => "FAILED".to_string(),
@@ -58,9 +66,9 @@ fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 8] {
         (None, None) => String::new(),
     };
     [
-        cell.codec.clone(),
-        crate::codec::library_name(&cell.implementation).to_string(),
-        cell.level.to_string(),
+        cell.id.codec.to_string(),
+        library_text(&cell.id),
+        cell.id.level.to_string(),
         cell.dotnet_level.clone().unwrap_or_default(),
         thousands(cell.compressed_bytes),
         cell.ratio(input_bytes)
@@ -112,12 +120,7 @@ pub fn noise_warning(payload: &PayloadResult) -> Option<String> {
             .into_iter()
             .filter_map(move |(direction, summary)| {
                 let noise = summary.as_ref()?.noise()?;
-                Some(format!(
-                    "  {} {} ({}) {direction}: {noise}",
-                    cell.codec,
-                    cell.level,
-                    crate::codec::library_name(&cell.implementation)
-                ))
+                Some(format!("  {} {direction}: {noise}", cell.id))
             })
         })
         .collect();
@@ -143,12 +146,9 @@ fn failure_lines(payload: &PayloadResult) -> Vec<String> {
         .cells
         .iter()
         .filter_map(|c| {
-            c.failure.as_ref().map(|why| {
-                format!(
-                    "FAILED {} {} ({}): {why}",
-                    c.codec, c.level, c.implementation
-                )
-            })
+            c.failure
+                .as_ref()
+                .map(|why| format!("FAILED {} {}: {why}", c.id, c.version))
         })
         .collect()
 }
@@ -242,15 +242,16 @@ pub(crate) mod fixtures {
         c: &[f64],
         d: &[f64],
     ) -> CellResult {
+        let codec = codec.parse().expect("a codec name");
         CellResult {
-            codec: codec.into(),
-            implementation: format!("{codec}-lib 1.0"),
-            level,
+            id: crate::results::identity::CellId::reference(codec, level),
+            version: "1.0".into(),
             dotnet_level: dotnet.map(Into::into),
             compressed_bytes: bytes,
             encoder_bytes: Some(bytes * 10),
             compress: Summary::from_seconds(c.to_vec()),
             decompress: Summary::from_seconds(d.to_vec()),
+            status: crate::results::codec::Status::Ok,
             failure: None,
         }
     }
@@ -258,7 +259,7 @@ pub(crate) mod fixtures {
     /// Two zstd cells, one brotli, one failed gzip cell.
     pub fn report() -> RunReport {
         let mut failed = cell("gzip", 1, Some("Fastest"), 69_832, &[], &[]);
-        failed.failure = Some(
+        failed.fail(
             "round trip mismatch: decompressed 5 bytes differ from the 298727-byte input".into(),
         );
         RunReport {

@@ -35,14 +35,14 @@ struct Point {
 }
 
 fn points(run: &LoadedRun, payload: &str, compress: bool) -> Vec<Point> {
-    run.cells
+    run.codec_cells()
         .iter()
         .filter(|c| c.key.payload == payload)
         .filter_map(|c| {
             let timing = if compress { &c.compress } else { &c.decompress };
             Some(Point {
-                library: c.key.library.clone(),
-                level: c.key.level,
+                library: super::library_text(&c.key.id),
+                level: c.key.id.level,
                 mb_s: timing.as_ref()?.mb_s(c.input_bytes),
                 ratio: c.ratio(),
             })
@@ -201,6 +201,6 @@ mod tests {
         let circles = svg.matches("<circle").count();
         assert_eq!(circles, 2 * (6 + 3), "{circles}");
         assert!(svg.contains("Pareto frontier"));
-        assert!(svg.contains("\nzstd-lib\n"), "a legend entry per library");
+        assert!(svg.contains("\nlibzstd\n"), "a legend entry per library");
     }
 }

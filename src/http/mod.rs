@@ -23,12 +23,15 @@ use anyhow::{bail, Context as _, Result};
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
-use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 use crate::codec::{Brotli, BrotliLibrary, Codec, GzipZlibRs, Libzstd};
+pub use crate::results::http::{
+    load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings, HTTP_KIND,
+};
+use crate::stats::percentile;
 
 /// The most requests one encoding may send, whatever the options say.
 pub const MAX_REQUESTS: usize = 1_000_000;
@@ -36,7 +39,7 @@ pub const MAX_REQUESTS: usize = 1_000_000;
 pub const MAX_DURATION: Duration = Duration::from_secs(600);
 
 /// A content coding and its level, as `zstd:1`, `br:4`, `gzip:1` or `identity`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Encoding {
     /// `Content-Encoding: zstd` at this level.
     Zstd(i32),
@@ -55,7 +58,32 @@ pub enum Encoding {
 /// What a browser sends: Chrome and Firefox list all four.
 pub const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
 
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+impl serde::Serialize for Encoding {
+    /// As its label: `zstd:1`.
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.label())
+    }
+}
+
 impl Encoding {
+    /// `codec` at `level`, as HTTP names it.
+    pub fn of(codec: crate::codec::CodecKind, level: i32) -> Self {
+        match codec {
+            crate::codec::CodecKind::Zstd => Encoding::Zstd(level),
+            crate::codec::CodecKind::Brotli => Encoding::Br(level),
+            crate::codec::CodecKind::Gzip => Encoding::Gzip(level),
+        }
+    }
+
     /// Parses `zstd:1`, `br:4`, `gzip:6` or `identity`, checking the level's range.
     pub fn parse(text: &str) -> Result<Self> {
         match text {
@@ -171,112 +199,6 @@ pub struct Load {
     /// Shape each connection's server-to-client stream to this many Mbit/s (10^6 bits
     /// per second) with a token bucket, if given.
     pub bandwidth_mbit: Option<f64>,
-}
-
-/// What one encoding measured.
-// NOTE: the `http_` CSV columns in report/http.rs and the README's schema follow these.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EncodingResult {
-    /// `zstd:1`, …, `identity`.
-    pub encoding: String,
-    /// Responses received and verified.
-    pub requests: usize,
-    /// Requests per second over the whole load.
-    pub requests_per_s: f64,
-    /// Latency percentiles, from sending the request to the last body byte, in ms.
-    pub p50_ms: f64,
-    /// 90th percentile.
-    pub p90_ms: f64,
-    /// 99th percentile.
-    pub p99_ms: f64,
-    /// Bytes that arrived on the socket per response: status line, headers, chunk
-    /// framing and body (mean).
-    pub wire_bytes: f64,
-    /// The encoded body's bytes (mean).
-    pub body_bytes: f64,
-    /// The server thread's CPU time per response, in ms: routing, building the body,
-    /// compressing it and writing it; `None` where the OS has no per-thread CPU clock.
-    pub server_cpu_ms: Option<f64>,
-    /// Every response's latency in ms, in the order they completed (JSON only), so that
-    /// `compare` can judge a change against the spread.
-    #[serde(default)]
-    pub latencies_ms: Vec<f64>,
-}
-
-/// The load settings, as saved with the results.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LoadSettings {
-    /// Connections per encoding.
-    pub concurrency: usize,
-    /// The request count asked for, if any.
-    pub requests: Option<usize>,
-    /// The duration asked for, in seconds, if any.
-    pub duration_s: Option<f64>,
-    /// The shaped link speed in Mbit/s; `None` for plain loopback.
-    pub bandwidth_mbit: Option<f64>,
-}
-
-impl From<Load> for LoadSettings {
-    fn from(load: Load) -> Self {
-        LoadSettings {
-            concurrency: load.concurrency,
-            requests: load.requests,
-            duration_s: load.duration.map(|d| d.as_secs_f64()),
-            bandwidth_mbit: load.bandwidth_mbit,
-        }
-    }
-}
-
-/// Describes a load for matching results across runs: `1 connection, 10 Mbit/s` or
-/// `4 connections, unshaped`. Runs under different loads do not compare.
-pub fn load_label(concurrency: usize, bandwidth_mbit: Option<f64>) -> String {
-    let connections = if concurrency == 1 {
-        "1 connection".to_string()
-    } else {
-        format!("{concurrency} connections")
-    };
-    match bandwidth_mbit {
-        Some(mbit) => format!("{connections}, {mbit} Mbit/s"),
-        None => format!("{connections}, unshaped"),
-    }
-}
-
-/// The `kind` of a JSON document written by `http --json`.
-pub const HTTP_KIND: &str = "http";
-
-/// Everything `http` measured on one payload.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct HttpPayloadResult {
-    /// `single`, `small`, `large`, or the file path.
-    pub payload: String,
-    /// Uncompressed size in bytes.
-    pub input_bytes: u64,
-    /// SHA-256 of the uncompressed body, lower-case hex.
-    pub sha256: String,
-    /// True when a stop request cut the payload short.
-    #[serde(default)]
-    pub interrupted: bool,
-    /// One entry per encoding, in the order they ran.
-    pub encodings: Vec<EncodingResult>,
-}
-
-/// The JSON document of `http --json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct HttpReport {
-    /// The same [`crate::results::codec::SCHEMA_VERSION`] as `run`'s documents.
-    pub schema_version: u32,
-    /// Always [`HTTP_KIND`]: tells these documents from `run`'s.
-    pub kind: String,
-    /// Where and with what it ran.
-    pub environment: crate::environment::Environment,
-    /// Seed of the record generator.
-    pub seed: i32,
-    /// Random stream of the record generator.
-    pub rng: String,
-    /// The load each encoding was measured under.
-    pub load: LoadSettings,
-    /// One entry per payload, in the order they ran.
-    pub payloads: Vec<HttpPayloadResult>,
 }
 
 /// A TCP stream that counts the bytes it reads.
@@ -651,15 +573,6 @@ pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>
     })
 }
 
-/// The `p`-th percentile (0 < p ≤ 100) of sorted `values` by the nearest-rank method.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = (p / 100.0 * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
 /// Runs the load for one encoding against its own server.
 async fn measure_encoding(
     server: &ServerThread,
@@ -813,15 +726,6 @@ mod tests {
             let chosen = negotiate(&payload, accept).unwrap();
             assert_eq!(chosen.as_deref(), expected, "Accept-Encoding: {accept}");
         }
-    }
-
-    #[test]
-    fn nearest_rank_percentiles() {
-        let values: Vec<f64> = (1..=10).map(f64::from).collect();
-        assert_eq!(percentile(&values, 50.0), 5.0);
-        assert_eq!(percentile(&values, 90.0), 9.0);
-        assert_eq!(percentile(&values, 99.0), 10.0);
-        assert_eq!(percentile(&[], 50.0), 0.0);
     }
 
     #[test]

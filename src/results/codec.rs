@@ -2,12 +2,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::identity::CellId;
 use crate::environment::Environment;
 use crate::stats::Summary;
 
 /// Version of the JSON result document. Bump it when a field changes meaning or goes away;
 /// readers refuse versions they do not know.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version 2 gave cells a typed identity (`library`, `variant`, `version` instead of one
+/// `implementation` string) and a `status`; version 1 files are upgraded on reading.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Everything measured for one payload.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -45,12 +48,11 @@ fn one_round() -> u32 {
 // NOTE: the CSV columns in report/csv.rs and the README's schema follow these fields.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CellResult {
-    /// `zstd`, `brotli` or `gzip`.
-    pub codec: String,
-    /// Library and version, e.g. `libzstd 1.5.7`.
-    pub implementation: String,
-    /// The codec's own level or quality.
-    pub level: i32,
+    /// What the cell measures: codec, library, variant and level.
+    #[serde(flatten)]
+    pub id: CellId,
+    /// The library's version, e.g. `1.5.7`.
+    pub version: String,
     /// The .NET `CompressionLevel` that maps to this level; `None` where none does.
     pub dotnet_level: Option<String>,
     /// Compressed size in bytes, including the container (gzip header, zstd frame).
@@ -63,11 +65,47 @@ pub struct CellResult {
     pub compress: Option<Summary>,
     /// Decompression timings; `None` if the cell failed before timing.
     pub decompress: Option<Summary>,
-    /// `None` when every round trip gave back the input byte for byte; otherwise why not.
+    /// Whether every round trip gave back the input byte for byte.
+    pub status: Status,
+    /// Why the cell failed; `None` when it did not.
     pub failure: Option<String>,
 }
 
+/// Whether a cell's measurement stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every round trip matched; the timings stand.
+    Ok,
+    /// A round trip failed or a codec call returned an error; see `failure`.
+    Failed,
+}
+
+impl Status {
+    /// `ok` or `failed`, as files write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Failed => "failed",
+        }
+    }
+}
+
 impl CellResult {
+    /// Marks the cell failed, for `why`, dropping any timings: a failed cell's figures
+    /// never reach a report as valid.
+    pub fn fail(&mut self, why: String) {
+        self.status = Status::Failed;
+        self.failure = Some(why);
+        self.compress = None;
+        self.decompress = None;
+    }
+
+    /// Whether a round trip failed.
+    pub fn failed(&self) -> bool {
+        self.status == Status::Failed
+    }
+
     /// Uncompressed ÷ compressed size; `None` for an empty output (no cell produces one).
     pub fn ratio(&self, input_bytes: u64) -> Option<f64> {
         (self.compressed_bytes > 0).then(|| input_bytes as f64 / self.compressed_bytes as f64)
@@ -108,7 +146,7 @@ impl RunReport {
                 p.cells.iter().filter_map(move |c| {
                     c.failure
                         .as_ref()
-                        .map(|why| format!("{} {} {}: {why}", p.payload, c.codec, c.level))
+                        .map(|why| format!("{} {}: {why}", p.payload, c.id))
                 })
             })
             .collect()

@@ -1,6 +1,14 @@
-//! The one model of what is measured, saved and read back, for `run` and `http` alike.
+//! The one model of what is measured, saved and read back, for `run` and `http` alike:
+//! what a run writes ([`codec`], [`http`]), what a cell is of ([`identity`]), and a
+//! saved run as the analyses read it ([`saved`], through [`read`]).
 
 pub mod codec;
-pub mod load;
+pub mod http;
+pub mod identity;
+mod legacy;
+pub mod read;
+mod read_csv;
+pub mod saved;
 
-pub use load::*;
+pub use read::{load, parse};
+pub use saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Timing};

@@ -17,7 +17,11 @@
 //! probability 1 − 2·P(B ≤ l − 1) ≥ 95%. It needs at least 6 samples (with 5, even
 //! min..max covers only 93.75%); with fewer it is absent.
 
+mod inference;
+
 use std::time::Duration;
+
+pub use inference::{median_relative_standard_error, normal_quantile, percentile, sample_sd};
 
 use serde::{Deserialize, Serialize};
 

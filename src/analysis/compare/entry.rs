@@ -1,0 +1,234 @@
+//! Matching the results of two runs, written once for both kinds: a codec cell and an
+//! HTTP encoding are each an [`Entry`].
+
+use anyhow::{bail, Result};
+
+use super::judge::{measure_change, speed_against, AbsoluteChange, Against, Speed};
+use super::{reference_of, CompareOptions, Comparison, Direction, Failed, Row, RowKey};
+use crate::codec::CodecKind;
+use crate::http::Encoding;
+use crate::results::identity::CellId;
+use crate::results::{HttpCell, RunCell, Timing};
+
+/// What `compare` needs of one result.
+pub(super) trait Entry {
+    /// What it measures apart from its payload and load: what the reference is.
+    type Id: PartialEq + Copy + std::fmt::Display;
+
+    /// The reference's identity for `--normalize-to CODEC:LEVEL`.
+    fn reference_id(codec: CodecKind, level: i32) -> Self::Id;
+    /// Its identity.
+    fn id(&self) -> Self::Id;
+    /// Its key, for rows and messages.
+    fn row_key(&self) -> RowKey;
+    /// Whether `other` is the same result in another run.
+    fn same(&self, other: &Self) -> bool;
+    /// Whether `other` was measured on the same payload (and load): whether it can be
+    /// this one's reference.
+    fn same_context(&self, other: &Self) -> bool;
+    /// The payload's name.
+    fn payload(&self) -> &str;
+    /// Uncompressed bytes.
+    fn input_bytes(&self) -> u64;
+    /// Compressed or body bytes.
+    fn size(&self) -> u64;
+    /// The library's version, for cells.
+    fn version(&self) -> Option<&str>;
+    /// Why it failed, if it did.
+    fn failure(&self) -> Option<&str>;
+    /// Its timings, by direction.
+    fn timings(&self) -> Vec<(Direction, Option<&Timing>)>;
+}
+
+impl Entry for RunCell {
+    type Id = CellId;
+
+    fn reference_id(codec: CodecKind, level: i32) -> CellId {
+        CellId::reference(codec, level)
+    }
+    fn id(&self) -> CellId {
+        self.key.id
+    }
+    fn row_key(&self) -> RowKey {
+        RowKey::Cell(self.key.clone())
+    }
+    fn same(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+    fn same_context(&self, other: &Self) -> bool {
+        self.key.payload == other.key.payload
+    }
+    fn payload(&self) -> &str {
+        &self.key.payload
+    }
+    fn input_bytes(&self) -> u64 {
+        self.input_bytes
+    }
+    fn size(&self) -> u64 {
+        self.compressed_bytes
+    }
+    fn version(&self) -> Option<&str> {
+        Some(&self.version)
+    }
+    fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+    fn timings(&self) -> Vec<(Direction, Option<&Timing>)> {
+        vec![
+            (Direction::Compress, self.compress.as_ref()),
+            (Direction::Decompress, self.decompress.as_ref()),
+        ]
+    }
+}
+
+impl Entry for HttpCell {
+    type Id = Encoding;
+
+    fn reference_id(codec: CodecKind, level: i32) -> Encoding {
+        Encoding::of(codec, level)
+    }
+    fn id(&self) -> Encoding {
+        self.key.encoding
+    }
+    fn row_key(&self) -> RowKey {
+        RowKey::Http(self.key.clone())
+    }
+    fn same(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+    fn same_context(&self, other: &Self) -> bool {
+        self.key.payload == other.key.payload && self.key.load == other.key.load
+    }
+    fn payload(&self) -> &str {
+        &self.key.payload
+    }
+    fn input_bytes(&self) -> u64 {
+        self.input_bytes
+    }
+    fn size(&self) -> u64 {
+        self.body_bytes
+    }
+    fn version(&self) -> Option<&str> {
+        None
+    }
+    fn failure(&self) -> Option<&str> {
+        None
+    }
+    fn timings(&self) -> Vec<(Direction, Option<&Timing>)> {
+        vec![(Direction::HttpLatency, Some(&self.latency))]
+    }
+}
+
+/// Matches every baseline result with the candidate's, filling `out`'s rows, failures,
+/// missing and extra results; returns every direction's absolute change, for the
+/// machine-level report.
+pub(super) fn match_up<E: Entry>(
+    baseline: &[E],
+    candidate: &[E],
+    options: &CompareOptions,
+    out: &mut Comparison,
+) -> Result<Vec<AbsoluteChange>> {
+    let reference = reference_of::<E>(options);
+    let mut absolute = Vec::new();
+    for cand in candidate {
+        if let Some(reason) = cand.failure() {
+            out.failed.push(Failed {
+                key: cand.row_key(),
+                reason: reason.to_string(),
+            });
+        }
+    }
+    for base in baseline {
+        let Some(cand) = candidate.iter().find(|c| c.same(base)) else {
+            out.missing.push(base.row_key());
+            continue;
+        };
+        if cand.failure().is_some() {
+            continue; // listed above
+        }
+        let is_reference = reference == Some(base.id());
+        let mut speeds = Vec::new();
+        for ((direction, b), (_, c)) in base.timings().into_iter().zip(cand.timings()) {
+            let (Some(b), Some(c)) = (b, c) else {
+                speeds.push((direction, None));
+                continue;
+            };
+            absolute.push(AbsoluteChange {
+                payload: base.payload().to_string(),
+                direction,
+                is_reference,
+                change: measure_change(
+                    speed_against(b, base.input_bytes(), Against::Nothing),
+                    speed_against(c, cand.input_bytes(), Against::Nothing),
+                ),
+            });
+            let change = match (
+                speed(&out.baseline, baseline, base, direction, b, reference)?,
+                speed(&out.candidate, candidate, cand, direction, c, reference)?,
+            ) {
+                (Some(b), Some(c)) => Some(measure_change(b, c)),
+                _ => None,
+            };
+            speeds.push((direction, change));
+        }
+        out.rows.push(Row {
+            key: base.row_key(),
+            is_reference,
+            versions: base
+                .version()
+                .zip(cand.version())
+                .map(|(b, c)| (b.to_string(), c.to_string())),
+            baseline_bytes: base.size(),
+            candidate_bytes: cand.size(),
+            speeds,
+        });
+    }
+    out.extra = candidate
+        .iter()
+        .filter(|c| !baseline.iter().any(|b| b.same(c)))
+        .map(Entry::row_key)
+        .collect();
+    Ok(absolute)
+}
+
+/// `entry`'s speed in `direction` (timed as `timing`) on the comparison's basis: MB/s, or
+/// the ratio to the same run's reference on the same payload and load. `None` when the
+/// reference lacks that timing (it failed, and is reported as such).
+fn speed<E: Entry>(
+    label: &str,
+    run: &[E],
+    entry: &E,
+    direction: Direction,
+    timing: &Timing,
+    reference: Option<E::Id>,
+) -> Result<Option<Speed>> {
+    let Some(reference_id) = reference else {
+        return Ok(Some(speed_against(
+            timing,
+            entry.input_bytes(),
+            Against::Nothing,
+        )));
+    };
+    let Some(reference) = run
+        .iter()
+        .find(|r| r.same_context(entry) && r.id() == reference_id)
+    else {
+        bail!(
+            "{label} has no {reference_id} result beside {} to normalise to; measure it, or use --normalize-to or --absolute",
+            entry.row_key()
+        );
+    };
+    if reference.same(entry) {
+        return Ok(Some(speed_against(
+            timing,
+            entry.input_bytes(),
+            Against::Itself,
+        )));
+    }
+    let reference_timing = reference
+        .timings()
+        .into_iter()
+        .find(|(d, _)| *d == direction)
+        .and_then(|(_, t)| t);
+    Ok(reference_timing.map(|r| speed_against(timing, entry.input_bytes(), Against::Reference(r))))
+}

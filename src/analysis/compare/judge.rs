@@ -1,0 +1,351 @@
+//! Verdicts: each speed change against the threshold and its noise band, after removing
+//! the common drift; then what moved the whole machine (see the module above).
+
+use serde::Serialize;
+
+use super::{CompareOptions, Comparison, Direction, SpeedBasis, FAMILY_ERROR_RATE};
+use crate::results::Timing;
+use crate::stats::{median, normal_quantile, sample_sd};
+
+/// Fewest other cells on a payload and direction from which a between-cell spread and
+/// the reference's drift are estimated.
+pub const MIN_CELLS_FOR_SPREAD: usize = 4;
+
+/// The verdict on one speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The change is within the threshold.
+    Unchanged,
+    /// Beyond the threshold, but not beyond the noise.
+    WithinNoise,
+    /// Faster beyond both the threshold and the noise.
+    Improved,
+    /// Slower beyond both the threshold and the noise.
+    Regressed,
+}
+
+impl Verdict {
+    /// A short word for tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Unchanged => "",
+            Verdict::WithinNoise => "noise",
+            Verdict::Improved => "improved",
+            Verdict::Regressed => "REGRESSED",
+        }
+    }
+}
+
+/// One direction's speed in both runs.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpeedChange {
+    /// Baseline speed: MB/s, or the ratio to the reference cell.
+    pub baseline: f64,
+    /// Candidate speed, in the same unit.
+    pub candidate: f64,
+    /// `candidate / baseline − 1`: −0.2 means 20% slower.
+    pub change: f64,
+    /// The change after removing the reference cell's drift (normalised mode); this is
+    /// what the verdict judges.
+    pub judged_change: f64,
+    /// Standard error of the log ratio from the cells' own samples; `None` without.
+    pub se_within: Option<f64>,
+    /// The band a change must leave to count: `z` × the combined standard error of
+    /// within-cell and between-cell noise, in log units; `None` when neither is known.
+    pub noise: Option<f64>,
+    /// What it amounts to.
+    pub verdict: Verdict,
+}
+
+/// The common movement of one payload and direction, removed before judging.
+#[derive(Clone, Debug, Serialize)]
+pub struct Drift {
+    /// Payload name.
+    pub payload: String,
+    /// The direction.
+    pub direction: Direction,
+    /// Median relative change of the other cells (0 in absolute mode, where it is kept).
+    pub shift: f64,
+    /// Standard deviation of the other cells' log changes.
+    pub spread: f64,
+    /// How many cells it was estimated from.
+    pub cells: usize,
+}
+
+/// What moved on one payload and direction as a whole, in absolute speed: the
+/// reference itself, or every cell together (a slower machine, a build without
+/// optimisations). Normalised speeds cannot show either.
+#[derive(Clone, Debug, Serialize)]
+pub struct MachineChange {
+    /// Payload name.
+    pub payload: String,
+    /// The direction.
+    pub direction: Direction,
+    /// `reference` or `all cells`.
+    pub what: &'static str,
+    /// The relative change in absolute speed: the reference's, or the median of every
+    /// cell's.
+    pub change: f64,
+    /// The noise band in log units; `None` when nothing estimates it.
+    pub noise: Option<f64>,
+    /// How many cells it was measured over.
+    pub cells: usize,
+    /// What it amounts to.
+    pub verdict: Verdict,
+}
+
+impl MachineChange {
+    /// Beyond both the threshold and the noise, either way.
+    pub fn flagged(&self) -> bool {
+        matches!(self.verdict, Verdict::Regressed | Verdict::Improved)
+    }
+}
+
+/// One direction of one result's absolute speed change, kept for the machine report.
+pub(super) struct AbsoluteChange {
+    pub payload: String,
+    pub direction: Direction,
+    pub is_reference: bool,
+    pub change: SpeedChange,
+}
+
+/// A speed on the comparison's basis with its relative standard error, if known.
+pub(super) struct Speed {
+    value: f64,
+    relative_se: Option<f64>,
+}
+
+/// What a speed is divided by.
+pub(super) enum Against<'a> {
+    /// Nothing: raw MB/s.
+    Nothing,
+    /// The cell is the reference itself.
+    Itself,
+    /// The same run's reference, with these timings.
+    Reference(&'a Timing),
+}
+
+/// The speed of `timing` on a body of `input_bytes`, against `against`, with its
+/// relative standard error where the samples give one.
+pub(super) fn speed_against(timing: &Timing, input_bytes: u64, against: Against) -> Speed {
+    match against {
+        Against::Nothing => Speed {
+            value: timing.mb_s(input_bytes),
+            relative_se: timing.relative_standard_error(),
+        },
+        // The reference against itself is 1 by definition, with no error.
+        Against::Itself => Speed {
+            value: 1.0,
+            relative_se: Some(0.0),
+        },
+        Against::Reference(reference) => Speed {
+            value: timing.relative_to(reference),
+            relative_se: match (
+                timing.relative_standard_error(),
+                reference.relative_standard_error(),
+            ) {
+                (Some(a), Some(b)) => Some(a.hypot(b)),
+                _ => None,
+            },
+        },
+    }
+}
+
+/// The raw change between two speeds, before any verdict.
+pub(super) fn measure_change(baseline: Speed, candidate: Speed) -> SpeedChange {
+    let change = candidate.value / baseline.value - 1.0;
+    let se_within = match (baseline.relative_se, candidate.relative_se) {
+        (Some(a), Some(b)) => Some(a.hypot(b)),
+        _ => None,
+    };
+    SpeedChange {
+        baseline: baseline.value,
+        candidate: candidate.value,
+        change,
+        judged_change: change,
+        se_within,
+        noise: None,
+        verdict: Verdict::Unchanged,
+    }
+}
+
+/// One speed to judge: its group (payload and direction), and whether it is the
+/// normalisation reference.
+struct Test<'a> {
+    payload: &'a str,
+    direction: Direction,
+    is_reference: bool,
+    change: &'a mut SpeedChange,
+}
+
+/// Gives every speed change in `comparison` its verdict, after estimating each payload
+/// and direction's drift and spread; then reports machine-level changes from
+/// `absolute`.
+pub(super) fn judge_all(
+    comparison: &mut Comparison,
+    absolute: &[AbsoluteChange],
+    options: &CompareOptions,
+) {
+    let normalized = matches!(options.basis, SpeedBasis::Normalized { .. });
+    let mut tests: Vec<Test> = Vec::new();
+    for row in comparison.rows.iter_mut() {
+        for (direction, change) in row.speeds.iter_mut() {
+            if let Some(change) = change {
+                tests.push(Test {
+                    payload: row.key.payload(),
+                    direction: *direction,
+                    is_reference: row.is_reference,
+                    change,
+                });
+            }
+        }
+    }
+    // Bonferroni: every speed is a test, so each gets α / m for a 5% chance of any false
+    // alarm across the whole comparison.
+    let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / tests.len().max(1) as f64);
+    let mut drifts = Vec::new();
+    for (payload, direction) in groups(tests.iter().map(|t| (t.payload, t.direction))) {
+        let in_group = |t: &Test| t.payload == payload && t.direction == direction;
+        let log_changes: Vec<f64> = tests
+            .iter()
+            .filter(|t| in_group(t) && !t.is_reference)
+            .map(|t| t.change.change.ln_1p())
+            .collect();
+        let (center, sums) = group_drift(&log_changes, payload, direction, &mut drifts);
+        let center = if normalized { center } else { 0.0 };
+        for test in tests.iter_mut().filter(|t| in_group(t)) {
+            if test.is_reference {
+                judge(test.change, 0.0, 0.0, z, options.threshold);
+                continue;
+            }
+            // Leave this cell out of its own spread, so that a real regression does not
+            // widen the band that judges it.
+            let x = test.change.change.ln_1p();
+            let (n, sum, sum_sq) = sums;
+            let spread = if n > MIN_CELLS_FOR_SPREAD {
+                sample_sd(n - 1, sum - x, sum_sq - x * x)
+            } else {
+                0.0
+            };
+            judge(test.change, center, spread, z, options.threshold);
+        }
+    }
+    comparison.drifts = drifts;
+    comparison.z = z;
+    comparison.machine = machine_changes(absolute, options.threshold);
+}
+
+/// The distinct (payload, direction) pairs, in first-seen order.
+fn groups<'a>(pairs: impl Iterator<Item = (&'a str, Direction)>) -> Vec<(&'a str, Direction)> {
+    let mut groups: Vec<(&str, Direction)> = Vec::new();
+    for pair in pairs {
+        if !groups.contains(&pair) {
+            groups.push(pair);
+        }
+    }
+    groups
+}
+
+/// The median of a group's log changes (0 with too few to tell), recording it as a
+/// [`Drift`] when there are enough; and the count, sum and sum of squares.
+fn group_drift(
+    log_changes: &[f64],
+    payload: &str,
+    direction: Direction,
+    drifts: &mut Vec<Drift>,
+) -> (f64, (usize, f64, f64)) {
+    let n = log_changes.len();
+    let sum: f64 = log_changes.iter().sum();
+    let sum_sq: f64 = log_changes.iter().map(|x| x * x).sum();
+    if n < MIN_CELLS_FOR_SPREAD {
+        return (0.0, (n, sum, sum_sq));
+    }
+    let center = median(&mut log_changes.to_vec());
+    drifts.push(Drift {
+        payload: payload.to_string(),
+        direction,
+        shift: center.exp_m1(),
+        spread: sample_sd(n, sum, sum_sq),
+        cells: n,
+    });
+    (center, (n, sum, sum_sq))
+}
+
+/// Per payload and direction, the reference's own absolute change and the median
+/// absolute change of all cells, each judged against the threshold and its band.
+///
+/// The reference's band is from its own samples. The shared change's is the standard
+/// error of a median of n log changes, 1.2533 · sd / √n, with the sd taken over the
+/// cells, so that it holds the within-cell and between-cell noise alike. Bonferroni over
+/// the changes reported.
+fn machine_changes(absolute: &[AbsoluteChange], threshold: f64) -> Vec<MachineChange> {
+    let pairs = groups(absolute.iter().map(|a| (a.payload.as_str(), a.direction)));
+    let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / (2 * pairs.len()).max(1) as f64);
+    let mut changes = Vec::new();
+    for (payload, direction) in pairs {
+        let in_group: Vec<&AbsoluteChange> = absolute
+            .iter()
+            .filter(|a| a.payload == payload && a.direction == direction)
+            .collect();
+        if let Some(reference) = in_group.iter().find(|a| a.is_reference) {
+            let mut change = reference.change.clone();
+            change.noise = change.se_within.map(|se| z * se);
+            changes.push(MachineChange {
+                payload: payload.to_string(),
+                direction,
+                what: "reference",
+                change: change.change,
+                noise: change.noise,
+                cells: 1,
+                verdict: verdict(change.change.ln_1p(), change.noise, threshold),
+            });
+        }
+        let logs: Vec<f64> = in_group.iter().map(|a| a.change.change.ln_1p()).collect();
+        let n = logs.len();
+        if n < MIN_CELLS_FOR_SPREAD {
+            continue;
+        }
+        let sum: f64 = logs.iter().sum();
+        let sum_sq: f64 = logs.iter().map(|x| x * x).sum();
+        let se = 1.2533 * sample_sd(n, sum, sum_sq) / (n as f64).sqrt();
+        let center = median(&mut logs.clone());
+        let noise = Some(z * se);
+        changes.push(MachineChange {
+            payload: payload.to_string(),
+            direction,
+            what: "all cells",
+            change: center.exp_m1(),
+            noise,
+            cells: n,
+            verdict: verdict(center, noise, threshold),
+        });
+    }
+    changes
+}
+
+/// The verdict on a log change against the threshold and a band.
+fn verdict(log_change: f64, noise: Option<f64>, threshold: f64) -> Verdict {
+    if log_change.exp_m1().abs() <= threshold {
+        Verdict::Unchanged
+    } else if noise.is_some_and(|noise| log_change.abs() <= noise) {
+        Verdict::WithinNoise
+    } else if log_change < 0.0 {
+        Verdict::Regressed
+    } else {
+        Verdict::Improved
+    }
+}
+
+/// Removes `center` (a log drift) from the change, sets the band to `z` standard errors
+/// (within-cell and between-cell `spread` combined), and gives the verdict.
+fn judge(change: &mut SpeedChange, center: f64, spread: f64, z: f64, threshold: f64) {
+    let judged_log = change.change.ln_1p() - center;
+    change.judged_change = judged_log.exp_m1();
+    change.noise = match change.se_within {
+        Some(within) => Some(z * within.hypot(spread)),
+        None if spread > 0.0 => Some(z * spread),
+        None => None,
+    };
+    change.verdict = verdict(judged_log, change.noise, threshold);
+}

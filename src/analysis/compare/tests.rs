@@ -1,0 +1,462 @@
+//! Unit tests of the comparison.
+
+use super::*;
+use crate::results::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Timing};
+
+fn cell(codec: &str, level: i32, bytes: u64, samples: &[f64]) -> RunCell {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let timing = Timing::of(sorted[sorted.len() / 2], samples.to_vec());
+    let key = CellKey::new("small", codec, level);
+    RunCell::for_test(key, 1_000_000, bytes, timing.clone(), timing)
+}
+
+fn run(label: &str, cells: Vec<RunCell>) -> LoadedRun {
+    LoadedRun::of_cells(label, cells)
+}
+
+fn options(basis: SpeedBasis) -> CompareOptions {
+    CompareOptions {
+        threshold: 0.10,
+        basis,
+        allow_size_drift: false,
+        allow_missing: false,
+    }
+}
+
+fn zstd1() -> SpeedBasis {
+    let (codec, level) = parse_reference("zstd:1").unwrap();
+    SpeedBasis::Normalized { codec, level }
+}
+
+/// Samples around `median` with about ±1% spread.
+fn tight(median: f64) -> Vec<f64> {
+    (0..21)
+        .map(|i| median * (1.0 + (i as f64 - 10.0) * 0.001))
+        .collect()
+}
+
+/// zstd 1 and gzip 1 with these median times.
+fn pair(label: &str, zstd_s: f64, gzip_s: f64) -> LoadedRun {
+    run(
+        label,
+        vec![
+            cell("zstd", 1, 10, &tight(zstd_s)),
+            cell("gzip", 1, 20, &tight(gzip_s)),
+        ],
+    )
+}
+
+#[test]
+fn a_uniformly_faster_machine_shows_no_change_when_normalised() {
+    let base = pair("a", 1.0, 2.0);
+    let cand = pair("b", 0.5, 1.0);
+    let result = compare(&base, &cand, &options(zstd1())).unwrap();
+    assert!(!result.failed());
+    let gzip = result.rows[1].speed(Direction::Compress).unwrap();
+    assert!(gzip.change.abs() < 1e-9);
+    // The same runs compared as absolute speeds: everything doubled.
+    let absolute = compare(&base, &cand, &options(SpeedBasis::Absolute)).unwrap();
+    assert_eq!(
+        absolute.rows[1].speed(Direction::Compress).unwrap().verdict,
+        Verdict::Improved
+    );
+}
+
+#[test]
+fn a_slower_cell_beyond_threshold_and_noise_regresses() {
+    let base = pair("a", 1.0, 2.0);
+    let cand = pair("b", 1.0, 2.5);
+    let result = compare(&base, &cand, &options(zstd1())).unwrap();
+    assert!(result.failed());
+    let gzip = result.rows[1].speed(Direction::Compress).unwrap().clone();
+    assert_eq!(gzip.verdict, Verdict::Regressed);
+    assert!(
+        (gzip.change + 0.2).abs() < 1e-9,
+        "25% more time is 20% less speed"
+    );
+}
+
+#[test]
+fn a_change_inside_the_noise_is_not_a_regression() {
+    // ±30% spread: a 20% slowdown is beyond the threshold but inside the noise.
+    let noisy =
+        |median: f64| -> Vec<f64> { (0..7).map(|i| median * (0.7 + 0.1 * i as f64)).collect() };
+    let base = run(
+        "a",
+        vec![
+            cell("zstd", 1, 10, &noisy(1.0)),
+            cell("gzip", 1, 20, &noisy(2.0)),
+        ],
+    );
+    let cand = run(
+        "b",
+        vec![
+            cell("zstd", 1, 10, &noisy(1.0)),
+            cell("gzip", 1, 20, &noisy(2.5)),
+        ],
+    );
+    let result = compare(&base, &cand, &options(zstd1())).unwrap();
+    assert_eq!(
+        result.rows[1].speed(Direction::Compress).unwrap().verdict,
+        Verdict::WithinNoise
+    );
+    assert!(!result.failed());
+}
+
+/// A run of `n` gzip levels plus zstd 1, every cell's time multiplied by `scale`, and
+/// zstd 1's by `reference_scale` on top.
+fn many(label: &str, scale: f64, reference_scale: f64) -> LoadedRun {
+    let mut cells = vec![cell("zstd", 1, 10, &tight(1.0 * scale * reference_scale))];
+    cells.extend((1..=8).map(|level| cell("gzip", level, 20, &tight(2.0 * scale))));
+    run(label, cells)
+}
+
+#[test]
+fn the_reference_cells_own_drift_is_removed_when_normalised() {
+    // zstd 1 ran 35% slower in the candidate: every other cell looks 35% faster.
+    let result = compare(
+        &many("a", 1.0, 1.0),
+        &many("b", 1.0, 1.35),
+        &options(zstd1()),
+    )
+    .unwrap();
+    assert!(!result.failed());
+    let gzip = result.rows[1].speed(Direction::Compress).unwrap();
+    assert!((gzip.change - 0.35).abs() < 1e-9);
+    assert!(gzip.judged_change.abs() < 1e-9);
+    assert_eq!(gzip.verdict, Verdict::Unchanged);
+    assert!((result.drifts[0].shift - 0.35).abs() < 1e-9);
+}
+
+#[test]
+fn a_uniform_slowdown_is_caught_in_absolute_mode() {
+    let result = compare(
+        &many("a", 1.0, 1.0),
+        &many("b", 1.3, 1.0),
+        &options(SpeedBasis::Absolute),
+    )
+    .unwrap();
+    assert!(result.failed());
+    assert_eq!(result.regressions().count(), 9);
+}
+
+#[test]
+fn one_regressed_cell_among_steady_ones_is_caught() {
+    let base = many("a", 1.0, 1.0);
+    let mut cand = many("b", 1.0, 1.0);
+    let slow = &mut cells_mut(&mut cand)[3];
+    for t in [&mut slow.compress, &mut slow.decompress]
+        .into_iter()
+        .flatten()
+    {
+        t.median_s *= 1.3;
+        t.samples_s.iter_mut().for_each(|s| *s *= 1.3);
+    }
+    let result = compare(&base, &cand, &options(zstd1())).unwrap();
+    let regressed: Vec<i32> = result.regressions().map(|r| level(&r.key)).collect();
+    assert_eq!(
+        regressed,
+        [3],
+        "only gzip 3, and its own slowdown does not widen its band"
+    );
+}
+
+#[test]
+fn scattered_changes_widen_the_band() {
+    // Eight gzip cells moving between −30% and +30% time: a 25% slowdown in one of
+    // them is inside that spread.
+    let base = many("a", 1.0, 1.0);
+    let mut cand = many("b", 1.0, 1.0);
+    for (i, cell) in cells_mut(&mut cand).iter_mut().skip(1).enumerate() {
+        let factor = [0.7, 1.3, 0.75, 1.25, 0.8, 1.2, 0.9, 1.25][i];
+        for t in [&mut cell.compress, &mut cell.decompress]
+            .into_iter()
+            .flatten()
+        {
+            t.median_s *= factor;
+            t.samples_s.iter_mut().for_each(|s| *s *= factor);
+        }
+    }
+    let result = compare(&base, &cand, &options(zstd1())).unwrap();
+    assert!(
+        !result.failed(),
+        "{:?}",
+        result.regressions().map(|c| &c.key).collect::<Vec<_>>()
+    );
+    assert!(result.drifts[0].spread > 0.2);
+}
+
+#[test]
+fn size_drift_fails_unless_allowed_and_missing_cells_are_listed() {
+    let base = run(
+        "a",
+        vec![
+            cell("zstd", 1, 10, &tight(1.0)),
+            cell("zstd", 3, 30, &tight(1.0)),
+        ],
+    );
+    let cand = run(
+        "b",
+        vec![
+            cell("zstd", 1, 11, &tight(1.0)),
+            cell("zstd", 19, 5, &tight(1.0)),
+        ],
+    );
+    let mut opts = options(zstd1());
+    let result = compare(&base, &cand, &opts).unwrap();
+    assert!(result.failed());
+    assert_eq!(result.size_drifts().count(), 1);
+    assert_eq!(level(&result.missing[0]), 3);
+    assert_eq!(level(&result.extra[0]), 19);
+    opts.allow_size_drift = true;
+    assert_eq!(
+        compare(&base, &cand, &opts).unwrap().failures(),
+        ["1 missing from the candidate"]
+    );
+    opts.allow_missing = true;
+    assert!(!compare(&base, &cand, &opts).unwrap().failed());
+}
+
+#[test]
+fn a_missing_reference_cell_is_an_error() {
+    let base = run("a", vec![cell("gzip", 1, 20, &tight(2.0))]);
+    let err = compare(&base, &base, &options(zstd1()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("zstd 1 (libzstd)"), "{err}");
+    assert!(parse_reference("zstd").is_err());
+    assert!(parse_reference("zstd:x").is_err());
+}
+
+/// An `http` run on the small payload: each encoding with its body size and p50
+/// latency in seconds, with 21 samples about ±1% around it.
+fn http_run(label: &str, encodings: &[(&str, u64, f64)]) -> LoadedRun {
+    LoadedRun {
+        label: label.into(),
+        machine: None,
+        results: Results::Http(
+            encodings
+                .iter()
+                .map(|&(encoding, body_bytes, p50_s)| HttpCell {
+                    key: HttpKey {
+                        payload: "small".into(),
+                        encoding: crate::http::Encoding::parse(encoding).unwrap(),
+                        load: "1 connection, 10 Mbit/s".into(),
+                    },
+                    input_bytes: 298_727,
+                    body_bytes,
+                    wire_bytes: body_bytes as f64 + 300.0,
+                    requests_per_s: 1.0 / p50_s,
+                    latency: Timing::of(p50_s, tight(p50_s)),
+                })
+                .collect(),
+        ),
+    }
+}
+
+const HTTP_BASE: [(&str, u64, f64); 6] = [
+    ("zstd:1", 41_132, 0.033),
+    ("zstd:3", 43_644, 0.035),
+    ("br:1", 44_606, 0.036),
+    ("br:4", 40_000, 0.034),
+    ("gzip:1", 69_839, 0.056),
+    ("identity", 298_727, 0.239),
+];
+
+#[test]
+fn http_latency_is_judged_like_a_speed() {
+    let base = http_run("a", &HTTP_BASE);
+    // A uniformly slower machine: no change once normalised to zstd:1.
+    let slower: Vec<_> = HTTP_BASE.iter().map(|&(e, b, t)| (e, b, t * 1.5)).collect();
+    let result = compare(&base, &http_run("b", &slower), &options(zstd1())).unwrap();
+    assert_eq!(result.rows.len(), 6);
+    assert!(!result.failed(), "{result:#?}");
+    // ... but a regression in absolute mode.
+    let absolute = compare(
+        &base,
+        &http_run("b", &slower),
+        &options(SpeedBasis::Absolute),
+    )
+    .unwrap();
+    assert!(absolute.failed());
+    assert!(
+        (absolute.rows[0]
+            .speed(Direction::HttpLatency)
+            .unwrap()
+            .change
+            - (1.0 / 1.5 - 1.0))
+            .abs()
+            < 1e-9
+    );
+    // One encoding twice as slow among steady ones regresses when normalised.
+    let mut one_slow = HTTP_BASE.to_vec();
+    one_slow[4].2 *= 2.0;
+    let result = compare(&base, &http_run("b", &one_slow), &options(zstd1())).unwrap();
+    let regressed: Vec<_> = result.regressions().map(|r| r.key.to_string()).collect();
+    assert_eq!(
+        regressed,
+        ["small gzip:1 over HTTP (1 connection, 10 Mbit/s)"]
+    );
+    assert!(result
+        .drifts
+        .iter()
+        .any(|d| d.direction == Direction::HttpLatency));
+}
+
+#[test]
+fn http_body_drift_missing_encodings_and_the_brotli_reference() {
+    let base = http_run("a", &HTTP_BASE);
+    let mut drifted = HTTP_BASE[..5].to_vec();
+    drifted[2].1 += 7;
+    let result = compare(&base, &http_run("b", &drifted), &options(zstd1())).unwrap();
+    assert!(result.failed());
+    assert_eq!(result.size_drifts().count(), 1);
+    assert!(result.missing[0].to_string().contains("identity"));
+    // `brotli:1` and `br:1` name the same reference encoding.
+    let (codec, level) = parse_reference("brotli:1").unwrap();
+    let basis = SpeedBasis::Normalized { codec, level };
+    let result = compare(&base, &base, &options(basis)).unwrap();
+    assert_eq!(
+        result.rows[2]
+            .speed(Direction::HttpLatency)
+            .unwrap()
+            .candidate,
+        1.0
+    );
+    // No such encoding to normalise to.
+    let err = compare(&base, &base, &options(parse_basis("gzip:9")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("gzip:9"), "{err}");
+}
+
+fn parse_basis(text: &str) -> SpeedBasis {
+    let (codec, level) = parse_reference(text).unwrap();
+    SpeedBasis::Normalized { codec, level }
+}
+
+/// The codec cells of a test run, to edit.
+fn cells_mut(run: &mut LoadedRun) -> &mut Vec<RunCell> {
+    match &mut run.results {
+        Results::Codec(cells) => cells,
+        Results::Http(_) => panic!("a run of cells"),
+    }
+}
+
+/// A codec row's level.
+fn level(key: &RowKey) -> i32 {
+    match key {
+        RowKey::Cell(key) => key.id.level,
+        RowKey::Http(_) => panic!("a cell"),
+    }
+}
+
+/// zstd 1 from libzstd fresh (the reference), reused and with a 4 KiB dictionary, and
+/// gzip 1..=6: several libraries and variants at one codec and level.
+fn variants(label: &str, reference_s: f64, others_s: f64) -> LoadedRun {
+    use crate::results::identity::Variant;
+    let mut cells = vec![cell("zstd", 1, 10, &tight(reference_s))];
+    for variant in [Variant::Reused, Variant::Dictionary { kib: 4 }] {
+        let mut c = cell("zstd", 1, 10, &tight(others_s));
+        c.key.id.variant = variant;
+        cells.push(c);
+    }
+    let mut rust_port = cell("brotli", 1, 12, &tight(others_s));
+    rust_port.key.id.library = crate::codec::Library::BrotliRs;
+    cells.push(rust_port);
+    cells.extend((1..=6).map(|level| cell("gzip", level, 20, &tight(2.0 * others_s))));
+    LoadedRun::of_cells(label, cells)
+}
+
+#[test]
+fn only_the_exact_reference_identity_is_the_reference() {
+    // Only the reference (libzstd, fresh, zstd 1) got 25% faster.
+    let result = compare(
+        &variants("a", 1.0, 1.0),
+        &variants("b", 0.8, 1.0),
+        &options(zstd1()),
+    )
+    .unwrap();
+    let references: Vec<String> = result
+        .rows
+        .iter()
+        .filter(|r| r.is_reference)
+        .map(|r| r.key.to_string())
+        .collect();
+    assert_eq!(references, ["small zstd 1 (libzstd)"]);
+    assert!(
+        !result.failed(),
+        "no other cell is flagged: {:?}",
+        result.failures()
+    );
+    for row in result.rows.iter().filter(|r| !r.is_reference) {
+        let compress = row.speed(Direction::Compress).unwrap();
+        assert!(compress.judged_change.abs() < 1e-9, "{}", row.key);
+    }
+    // ... and the reference's own change is reported, as a warning.
+    let reference = result
+        .machine_changes()
+        .find(|m| m.what == "reference")
+        .expect("the reference's change is reported");
+    assert!((reference.change - 0.25).abs() < 1e-9);
+    assert_eq!(reference.verdict, Verdict::Improved);
+}
+
+#[test]
+fn a_uniform_slowdown_warns_when_normalised_and_fails_when_absolute() {
+    let base = variants("a", 1.0, 1.0);
+    let slower = variants("b", 1.3, 1.3);
+    let normalised = compare(&base, &slower, &options(zstd1())).unwrap();
+    assert!(!normalised.failed(), "{:?}", normalised.failures());
+    let shared = normalised
+        .machine_changes()
+        .find(|m| m.what == "all cells")
+        .expect("the shared change is reported");
+    assert!((shared.change - (1.0 / 1.3 - 1.0)).abs() < 1e-9);
+    assert_eq!(shared.verdict, Verdict::Regressed);
+    let absolute = compare(&base, &slower, &options(SpeedBasis::Absolute)).unwrap();
+    let reasons = absolute.failures();
+    assert!(
+        reasons.iter().any(|r| r.contains("machine-level")),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn a_failed_or_missing_candidate_cell_fails_and_no_common_cell_is_an_error() {
+    let base = variants("a", 1.0, 1.0);
+    let mut failed = variants("b", 1.0, 1.0);
+    let gzip = &mut cells_mut(&mut failed)[5];
+    gzip.failure = Some("round trip mismatch".into());
+    gzip.compress = None;
+    gzip.decompress = None;
+    let result = compare(&base, &failed, &options(zstd1())).unwrap();
+    assert!(result.failed());
+    assert_eq!(result.failed.len(), 1);
+    assert_eq!(result.failed[0].reason, "round trip mismatch");
+
+    let mut missing = variants("b", 1.0, 1.0);
+    cells_mut(&mut missing).pop();
+    let mut opts = options(zstd1());
+    let result = compare(&base, &missing, &opts).unwrap();
+    assert_eq!(result.failures(), ["1 missing from the candidate"]);
+    opts.allow_missing = true;
+    assert!(!compare(&base, &missing, &opts).unwrap().failed());
+
+    let mut elsewhere = variants("c", 1.0, 1.0);
+    for cell in cells_mut(&mut elsewhere) {
+        cell.key.payload = "large".into();
+    }
+    let err = compare(&base, &elsewhere, &options(SpeedBasis::Absolute))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no result in common"), "{err}");
+}
+
+#[test]
+fn references_parse_in_either_spelling() {
+    assert_eq!(parse_reference("br:4").unwrap(), (CodecKind::Brotli, 4));
+    assert_eq!(parse_reference("brotli:4").unwrap(), (CodecKind::Brotli, 4));
+    assert!(parse_reference("lz4:1").is_err());
+}

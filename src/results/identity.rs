@@ -1,0 +1,187 @@
+//! What a measurement is of, as types: a cell's codec, library, variant and level; an
+//! HTTP result's encoding and load. Runs are matched, and the reference is found, by
+//! these values and never by reading display strings.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::codec::CodecKind;
+
+/// The library that implements a codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Library {
+    /// Meta's libzstd, through the `zstd` crate.
+    #[serde(rename = "libzstd")]
+    Libzstd,
+    /// Google's C brotli, through `brotlic`: what .NET, nginx and browsers run.
+    #[serde(rename = "libbrotli")]
+    Libbrotli,
+    /// The `brotli` crate, a Rust port of the C library.
+    #[serde(rename = "brotli-rs")]
+    BrotliRs,
+    /// zlib-rs, the zlib-ng port behind `flate2`; .NET ships zlib-ng.
+    #[serde(rename = "zlib-rs")]
+    ZlibRs,
+}
+
+impl Library {
+    /// Every library, in report order.
+    pub const ALL: [Library; 4] = [
+        Library::Libzstd,
+        Library::Libbrotli,
+        Library::BrotliRs,
+        Library::ZlibRs,
+    ];
+
+    /// The name in reports and files, e.g. `libzstd`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Library::Libzstd => "libzstd",
+            Library::Libbrotli => "libbrotli",
+            Library::BrotliRs => "brotli-rs",
+            Library::ZlibRs => "zlib-rs",
+        }
+    }
+
+    /// The library web servers run for `codec`: the one a reference cell uses.
+    pub fn servers_run(codec: CodecKind) -> Library {
+        match codec {
+            CodecKind::Zstd => Library::Libzstd,
+            CodecKind::Brotli => Library::Libbrotli,
+            CodecKind::Gzip => Library::ZlibRs,
+        }
+    }
+}
+
+impl fmt::Display for Library {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Library {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Library::ALL
+            .into_iter()
+            .find(|library| library.name() == text)
+            .ok_or_else(|| format!("unknown library '{text}'"))
+    }
+}
+
+/// How each response's encoder comes to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// A new encoder per response: the article's method, and ASP.NET Core's.
+    Fresh,
+    /// One encoder kept and reset between responses, as a pool would.
+    Reused,
+    /// A fresh encoder that references a trained dictionary of this many KiB.
+    Dictionary {
+        /// The most the dictionary may hold, in KiB.
+        kib: u32,
+    },
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Variant::Fresh => f.write_str("fresh"),
+            Variant::Reused => f.write_str("reused"),
+            Variant::Dictionary { kib } => write!(f, "dict {kib} KiB"),
+        }
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+
+    /// Reads what [`Display`](fmt::Display) writes, as the CSV column holds it.
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "fresh" => Ok(Variant::Fresh),
+            "reused" => Ok(Variant::Reused),
+            _ => text
+                .strip_prefix("dict ")
+                .and_then(|rest| rest.strip_suffix(" KiB"))
+                .and_then(|kib| kib.parse().ok())
+                .map(|kib| Variant::Dictionary { kib })
+                .ok_or_else(|| format!("unknown variant '{text}'")),
+        }
+    }
+}
+
+/// What a cell measures, apart from its payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CellId {
+    /// The content coding.
+    pub codec: CodecKind,
+    /// The library, without its version, so that an upgrade compares cell by cell.
+    pub library: Library,
+    /// Fresh, reused or with a dictionary.
+    pub variant: Variant,
+    /// The codec's own level or quality.
+    pub level: i32,
+}
+
+impl CellId {
+    /// The cell speeds are normalised to: `codec` at `level`, with a fresh encoder from
+    /// the library servers run.
+    pub fn reference(codec: CodecKind, level: i32) -> Self {
+        CellId {
+            codec,
+            library: Library::servers_run(codec),
+            variant: Variant::Fresh,
+            level,
+        }
+    }
+}
+
+impl fmt::Display for CellId {
+    /// e.g. `zstd 1 (libzstd)` or `zstd 1 (libzstd, reused)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} ({}", self.codec, self.level, self.library)?;
+        if self.variant != Variant::Fresh {
+            write!(f, ", {}", self.variant)?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_variants_read_back_what_they_write() {
+        for library in Library::ALL {
+            assert_eq!(library.name().parse::<Library>(), Ok(library));
+        }
+        for variant in [
+            Variant::Fresh,
+            Variant::Reused,
+            Variant::Dictionary { kib: 4 },
+        ] {
+            assert_eq!(variant.to_string().parse::<Variant>(), Ok(variant));
+        }
+        assert!("dict four KiB".parse::<Variant>().is_err());
+        assert!("zstd".parse::<Library>().is_err());
+    }
+
+    #[test]
+    fn the_reference_is_the_fresh_server_library() {
+        let reference = CellId::reference(CodecKind::Brotli, 4);
+        assert_eq!(reference.library, Library::Libbrotli);
+        assert_eq!(reference.to_string(), "brotli 4 (libbrotli)");
+        let dictionary = CellId {
+            variant: Variant::Dictionary { kib: 4 },
+            ..CellId::reference(CodecKind::Zstd, 1)
+        };
+        assert_ne!(dictionary, CellId::reference(CodecKind::Zstd, 1));
+        assert_eq!(dictionary.to_string(), "zstd 1 (libzstd, dict 4 KiB)");
+    }
+}

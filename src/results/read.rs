@@ -1,0 +1,290 @@
+//! Reading saved runs back, from JSON (every sample) or CSV (medians only). Version 1
+//! JSON, written before cells had a typed identity, is upgraded as it is read.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+use super::codec::{RunReport, Status, SCHEMA_VERSION};
+use super::http::{load_label, HttpReport, HTTP_KIND};
+use super::saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Timing};
+use crate::http::Encoding;
+use crate::stats::Summary;
+
+/// Reads a run saved by `run` or `http` (`--json` or `--csv`); the format is told by the
+/// content.
+pub fn load(path: &Path) -> Result<LoadedRun> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let label = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    parse(&bytes, &label, &path.display().to_string())
+}
+
+/// Parses a saved run from `bytes`, calling it `label`; errors name it `source`. Any
+/// bytes give a run or an error, never a panic (a property test feeds it garbage).
+pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    let (machine, results) = match first {
+        None => bail!("{source} is empty"),
+        Some(b'{') => from_json(bytes)
+            .with_context(|| format!("{source} is not a valid codecbench JSON run"))?,
+        Some(_) => (
+            None,
+            super::read_csv::from_csv(bytes)
+                .with_context(|| format!("{source} is not a valid codecbench CSV run"))?,
+        ),
+    };
+    if results.is_empty() {
+        bail!("{source} holds no results");
+    }
+    Ok(LoadedRun {
+        label: label.to_string(),
+        machine,
+        results,
+    })
+}
+
+fn from_json(bytes: &[u8]) -> Result<(Option<String>, Results)> {
+    let mut value: serde_json::Value = serde_json::from_slice(bytes)?;
+    match value.get("schema_version").and_then(|v| v.as_u64()) {
+        Some(version) if version == u64::from(SCHEMA_VERSION) => {}
+        Some(1) => super::legacy::upgrade_v1(&mut value)?,
+        Some(version) => bail!(
+            "schema_version {version} is not supported (this codecbench reads 1 and {SCHEMA_VERSION})"
+        ),
+        None => bail!("no schema_version"),
+    }
+    if value.get("kind").and_then(|k| k.as_str()) == Some(HTTP_KIND) {
+        let report: HttpReport = serde_json::from_value(value)?;
+        let cells = http_cells_of(&report)?;
+        return Ok((Some(report.environment.machine()), Results::Http(cells)));
+    }
+    let report: RunReport = serde_json::from_value(value)?;
+    Ok((
+        Some(report.environment.machine()),
+        Results::Codec(cells_of(&report)),
+    ))
+}
+
+/// Every encoding of an `http` report.
+fn http_cells_of(report: &HttpReport) -> Result<Vec<HttpCell>> {
+    let load = load_label(report.load.concurrency, report.load.bandwidth_mbit);
+    let mut cells = Vec::new();
+    for payload in &report.payloads {
+        for result in &payload.encodings {
+            cells.push(HttpCell {
+                key: HttpKey {
+                    payload: payload.payload.clone(),
+                    encoding: Encoding::parse(&result.encoding)?,
+                    load: load.clone(),
+                },
+                input_bytes: payload.input_bytes,
+                body_bytes: result.body_bytes.round() as u64,
+                wire_bytes: result.wire_bytes,
+                requests_per_s: result.requests_per_s,
+                latency: Timing::of(
+                    result.p50_ms / 1e3,
+                    result.latencies_ms.iter().map(|ms| ms / 1e3).collect(),
+                ),
+            });
+        }
+    }
+    Ok(cells)
+}
+
+/// Every cell of `report`, as runs read from files have them.
+pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
+    let timing = |summary: &Option<Summary>| {
+        summary
+            .as_ref()
+            .map(|s| Timing::of(s.median_s, s.samples_s.clone()))
+    };
+    let mut cells = Vec::new();
+    for payload in &report.payloads {
+        for cell in &payload.cells {
+            let failed = cell.status == Status::Failed;
+            cells.push(RunCell {
+                key: CellKey {
+                    payload: payload.payload.clone(),
+                    id: cell.id,
+                },
+                version: cell.version.clone(),
+                input_bytes: payload.input_bytes,
+                compressed_bytes: cell.compressed_bytes,
+                encoder_bytes: cell.encoder_bytes,
+                compress: timing(&cell.compress).filter(|_| !failed),
+                decompress: timing(&cell.decompress).filter(|_| !failed),
+                failure: failed.then(|| cell.failure.clone().unwrap_or_default()),
+            });
+        }
+    }
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_and_json_of_one_report_load_to_the_same_sizes_and_medians() {
+        let report = crate::export::fixtures::report();
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("a.json");
+        let csv = dir.path().join("a.csv");
+        std::fs::write(&json, crate::export::json::render(&report)).unwrap();
+        std::fs::write(&csv, crate::export::csv::render(&report)).unwrap();
+        let from_json = load(&json).unwrap();
+        let from_csv = load(&csv).unwrap();
+        assert_eq!(from_json.label, "a.json");
+        assert_eq!(from_json.codec_cells().len(), 4);
+        assert_eq!(from_csv.machine, None);
+        for (j, c) in from_json.codec_cells().iter().zip(from_csv.codec_cells()) {
+            assert_eq!(j.key, c.key);
+            assert_eq!(j.compressed_bytes, c.compressed_bytes);
+            if let (Some(jt), Some(ct)) = (&j.compress, &c.compress) {
+                assert!((jt.median_s - ct.median_s).abs() < 1e-9);
+                assert_eq!(jt.samples_s.len(), 3);
+                assert!(ct.samples_s.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn http_runs_load_from_json_and_csv() {
+        let report = crate::export::http::fixtures::report();
+        let json = parse(
+            &crate::export::http::render_json(&report, None),
+            "h.json",
+            "h.json",
+        )
+        .unwrap();
+        let csv = parse(
+            &crate::export::http::render_csv(&report, None),
+            "h.csv",
+            "h.csv",
+        )
+        .unwrap();
+        assert!(json.codec_cells().is_empty() && csv.codec_cells().is_empty());
+        assert!(json.cells().is_err());
+        assert_eq!(json.http_cells().len(), 3);
+        for (j, c) in json.http_cells().iter().zip(csv.http_cells()) {
+            assert_eq!(j.key, c.key);
+            assert_eq!(j.body_bytes, c.body_bytes);
+            assert!((j.latency.median_s - c.latency.median_s).abs() < 1e-12);
+        }
+        let zstd = &json.http_cells()[0];
+        assert_eq!(
+            zstd.key.to_string(),
+            "small zstd:1 over HTTP (1 connection, 10 Mbit/s)"
+        );
+        assert_eq!(zstd.body_bytes, 41_132);
+        assert_eq!(zstd.latency.samples_s.len(), 5);
+        assert!((zstd.latency.median_s - 0.0328).abs() < 1e-12);
+        assert!(csv.http_cells()[0].latency.samples_s.is_empty());
+
+        let mut bad = String::from_utf8(crate::export::http::render_csv(&report, None)).unwrap();
+        bad = bad.replacen(",32.8,", ",fast,", 1);
+        let message = format!("{:#}", parse(bad.as_bytes(), "b", "b.csv").unwrap_err());
+        assert!(
+            message.contains("'fast' in column http_p50_ms is not a number"),
+            "{message}"
+        );
+    }
+
+    mod garbage {
+        use super::super::parse;
+        use proptest::prelude::*;
+
+        const JSON: &[u8] = include_bytes!("../../tests/fixtures/base.json");
+        const CSV: &[u8] = include_bytes!("../../tests/fixtures/base.csv");
+        const HTTP_JSON: &[u8] = include_bytes!("../../tests/fixtures/http.json");
+        const HTTP_CSV: &[u8] = include_bytes!("../../tests/fixtures/http.csv");
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn arbitrary_bytes_give_a_run_or_an_error(
+                bytes in proptest::collection::vec(any::<u8>(), 0..4096)
+            ) {
+                let _ = parse(&bytes, "garbage", "garbage");
+            }
+
+            #[test]
+            fn damaged_runs_give_a_run_or_an_error(
+                which in 0usize..4,
+                cut in 0.0f64..=1.0,
+                flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 0..16),
+            ) {
+                let original = [JSON, CSV, HTTP_JSON, HTTP_CSV][which];
+                let mut bytes = original[..(original.len() as f64 * cut) as usize].to_vec();
+                for (at, byte) in flips {
+                    if !bytes.is_empty() {
+                        let index = (at * bytes.len() as f64) as usize % bytes.len();
+                        bytes[index] = byte;
+                    }
+                }
+                // A run of either kind holds at least one result of that kind.
+                if let Ok(run) = parse(&bytes, "damaged", "damaged") {
+                    prop_assert!(!run.results.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_runs_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let cases = [
+            (write("empty.json", "  "), "empty"),
+            (
+                write("cut.json", "{\"schema_version\": 1, \"environ"),
+                "not a valid",
+            ),
+            (
+                write("future.json", "{\"schema_version\": 9}"),
+                "schema_version 9",
+            ),
+            (
+                write("bad.csv", "payload,codec\nsmall,zstd\n"),
+                "no column named",
+            ),
+            (
+                write("nan.csv", &{
+                    // Every column plausible but input_bytes.
+                    let columns = crate::export::csv::COLUMNS;
+                    let row: Vec<&str> = columns
+                        .iter()
+                        .map(|&c| match c {
+                            "payload" => "small",
+                            "input_bytes" => "x",
+                            "codec" => "zstd",
+                            "library" => "libzstd",
+                            "variant" => "fresh",
+                            "status" => "ok",
+                            "failure" => "",
+                            _ => "1",
+                        })
+                        .collect();
+                    format!("{}\n{}\n", columns.join(","), row.join(","))
+                }),
+                "not a number",
+            ),
+        ];
+        for (path, expected) in cases {
+            let message = format!("{:#}", load(&path).unwrap_err());
+            assert!(message.contains(expected), "{}: {message}", path.display());
+        }
+        assert!(
+            format!("{:#}", load(&dir.path().join("missing.json")).unwrap_err())
+                .contains("cannot read")
+        );
+    }
+}

@@ -1,0 +1,289 @@
+//! A saved run as the analyses read it: the cells of `run` or the encodings of `http`,
+//! each with its typed identity, sizes, timings and status.
+
+use anyhow::{bail, Result};
+use serde::Serialize;
+
+use super::codec::RunReport;
+use super::identity::CellId;
+use crate::http::Encoding;
+use crate::stats::median_relative_standard_error;
+
+/// Identifies a cell across runs: its payload and what it measures.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct CellKey {
+    /// Payload name.
+    pub payload: String,
+    /// Codec, library, variant and level.
+    pub id: CellId,
+}
+
+impl std::fmt::Display for CellKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.payload, self.id)
+    }
+}
+
+/// The timings of one direction of one cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timing {
+    /// Median seconds per iteration.
+    pub median_s: f64,
+    /// Every timed sample in seconds; empty when the run was read from CSV.
+    pub samples_s: Vec<f64>,
+}
+
+impl Timing {
+    /// A timing with this median and these samples.
+    pub fn of(median_s: f64, samples_s: Vec<f64>) -> Self {
+        Timing {
+            median_s,
+            samples_s,
+        }
+    }
+
+    /// Median throughput for a body of `input_bytes`, in MB/s (MB = 10^6 bytes).
+    pub fn mb_s(&self, input_bytes: u64) -> f64 {
+        crate::stats::mb_per_s(input_bytes, self.median_s)
+    }
+
+    /// This speed as a multiple of `reference`'s on the same input: the inverse ratio
+    /// of their median times.
+    pub fn relative_to(&self, reference: &Timing) -> f64 {
+        reference.median_s / self.median_s
+    }
+
+    /// Relative standard error of the median; `None` with fewer than 3 samples. See
+    /// [`median_relative_standard_error`].
+    pub fn relative_standard_error(&self) -> Option<f64> {
+        median_relative_standard_error(&self.samples_s, self.median_s)
+    }
+}
+
+/// One cell of a saved run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunCell {
+    /// Which cell.
+    pub key: CellKey,
+    /// The library's version, e.g. `1.5.7`.
+    pub version: String,
+    /// Uncompressed size.
+    pub input_bytes: u64,
+    /// Compressed size.
+    pub compressed_bytes: u64,
+    /// All the memory one response's encoder held, where measured.
+    pub encoder_bytes: Option<u64>,
+    /// Compression timings; `None` for a failed cell.
+    pub compress: Option<Timing>,
+    /// Decompression timings; `None` for a failed cell.
+    pub decompress: Option<Timing>,
+    /// Why the cell failed; `None` when every round trip matched.
+    pub failure: Option<String>,
+}
+
+impl RunCell {
+    /// Uncompressed ÷ compressed size.
+    pub fn ratio(&self) -> f64 {
+        self.input_bytes as f64 / self.compressed_bytes.max(1) as f64
+    }
+
+    /// `libzstd 1.5.7`: the library and its version.
+    pub fn library_version(&self) -> String {
+        format!("{} {}", self.key.id.library, self.version)
+    }
+}
+
+/// Identifies one encoding of an `http` run across runs.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct HttpKey {
+    /// Payload name.
+    pub payload: String,
+    /// The encoding served.
+    pub encoding: Encoding,
+    /// The load, e.g. `1 connection, 10 Mbit/s`: results under different loads do not
+    /// match.
+    pub load: String,
+}
+
+impl std::fmt::Display for HttpKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} over HTTP ({})",
+            self.payload,
+            self.encoding.label(),
+            self.load
+        )
+    }
+}
+
+/// One encoding of a saved `http` run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpCell {
+    /// Which encoding.
+    pub key: HttpKey,
+    /// Uncompressed size.
+    pub input_bytes: u64,
+    /// The encoded body's size.
+    pub body_bytes: u64,
+    /// Bytes on the wire per response, headers included (mean).
+    pub wire_bytes: f64,
+    /// Requests per second over the whole load.
+    pub requests_per_s: f64,
+    /// Latency: the median is the p50; the samples are every response's (JSON only).
+    pub latency: Timing,
+}
+
+impl HttpCell {
+    /// Uncompressed size delivered per second of p50 latency, in MB/s: the speed that
+    /// `compare` judges, higher being better like its codec speeds.
+    pub fn delivered_mb_s(&self) -> f64 {
+        self.latency.mb_s(self.input_bytes)
+    }
+}
+
+/// What a saved run holds: exactly one kind of result.
+#[derive(Clone, Debug)]
+pub enum Results {
+    /// The cells of `codecbench run`, in file order.
+    Codec(Vec<RunCell>),
+    /// The encodings of `codecbench http`, in file order.
+    Http(Vec<HttpCell>),
+}
+
+impl Results {
+    /// `run` or `http` results, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Results::Codec(_) => "`run` results",
+            Results::Http(_) => "`http` results",
+        }
+    }
+
+    /// How many cells or encodings.
+    pub fn len(&self) -> usize {
+        match self {
+            Results::Codec(cells) => cells.len(),
+            Results::Http(encodings) => encodings.len(),
+        }
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A saved run.
+#[derive(Clone, Debug)]
+pub struct LoadedRun {
+    /// A short name: the file name.
+    pub label: String,
+    /// The machine line from the JSON environment; `None` for CSV.
+    pub machine: Option<String>,
+    /// What it measured.
+    pub results: Results,
+}
+
+impl LoadedRun {
+    /// A run just measured, under `label`.
+    pub fn from_report(report: &RunReport, label: &str) -> Self {
+        LoadedRun {
+            label: label.to_string(),
+            machine: Some(report.environment.machine()),
+            results: Results::Codec(super::read::cells_of(report)),
+        }
+    }
+
+    /// The codec cells, or an error naming the run for the commands that analyse
+    /// `run`'s results only.
+    pub fn cells(&self) -> Result<&[RunCell]> {
+        match &self.results {
+            Results::Codec(cells) => Ok(cells),
+            Results::Http(_) => bail!(
+                "{} holds HTTP results from `codecbench http`; this command reads runs from `codecbench run`",
+                self.label
+            ),
+        }
+    }
+
+    /// The codec cells; none for an `http` run.
+    pub fn codec_cells(&self) -> &[RunCell] {
+        match &self.results {
+            Results::Codec(cells) => cells,
+            Results::Http(_) => &[],
+        }
+    }
+
+    /// The `http` encodings; none for a `run` run.
+    pub fn http_cells(&self) -> &[HttpCell] {
+        match &self.results {
+            Results::Http(encodings) => encodings,
+            Results::Codec(_) => &[],
+        }
+    }
+
+    /// The cell with exactly this key, if the run has it.
+    pub fn cell(&self, key: &CellKey) -> Option<&RunCell> {
+        self.codec_cells().iter().find(|c| &c.key == key)
+    }
+
+    /// The cell `id` on `payload`, if the run has it.
+    pub fn cell_on(&self, payload: &str, id: &CellId) -> Option<&RunCell> {
+        self.codec_cells()
+            .iter()
+            .find(|c| c.key.payload == payload && &c.key.id == id)
+    }
+
+    /// The HTTP encoding with this key, if the run has it.
+    pub fn http_cell(&self, key: &HttpKey) -> Option<&HttpCell> {
+        self.http_cells().iter().find(|c| &c.key == key)
+    }
+}
+
+#[cfg(test)]
+impl CellKey {
+    /// A key for tests: `codec` by name, the library servers run, a fresh encoder.
+    pub(crate) fn new(payload: &str, codec: &str, level: i32) -> Self {
+        let codec = codec.parse().expect("a codec name");
+        CellKey {
+            payload: payload.into(),
+            id: CellId::reference(codec, level),
+        }
+    }
+}
+
+#[cfg(test)]
+impl RunCell {
+    /// A cell for tests at version 1.0.
+    pub(crate) fn for_test(
+        key: CellKey,
+        input_bytes: u64,
+        compressed_bytes: u64,
+        compress: Timing,
+        decompress: Timing,
+    ) -> Self {
+        RunCell {
+            key,
+            version: "1.0".into(),
+            input_bytes,
+            compressed_bytes,
+            encoder_bytes: None,
+            compress: Some(compress),
+            decompress: Some(decompress),
+            failure: None,
+        }
+    }
+}
+
+#[cfg(test)]
+impl LoadedRun {
+    /// A `run` run of these cells, for tests.
+    pub(crate) fn of_cells(label: &str, cells: Vec<RunCell>) -> Self {
+        LoadedRun {
+            label: label.into(),
+            machine: None,
+            results: Results::Codec(cells),
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! End to end: `compare` as a CI gate that a failed, missing or mislabelled run cannot
+//! pass. Runs are measured by the real binary on the single record; candidates are made
+//! by scaling a measured run's samples, so no verdict depends on this machine's noise.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{codecbench, succeed};
+use serde_json::Value;
+
+/// Measures the single record with `args` into `dir/name`, returning the path.
+fn measure(dir: &Path, name: &str, args: &[&str], corrupt: Option<&str>) -> PathBuf {
+    let path = dir.join(name);
+    let mut cmd = codecbench();
+    cmd.args(["run", "--payload", "single", "--quiet", "--format", "csv"])
+        .args(args)
+        .arg("--json")
+        .arg(&path);
+    match corrupt {
+        Some(codec) => {
+            let output = cmd.env("CODECBENCH_TEST_CORRUPT", codec).output().unwrap();
+            assert_eq!(output.status.code(), Some(1), "a failed cell exits 1");
+        }
+        None => {
+            succeed(&mut cmd);
+        }
+    }
+    path
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn write(dir: &Path, name: &str, run: &Value) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec_pretty(run).unwrap()).unwrap();
+    path
+}
+
+/// Multiplies every time of the cells `pick` chooses by `factor`.
+fn scale(run: &mut Value, factor: f64, pick: impl Fn(&Value) -> bool) {
+    for cell in run["payloads"][0]["cells"].as_array_mut().unwrap() {
+        if !pick(cell) {
+            continue;
+        }
+        for direction in ["compress", "decompress"] {
+            let summary = &mut cell[direction];
+            for key in ["median_s", "min_s", "max_s", "mean_s"] {
+                summary[key] = (summary[key].as_f64().unwrap() * factor).into();
+            }
+            for sample in summary["samples_s"].as_array_mut().unwrap() {
+                *sample = (sample.as_f64().unwrap() * factor).into();
+            }
+        }
+    }
+}
+
+/// libzstd, fresh, zstd 1: the reference.
+fn is_reference(cell: &Value) -> bool {
+    cell["codec"] == "zstd"
+        && cell["library"] == "libzstd"
+        && cell["variant"] == "fresh"
+        && cell["level"] == 1
+}
+
+/// Runs compare; returns the exit code and stdout.
+fn compare(baseline: &Path, candidate: &Path, extra: &[&str]) -> (i32, String) {
+    let output = codecbench()
+        .arg("compare")
+        .arg(baseline)
+        .arg(candidate)
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (
+        output.status.code().unwrap(),
+        String::from_utf8(output.stdout).unwrap(),
+    )
+}
+
+const SMALL: [&str; 8] = [
+    "--codecs",
+    "zstd,gzip",
+    "--zstd-levels",
+    "1,3",
+    "--gzip-levels",
+    "1",
+    "--iterations",
+    "20",
+];
+
+#[test]
+fn a_candidate_whose_round_trip_failed_fails_the_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = measure(dir.path(), "base.json", &SMALL, None);
+    let failed = measure(dir.path(), "cand.json", &SMALL, Some("gzip"));
+    let (code, stdout) = compare(&base, &failed, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("FAILED in the candidate: single gzip 1 (zlib-rs): round trip mismatch"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("verdict: FAIL (1 failed in the candidate)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn runs_with_no_cell_in_common_are_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = measure(dir.path(), "base.json", &SMALL, None);
+    let mut other = read(&base);
+    other["payloads"][0]["payload"] = "elsewhere.json".into();
+    let other = write(dir.path(), "other.json", &other);
+    let message = common::bad_input(&["compare", base.to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(message.contains("no result in common"), "{message}");
+}
+
+#[test]
+fn the_reference_alone_moving_flags_no_dictionary_or_reused_cell_and_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        &SMALL[..],
+        &[
+            "--zstd-dict",
+            "4",
+            "--dict-samples",
+            "200",
+            "--encoder",
+            "both",
+        ],
+    ]
+    .concat();
+    let base = measure(dir.path(), "base.json", &args, None);
+    let cells = read(&base)["payloads"][0]["cells"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(
+        cells, 8,
+        "zstd 1 and 3: fresh, reused, dictionary; gzip 1: fresh, reused"
+    );
+
+    // Only the reference got faster: nothing else may be flagged.
+    let mut faster = read(&base);
+    scale(&mut faster, 0.75, is_reference);
+    let faster = write(dir.path(), "faster.json", &faster);
+    let (code, stdout) = compare(&base, &faster, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(!stdout.contains("REGRESSED"), "{stdout}");
+
+    // Only the reference got slower: reported with its size, a warning by default ...
+    let mut slower = read(&base);
+    scale(&mut slower, 1.3, is_reference);
+    let slower = write(dir.path(), "slower.json", &slower);
+    let (code, stdout) = compare(&base, &slower, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(!stdout.contains("REGRESSED"), "{stdout}");
+    assert!(
+        stdout.contains("machine-level change (warning; --absolute fails on it): single compress: the reference itself -23.1%"),
+        "{stdout}"
+    );
+    // ... and a failure with --absolute.
+    let (code, stdout) = compare(&base, &slower, &["--absolute"]);
+    assert_eq!(code, 1, "{stdout}");
+}
+
+#[test]
+fn a_uniform_30_percent_slowdown_fails_with_absolute() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [&SMALL[..], &["--encoder", "both"]].concat();
+    let base = measure(dir.path(), "base.json", &args, None);
+    let mut slower = read(&base);
+    scale(&mut slower, 1.3, |_| true);
+    let slower = write(dir.path(), "slower.json", &slower);
+    let (code, stdout) = compare(&base, &slower, &[]);
+    assert_eq!(code, 0, "normalised, a uniform change only warns: {stdout}");
+    assert!(
+        stdout.contains("all 6 cells together (median) -23.1%"),
+        "{stdout}"
+    );
+    let (code, stdout) = compare(&base, &slower, &["--absolute"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("machine-level slowdowns (--absolute)"),
+        "{stdout}"
+    );
+}

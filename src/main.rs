@@ -1,9 +1,9 @@
-//! The codecbench binary: parse, run, and report errors in one place.
+//! The codecbench binary: install the stop handler, parse, dispatch, and turn the one
+//! typed error into the exit code (2 bad input, 1 failure, 130 interrupted).
 
 use clap::Parser;
 
 use codecbench::cli::Cli;
-use codecbench::error::ExitCode;
 
 /// Counts heap bytes, for the `encoder_bytes` of the codecs written in Rust.
 #[global_allocator]
@@ -11,12 +11,18 @@ static ALLOCATOR: codecbench::bench::memory::CountingAllocator =
     codecbench::bench::memory::CountingAllocator;
 
 fn main() -> std::process::ExitCode {
+    // First thing, so that no signal finds the default handler (exit 143 on SIGTERM).
+    // A second Ctrl-C ends the process at once, as users expect of a slow stop.
+    if let Err(err) = codecbench::bench::interrupt::install(|| std::process::exit(130)) {
+        eprintln!("codecbench: error: {err:#}");
+        return std::process::ExitCode::from(1);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => {
             // --help and --version: print them whole and succeed.
             let _ = err.print();
-            return ExitCode::Success.into();
+            return std::process::ExitCode::SUCCESS;
         }
         Err(err) => {
             // clap's message ends with usage hints over several lines; keep the first.
@@ -24,25 +30,15 @@ fn main() -> std::process::ExitCode {
             let first = rendered.lines().next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
             eprintln!("codecbench: error: {first}");
-            return ExitCode::BadInput.into();
+            return std::process::ExitCode::from(2);
         }
     };
     match codecbench::commands::run(cli) {
-        Ok(code) => code.into(),
-        Err(err) if is_broken_pipe(&err) => ExitCode::Success.into(),
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) if err.is_broken_pipe() => std::process::ExitCode::SUCCESS,
         Err(err) => {
-            // {:#} joins the context chain into one line.
-            eprintln!("codecbench: error: {err:#}");
-            ExitCode::BadInput.into()
+            eprintln!("codecbench: {err}");
+            std::process::ExitCode::from(err.exit_code())
         }
     }
-}
-
-/// A closed stdout (e.g. piped into `head`) is not an error, as in ripgrep.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }

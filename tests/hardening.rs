@@ -262,7 +262,7 @@ fn a_corrupted_round_trip_is_caught_and_never_reported_as_valid() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("codecbench: FAILED single gzip 1: round trip mismatch"),
+        stderr.contains("codecbench: FAILED single gzip 1 (zlib-rs): round trip mismatch"),
         "{stderr}"
     );
     assert!(

@@ -250,7 +250,7 @@ fn json_output_holds_every_sample_and_its_environment() {
     );
     assert_eq!(std::fs::read(&json_path).unwrap(), output.stdout);
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(report["schema_version"], 1);
+    assert_eq!(report["schema_version"], 2);
     assert_eq!(report["seed"], 42);
     assert_eq!(report["rng"], "dotnet");
     let environment = &report["environment"];

@@ -5,12 +5,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
-/// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]. A second
-/// signal ends the process at once, as users expect when a stop takes too long.
-pub fn install() -> anyhow::Result<()> {
-    ctrlc::set_handler(|| {
+/// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]; a
+/// second signal calls `on_second` (the binary exits there, as users expect when a stop
+/// takes too long). Once per process: the binary calls it first thing.
+pub fn install(on_second: fn()) -> anyhow::Result<()> {
+    ctrlc::set_handler(move || {
         if REQUESTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+            on_second();
         }
     })
     .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))

@@ -51,10 +51,11 @@ pub fn default_iterations(bytes: usize) -> u32 {
 }
 
 /// Measures every codec × level on one payload, in `plan.rounds` rounds that each visit
-/// every cell (see [`runner`]). As each cell finishes it joins the result, in the order
-/// the cells were given, and `on_cell` sees the result so far, so the caller can print
-/// the cell and save everything finished. An error from `on_cell` stops the payload and
-/// is returned.
+/// every cell (see [`runner`]), and with a precision further rounds for the cells that
+/// need them. The rounds stop as soon as every cell is done. As each cell finishes it
+/// joins the result, in the order the cells were given, and `on_cell` sees the result
+/// so far with the new cell's index in it, so the caller can print the cell and save
+/// everything finished. An error from `on_cell` stops the payload and is returned.
 ///
 /// A stop request ([`interrupt`]) ends the payload after the iteration in flight: cells
 /// with samples in both directions join the result with what they have, the rest are
@@ -66,7 +67,7 @@ pub fn run_payload(
     plan: Plan,
     clock: &dyn Clock,
     on_step: &mut dyn FnMut(Step),
-    on_cell: &mut dyn FnMut(&PayloadResult) -> anyhow::Result<()>,
+    on_cell: &mut dyn FnMut(&PayloadResult, usize) -> anyhow::Result<()>,
 ) -> anyhow::Result<PayloadResult> {
     let mut result = PayloadResult::planned(name, input, plan);
     result.sha256 = Some(crate::payload::sha256_hex(input));
@@ -74,53 +75,101 @@ pub fn run_payload(
         .iter()
         .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
         .collect();
-    let mut runs: Vec<Option<CellRun>> = cells.iter().map(|_| None).collect();
-    let mut finished: Vec<usize> = Vec::new();
-    let mut add = |result: &mut PayloadResult, index: usize, cell: CellResult| {
-        let position = finished.partition_point(|&i| i < index);
-        finished.insert(position, index);
-        result.cells.insert(position, cell);
+    let mut payload = Payload {
+        name,
+        input,
+        plan,
+        cells: &cells,
+        runs: cells.iter().map(|_| None).collect(),
+        done: vec![false; cells.len()],
+        finished: Vec::new(),
     };
     let rounds = plan.rounds.max(1) as usize;
-    'rounds: for round in 0..rounds {
-        for (index, &(codec, level)) in cells.iter().enumerate() {
-            if interrupt::requested() {
-                break 'rounds;
-            }
-            if round > 0 && runs[index].is_none() {
-                continue; // finished in an earlier round
-            }
-            on_step(Step {
-                round,
-                rounds,
-                cell: index,
-                cells: cells.len(),
-                label: format!("{} {}, level {level}", payload_label(name), codec.label()),
-            });
-            let run = runs[index]
-                .get_or_insert_with(|| CellRun::start(codec, level, input, &plan, clock));
-            run.measure_round(round, clock);
-            if interrupt::requested() {
-                // The round may have stopped early: the cell is judged below.
-                break 'rounds;
-            }
-            if run.done_after(round) || round + 1 == rounds {
-                let cell = runs[index].take().expect("measured above").finish();
-                add(&mut result, index, cell);
-                on_cell(&result)?;
-            }
+    for round in 0.. {
+        let force = plan.precision.is_none() && round + 1 >= rounds;
+        payload.round(round, force, clock, &mut result, on_step, on_cell)?;
+        if interrupt::requested() || payload.done.iter().all(|&d| d) {
+            break;
         }
     }
     if interrupt::requested() {
         result.interrupted = true;
-        for (index, slot) in runs.iter_mut().enumerate() {
-            if let Some(run) = slot.take().filter(|run| run.has_samples()) {
-                add(&mut result, index, run.finish());
-                on_cell(&result)?;
+        for index in 0..cells.len() {
+            if let Some(run) = payload.runs[index].take().filter(|run| run.has_samples()) {
+                let position = payload.add(&mut result, index, run.finish());
+                on_cell(&result, position)?;
             }
         }
     }
     Ok(result)
+}
+
+/// One payload's cells as they are measured.
+struct Payload<'a> {
+    name: &'a str,
+    input: &'a [u8],
+    plan: Plan,
+    cells: &'a [(&'a dyn Codec, i32)],
+    runs: Vec<Option<CellRun<'a>>>,
+    done: Vec<bool>,
+    /// Indices of the finished cells, sorted: where each sits in the result.
+    finished: Vec<usize>,
+}
+
+impl<'a> Payload<'a> {
+    /// Adds the finished cell `index` to `result` in setting order; returns where.
+    fn add(&mut self, result: &mut PayloadResult, index: usize, cell: CellResult) -> usize {
+        let position = self.finished.partition_point(|&i| i < index);
+        self.finished.insert(position, index);
+        result.cells.insert(position, cell);
+        position
+    }
+
+    /// Measures round `round` of every cell not yet done; `force` finishes them all
+    /// after it.
+    fn round(
+        &mut self,
+        round: usize,
+        force: bool,
+        clock: &dyn Clock,
+        result: &mut PayloadResult,
+        on_step: &mut dyn FnMut(Step),
+        on_cell: &mut dyn FnMut(&PayloadResult, usize) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        let (input, plan) = (self.input, self.plan);
+        for (index, &(codec, level)) in self.cells.iter().enumerate() {
+            if interrupt::requested() {
+                return Ok(());
+            }
+            if self.done[index] {
+                continue;
+            }
+            on_step(Step {
+                round,
+                rounds: plan.rounds.max(1) as usize,
+                cell: index,
+                cells: self.cells.len(),
+                label: format!(
+                    "{} {}, level {level}",
+                    payload_label(self.name),
+                    codec.label()
+                ),
+            });
+            let run = self.runs[index]
+                .get_or_insert_with(|| CellRun::start(codec, level, input, &plan, clock));
+            run.measure_round(round, clock);
+            if interrupt::requested() {
+                return Ok(()); // the round may have stopped early: the caller judges it
+            }
+            if run.done_after(round) || force {
+                let cell = self.runs[index].take().expect("measured above").finish();
+                self.done[index] = true;
+                let position = self.add(result, index, cell);
+                on_cell(result, position)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl PayloadResult {
@@ -141,6 +190,7 @@ impl PayloadResult {
                 Iterations::Fixed(_) => None,
             },
             rounds: plan.rounds,
+            precision: plan.precision.map(|p| p.target),
             interrupted: false,
             cells: Vec::new(),
         }

@@ -66,6 +66,21 @@ pub enum Iterations {
     },
 }
 
+/// Adaptive stopping, as BenchmarkDotNet's `MaxRelativeError`: after its planned rounds a
+/// cell gets further rounds until the 95% confidence interval of each direction's median
+/// is within `target` of the median, or its timed time passes `budget`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Precision {
+    /// The largest relative half-width of the interval, e.g. 0.02 for ±2%.
+    pub target: f64,
+    /// The most timed time a cell may take, both directions together.
+    pub budget: Duration,
+}
+
+/// Extra rounds a cell may get on top of its planned ones, whatever the budget, so that
+/// iterations a clock cannot see still end.
+pub const MAX_EXTRA_ROUNDS: usize = 200;
+
 /// How to measure each direction of each cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
@@ -77,6 +92,8 @@ pub struct Plan {
     pub iterations: Iterations,
     /// Rounds to spread the timed iterations over; at least 1.
     pub rounds: u32,
+    /// Further rounds until a precision is reached, if asked for.
+    pub precision: Option<Precision>,
 }
 
 /// What one direction of one cell runs, decided once its first run is timed.
@@ -103,7 +120,7 @@ impl Plan {
     /// use std::time::Duration;
     /// use codecbench::bench::runner::{Iterations, Plan};
     ///
-    /// let plan = Plan { warmup: 3, iterations: Iterations::Fixed(12), rounds: 5 };
+    /// let plan = Plan { warmup: 3, iterations: Iterations::Fixed(12), rounds: 5, precision: None };
     /// assert_eq!(plan.schedule(Duration::from_millis(1)).per_round, [3, 3, 2, 2, 2]);
     /// let budget = Iterations::Budget { min_time: Duration::from_millis(100), max_iterations: 1000 };
     /// let plan = Plan { iterations: budget, ..plan };
@@ -187,9 +204,14 @@ impl Direction {
         Direction { schedule, samples }
     }
 
-    /// Warm-up and timed iterations of round `round`, if it has any.
-    fn round(&self, round: usize) -> Option<Target> {
-        let iterations = *self.schedule.per_round.get(round)?;
+    /// Warm-up and timed iterations of round `round`, if it has any; past the planned
+    /// rounds, with `extra`, another round like the last planned one.
+    fn round(&self, round: usize, extra: bool) -> Option<Target> {
+        let iterations = match self.schedule.per_round.get(round) {
+            Some(&count) => count,
+            None if extra => *self.schedule.per_round.last()?,
+            None => return None,
+        };
         let warmup = if round == 0 {
             self.schedule.warmup
         } else {
@@ -220,6 +242,9 @@ pub struct CellRun<'a> {
     reference: Vec<u8>,
     cell: CellResult,
     directions: Option<(Direction, Direction)>,
+    precision: Option<Precision>,
+    /// Past the planned rounds, measuring for precision.
+    extra: bool,
 }
 
 impl<'a> CellRun<'a> {
@@ -244,10 +269,13 @@ impl<'a> CellRun<'a> {
                 encoder_bytes: None,
                 compress: None,
                 decompress: None,
+                precision_met: None,
                 status: Status::Ok,
                 failure: None,
             },
             directions: None,
+            precision: plan.precision,
+            extra: false,
         };
         let (compressed, compress_time) =
             timed(clock, || codec.compress_measuring_memory(level, input));
@@ -297,7 +325,8 @@ impl<'a> CellRun<'a> {
         let Some((compress, decompress)) = self.directions.as_mut() else {
             return Ok(());
         };
-        if let Some(target) = compress.round(round) {
+        let extra = self.extra;
+        if let Some(target) = compress.round(round, extra) {
             time_iterations(
                 target,
                 clock,
@@ -314,7 +343,7 @@ impl<'a> CellRun<'a> {
                 },
             )?;
         }
-        if let Some(target) = decompress.round(round) {
+        if let Some(target) = decompress.round(round, extra) {
             time_iterations(
                 target,
                 clock,
@@ -327,16 +356,42 @@ impl<'a> CellRun<'a> {
     }
 
     /// Whether the cell has nothing left to measure after round `round` (from 0): the
-    /// last round, or a schedule with fewer rounds, or a failure.
-    pub fn done_after(&self, round: usize) -> bool {
-        match &self.directions {
-            None => true,
-            Some(_) if self.failed() => true,
-            Some((compress, decompress)) => {
-                compress.schedule.per_round.len() <= round + 1
-                    && decompress.schedule.per_round.len() <= round + 1
-            }
+    /// last planned round, or a schedule with fewer rounds, or a failure; with a
+    /// precision, also its interval within the target or its budget spent, and the
+    /// outcome is recorded in the cell.
+    pub fn done_after(&mut self, round: usize) -> bool {
+        let Some((compress, decompress)) = &self.directions else {
+            return true;
+        };
+        if self.failed() {
+            return true;
         }
+        let planned = compress
+            .schedule
+            .per_round
+            .len()
+            .max(decompress.schedule.per_round.len());
+        if round + 1 < planned {
+            return false;
+        }
+        let Some(precision) = self.precision else {
+            return true;
+        };
+        let widths = [compress, decompress].map(|d| relative_half_width(&d.samples));
+        let met = widths
+            .iter()
+            .all(|w| w.is_some_and(|w| w <= precision.target));
+        let spent: Duration = [compress, decompress]
+            .iter()
+            .flat_map(|d| d.samples.iter())
+            .sum();
+        let out_of_rounds = round + 1 >= planned + MAX_EXTRA_ROUNDS;
+        if met || spent >= precision.budget || out_of_rounds {
+            self.cell.precision_met = Some(met);
+            return true;
+        }
+        self.extra = true;
+        false
     }
 
     /// Whether both directions have at least one timed sample, so that a cell cut short
@@ -366,10 +421,24 @@ pub fn measure_cell(
     clock: &dyn Clock,
 ) -> CellResult {
     let mut run = CellRun::start(codec, level, input, &plan, clock);
-    for round in 0..plan.rounds as usize {
+    for round in 0.. {
         run.measure_round(round, clock);
+        if run.done_after(round) {
+            break;
+        }
     }
     run.finish()
+}
+
+/// The larger distance from the median to either end of its 95% confidence interval,
+/// relative to the median; `None` with too few samples for an interval.
+fn relative_half_width(samples: &[Duration]) -> Option<f64> {
+    let mut seconds: Vec<f64> = samples.iter().map(Duration::as_secs_f64).collect();
+    seconds.sort_by(f64::total_cmp);
+    let rank = crate::stats::median_ci_rank(seconds.len(), 0.05)?;
+    let median = crate::stats::median(&mut seconds.clone());
+    let (low, high) = (seconds[rank - 1], seconds[seconds.len() - rank]);
+    (median > 0.0).then(|| (median - low).max(high - median) / median)
 }
 
 /// Runs `operation` once between two clock readings.
@@ -515,6 +584,7 @@ mod tests {
             warmup,
             iterations: Iterations::Fixed(iterations),
             rounds,
+            precision: None,
         }
     }
 
@@ -526,6 +596,7 @@ mod tests {
                 max_iterations,
             },
             rounds,
+            precision: None,
         }
     }
 
@@ -675,5 +746,35 @@ mod tests {
         assert_eq!(cell.failure, None);
         assert_eq!(cell.compress.unwrap().samples_s.len(), 2);
         assert!(cell.compressed_bytes > 0 && cell.compressed_bytes < input.len() as u64);
+    }
+
+    fn precise(target: f64, budget_ms: u64) -> Plan {
+        Plan {
+            precision: Some(Precision {
+                target,
+                budget: Duration::from_millis(budget_ms),
+            }),
+            ..fixed(0, 10, 2)
+        }
+    }
+
+    #[test]
+    fn a_steady_cell_stops_at_its_planned_rounds_with_its_precision_met() {
+        // Every timed iteration takes 1 ms: the interval is as narrow as it gets.
+        let clock = FakeClock::new(&[0, 1].repeat(1000));
+        let cell = measure_cell(&reverse(false), 1, b"abc", precise(0.02, 1000), &clock);
+        assert_eq!(cell.precision_met, Some(true));
+        assert_eq!(cell.compress.unwrap().samples_s.len(), 10, "no extra round");
+    }
+
+    #[test]
+    fn a_noisy_cell_gets_extra_rounds_until_its_budget_and_is_marked() {
+        // Iterations alternate 1 ms and 3 ms: the median's interval stays wide.
+        let clock = FakeClock::new(&[0, 1, 0, 3].repeat(1000));
+        let cell = measure_cell(&reverse(false), 1, b"abc", precise(0.02, 100), &clock);
+        assert_eq!(cell.precision_met, Some(false));
+        let samples = cell.compress.unwrap().samples_s.len();
+        assert!(samples > 10, "extra rounds ran: {samples}");
+        assert!(samples < 100, "the 100 ms budget stopped them: {samples}");
     }
 }

@@ -197,6 +197,23 @@ pub struct MeasureArgs {
           value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     pub rounds: u32,
 
+    /// Keep measuring each cell, in further rounds, until the 95% confidence interval of
+    /// each direction's median is within PCT percent of it, or --precision-budget runs
+    /// out; the report marks the cells that did not get there.
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub precision: Option<f64>,
+
+    /// The most timed time one cell may take with --precision, in seconds, both
+    /// directions together.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        requires = "precision",
+        allow_hyphen_values = true
+    )]
+    pub precision_budget: f64,
+
     /// Codecs to measure, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = CodecKind::ALL)]
     pub codecs: Vec<CodecKind>,

@@ -1,12 +1,17 @@
 //! Turns the parsed command line into typed, validated settings, once. Every check of
 //! user input that clap cannot express happens here, before anything is measured.
 
+pub mod analysis;
+pub mod compare;
+pub mod http;
+pub mod levels;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::bench::runner::Iterations;
+use crate::bench::runner::{Iterations, Precision};
 use crate::bench::{default_iterations, CodecSetting};
 use crate::cli::{MeasureArgs, PayloadsArgs, RunArgs};
 use crate::codec::{CodecKind, EncoderChoice};
@@ -51,6 +56,8 @@ pub struct MeasureConfig {
     pub warmup: u32,
     /// Rounds to spread the timed iterations over.
     pub rounds: u32,
+    /// Further rounds until this precision, if asked for.
+    pub precision: Option<Precision>,
     /// Codecs and their levels, in order.
     pub settings: Vec<CodecSetting>,
     /// Generator seed for the built-in payloads.
@@ -64,8 +71,13 @@ impl MeasureConfig {
     pub fn from_args(args: MeasureArgs) -> Result<Self> {
         let payloads = payload_sources(&args.payloads)?;
 
-        let mut codecs = args.codecs.clone();
-        codecs.dedup();
+        // Each codec once, in the order first named: `gzip,zstd,gzip` is gzip then zstd.
+        let mut codecs: Vec<CodecKind> = Vec::new();
+        for codec in &args.codecs {
+            if !codecs.contains(codec) {
+                codecs.push(*codec);
+            }
+        }
         let level_options = [
             (CodecKind::Zstd, args.zstd_levels.as_deref()),
             (CodecKind::Brotli, args.brotli_levels.as_deref()),
@@ -88,20 +100,13 @@ impl MeasureConfig {
             let codec = &implementations[0];
             let levels = match list {
                 None => codec.default_levels(),
-                Some(text) => {
-                    let levels = parse_levels(text)
-                        .with_context(|| format!("invalid --{kind}-levels '{text}'"))?;
-                    let range = codec.supported_levels();
-                    if let Some(bad) = levels.iter().find(|l| !range.contains(l)) {
-                        bail!(
-                            "{kind} level {bad} is out of range: {} accepts {}..={}",
-                            codec.label(),
-                            range.start(),
-                            range.end()
-                        );
-                    }
-                    levels
-                }
+                Some(text) => levels::checked_levels(
+                    text,
+                    &format!("--{kind}-levels"),
+                    kind.name(),
+                    codec.supported_levels(),
+                    &codec.label(),
+                )?,
             };
             if args.encoder != EncoderChoice::Reused {
                 for codec in implementations {
@@ -142,6 +147,7 @@ impl MeasureConfig {
             quiet: args.quiet,
             warmup: args.warmup,
             rounds: args.rounds,
+            precision: precision(&args)?,
             settings,
             seed: args.generator.seed,
             rng: args.generator.rng,
@@ -181,6 +187,24 @@ fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Res
         );
     }
     Ok(())
+}
+
+/// `--precision` and its budget, checked.
+fn precision(args: &MeasureArgs) -> Result<Option<Precision>> {
+    let Some(pct) = args.precision else {
+        return Ok(None);
+    };
+    if !(pct.is_finite() && pct > 0.0 && pct <= 100.0) {
+        bail!("--precision {pct} must be a percentage above 0 and at most 100");
+    }
+    let budget = args.precision_budget;
+    if !(budget.is_finite() && budget > 0.0 && budget <= 3600.0) {
+        bail!("--precision-budget {budget} must be a number of seconds above 0 and at most 3600");
+    }
+    Ok(Some(Precision {
+        target: pct / 100.0,
+        budget: Duration::from_secs_f64(budget),
+    }))
 }
 
 /// The payloads `--payload` names, or the three built-ins when it is not given.
@@ -287,68 +311,5 @@ impl PayloadsConfig {
             seed: args.generator.seed,
             rng: args.generator.rng,
         })
-    }
-}
-
-/// Parses a level list: comma-separated integers and inclusive ranges `A..B`, e.g.
-/// `-5..-1,1..19`. Duplicates are dropped and the order kept.
-///
-/// ```
-/// use codecbench::config::parse_levels;
-///
-/// assert_eq!(parse_levels("-2..-1,1..3,19").unwrap(), [-2, -1, 1, 2, 3, 19]);
-/// assert!(parse_levels("3..1").is_err());
-/// ```
-pub fn parse_levels(text: &str) -> Result<Vec<i32>> {
-    let mut levels = Vec::new();
-    for item in text.split(',').map(str::trim) {
-        if item.is_empty() {
-            bail!("empty item");
-        }
-        let (first, last) = match item.split_once("..") {
-            Some((a, b)) => (parse_level(a)?, parse_level(b)?),
-            None => {
-                let level = parse_level(item)?;
-                (level, level)
-            }
-        };
-        if first > last {
-            bail!("range {item} is empty: it must go from low to high");
-        }
-        for level in first..=last {
-            if !levels.contains(&level) {
-                levels.push(level);
-            }
-        }
-    }
-    Ok(levels)
-}
-
-fn parse_level(text: &str) -> Result<i32> {
-    let text = text.trim().trim_start_matches('=');
-    text.parse()
-        .with_context(|| format!("'{text}' is not an integer level"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn level_lists_and_ranges() {
-        assert_eq!(parse_levels("1,3,19").unwrap(), vec![1, 3, 19]);
-        assert_eq!(
-            parse_levels("-5..-1,1..3").unwrap(),
-            vec![-5, -4, -3, -2, -1, 1, 2, 3]
-        );
-        assert_eq!(parse_levels("3, 1..=3").unwrap(), vec![3, 1, 2]);
-        assert_eq!(parse_levels("7").unwrap(), vec![7]);
-    }
-
-    #[test]
-    fn bad_level_lists_are_errors() {
-        for bad in ["", "1,,2", "x", "3..1", "1..", "1.5"] {
-            assert!(parse_levels(bad).is_err(), "{bad:?}");
-        }
     }
 }

@@ -5,7 +5,7 @@ use crate::stats::Summary;
 
 // NOTE: the README's CSV schema documents these columns; change both together.
 /// The column names, in order. Each direction has the same seven statistics columns.
-pub const COLUMNS: [&str; 31] = [
+pub const COLUMNS: [&str; 32] = [
     "payload",
     "input_bytes",
     "codec",
@@ -35,6 +35,7 @@ pub const COLUMNS: [&str; 31] = [
     "decompress_ci95_low_ms",
     "decompress_ci95_high_ms",
     "encoder_bytes",
+    "precision_met",
     "status",
     "failure",
 ];
@@ -66,7 +67,7 @@ pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> V
     out
 }
 
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 31] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 32] {
     let input = payload.input_bytes;
     let opt =
         |v: Option<f64>, digits: usize| v.map(|v| format!("{v:.digits$}")).unwrap_or_default();
@@ -122,6 +123,11 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 31] {
         cell.encoder_bytes
             .map(|b| b.to_string())
             .unwrap_or_default(),
+        match cell.precision_met {
+            Some(true) => "yes".to_string(),
+            Some(false) => "no".to_string(),
+            None => String::new(),
+        },
         cell.status.name().to_string(),
         cell.failure.clone().unwrap_or_default(),
     ]

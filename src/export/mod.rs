@@ -140,8 +140,28 @@ pub fn noise_warning(payload: &PayloadResult) -> Option<String> {
     Some(lines.join("\n") + "\n")
 }
 
-/// Failed cells of one payload, one line each.
+/// Failed cells of one payload, one line each, then the cells whose interval did not
+/// reach `--precision`.
 fn failure_lines(payload: &PayloadResult) -> Vec<String> {
+    let mut lines = failed_lines(payload);
+    let imprecise: Vec<String> = payload
+        .cells
+        .iter()
+        .filter(|c| c.precision_met == Some(false))
+        .map(|c| c.id.to_string())
+        .collect();
+    if let (Some(target), false) = (payload.precision, imprecise.is_empty()) {
+        lines.push(format!(
+            "precision ±{}% not reached within the budget: {}",
+            significant(target * 100.0, 2),
+            imprecise.join(", ")
+        ));
+    }
+    lines
+}
+
+/// Failed cells of one payload, one line each.
+fn failed_lines(payload: &PayloadResult) -> Vec<String> {
     payload
         .cells
         .iter()
@@ -251,6 +271,7 @@ pub(crate) mod fixtures {
             encoder_bytes: Some(bytes * 10),
             compress: Summary::from_seconds(c.to_vec()),
             decompress: Summary::from_seconds(d.to_vec()),
+            precision_met: None,
             status: crate::results::codec::Status::Ok,
             failure: None,
         }
@@ -298,6 +319,7 @@ pub(crate) mod fixtures {
                 iterations: Some(3),
                 min_time_s: None,
                 rounds: 3,
+                precision: None,
                 interrupted: false,
                 cells: vec![
                     cell(

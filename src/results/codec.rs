@@ -32,6 +32,10 @@ pub struct PayloadResult {
     /// Rounds the timed iterations were spread over; 1 in files written before rounds.
     #[serde(default = "one_round")]
     pub rounds: u32,
+    /// With `--precision`: the largest relative half-width asked of each median's 95%
+    /// interval, as a fraction.
+    #[serde(default)]
+    pub precision: Option<f64>,
     /// True when a stop request cut the payload short: some cells may be missing, and
     /// some may have fewer samples than planned (their counts say how many).
     #[serde(default)]
@@ -65,6 +69,10 @@ pub struct CellResult {
     pub compress: Option<Summary>,
     /// Decompression timings; `None` if the cell failed before timing.
     pub decompress: Option<Summary>,
+    /// With `--precision`: whether both directions' intervals got within it before the
+    /// cell's budget ran out; `None` without.
+    #[serde(default)]
+    pub precision_met: Option<bool>,
     /// Whether every round trip gave back the input byte for byte.
     pub status: Status,
     /// Why the cell failed; `None` when it did not.

@@ -1,0 +1,85 @@
+//! `recommend`, `zstd-params`, `reproduce` and `plot`: analyses of a run (saved or made
+//! now), printed or written.
+
+use super::measure::saved_or_measured;
+use super::output::{print, write_file};
+use crate::analysis::recommend::{advise, AdviceOptions};
+use crate::analysis::zstd_params::selected;
+use crate::cli::{CompareFormat, ParamsFormat, PlotArgs};
+use crate::config::analysis::{RecommendConfig, ReproduceConfig, ZstdParamsConfig};
+use crate::error::Failing;
+use crate::export::zstd_params::ParamsTable;
+use crate::export::{self, recommendation, reproduction};
+use crate::{payload, results};
+
+/// Prints the advice for a run; a measured run's failed round trips fail the command
+/// after the advice is printed.
+pub fn recommend(config: RecommendConfig) -> crate::error::Result {
+    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure)?;
+    let advice = advise(&run, &config.options);
+    let bytes = match config.format {
+        CompareFormat::Table => recommendation::render_text(&advice, &config.options),
+        CompareFormat::Markdown => recommendation::render_markdown(&advice, &config.options),
+        CompareFormat::Json => recommendation::render_json(&advice),
+    };
+    print(&bytes).failing()?;
+    outcome
+}
+
+/// Prints the parameters libzstd selects per level, per payload size and for an
+/// unknown size.
+pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
+    let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
+    let table = |source: Option<(String, u64)>| ParamsTable {
+        levels: config
+            .levels
+            .iter()
+            .map(|&level| selected(level, source.as_ref().map(|(_, size)| *size)))
+            .collect(),
+        source,
+    };
+    let mut tables: Vec<ParamsTable> = payloads
+        .iter()
+        .map(|p| table(Some((p.name.clone(), p.bytes.len() as u64))))
+        .collect();
+    tables.push(table(None));
+    print(&match config.format {
+        ParamsFormat::Table => export::zstd_params::render_text(&tables),
+        ParamsFormat::Markdown => export::zstd_params::render_markdown(&tables),
+    })
+    .failing()
+}
+
+/// Checks the article's claims against a run and writes REPRODUCTION.md.
+pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
+    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure)?;
+    let claims = crate::analysis::reproduce::check(&run);
+    let source = match &config.from {
+        Some(path) => format!("`{}`", path.display()),
+        None => "a run made by the same command".to_string(),
+    };
+    let markdown = reproduction::render_markdown(&claims, &source, run.machine.as_deref());
+    write_file(&config.out, &markdown).failing()?;
+    print(&reproduction::render_table(&claims)).failing()?;
+    outcome
+}
+
+/// Draws a saved run as SVG.
+pub fn plot(args: PlotArgs) -> crate::error::Result {
+    let run = results::load(&args.run)?;
+    let cells = run.cells()?.len();
+    let options = AdviceOptions {
+        latency_budget_s: 0.005,
+        cache_budget_s: 1.0,
+        bandwidths_mbit: Vec::new(),
+    };
+    let advice = advise(&run, &options);
+    let svg = export::svg::render_svg(&run, &advice).map_err(anyhow::Error::msg)?;
+    write_file(&args.out, &svg)?;
+    println!(
+        "{}: {} payloads, {cells} settings",
+        args.out.display(),
+        advice.len(),
+    );
+    Ok(())
+}

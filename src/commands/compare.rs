@@ -1,0 +1,31 @@
+//! `codecbench compare`: judge a candidate run against a baseline.
+
+use super::output::print;
+use crate::analysis::compare::compare;
+use crate::cli::CompareFormat;
+use crate::config::compare::CompareConfig;
+use crate::error::{Error, Failing};
+use crate::export::comparison;
+use crate::results;
+
+/// Compares the runs `config` names; a comparison that fails the job is a failure.
+pub fn run(config: CompareConfig) -> crate::error::Result {
+    let baseline = results::load(&config.baseline)?;
+    let candidate = results::load(&config.candidate)?;
+    let outcome = compare(&baseline, &candidate, &config.options)?;
+    let bytes = match config.format {
+        CompareFormat::Table => comparison::render_table(&outcome),
+        CompareFormat::Markdown => comparison::render_markdown(&outcome),
+        CompareFormat::Json => comparison::render_json(&outcome),
+    };
+    print(&bytes).failing()?;
+    match outcome.failures().as_slice() {
+        [] => Ok(()),
+        reasons => Err(Error::failed(format!(
+            "{} against {}: {}",
+            outcome.candidate,
+            outcome.baseline,
+            reasons.join(", ")
+        ))),
+    }
+}

@@ -1,0 +1,129 @@
+//! `codecbench http`: each encoding through a real server and client on loopback.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+
+use super::output::SavedFiles;
+use crate::bench::interrupt;
+use crate::config::http::HttpConfig;
+use crate::environment::Environment;
+use crate::error::{Error, Failing};
+use crate::export::{self, significant, thousands, Format};
+use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
+use crate::payload::{self, Payload};
+use crate::results::codec::SCHEMA_VERSION;
+
+/// Measures every payload of `config` through HTTP.
+pub fn run(config: HttpConfig) -> crate::error::Result {
+    let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
+    let mut report = HttpReport {
+        schema_version: SCHEMA_VERSION,
+        kind: HTTP_KIND.to_string(),
+        environment: Environment::current(),
+        seed: config.seed,
+        rng: config.rng.to_string(),
+        load: config.load.into(),
+        payloads: Vec::new(),
+    };
+    // As for `run`: prove the paths writable before measuring, then keep the files whole.
+    let files = SavedFiles {
+        csv: config.csv.clone(),
+        json: config.json.clone(),
+    };
+    save(&files, &report, None)?;
+    let mut out = io::stdout().lock();
+    if config.format == Format::Csv {
+        out.write_all(&export::http::csv_header()).failing()?;
+    }
+    for (index, payload) in payloads.iter().enumerate() {
+        let current = measure_payload(&config, &files, &report, payload, &mut out).failing()?;
+        if matches!(config.format, Format::Table | Format::Markdown) {
+            if index > 0 {
+                out.write_all(b"\n").failing()?;
+            }
+            let bytes = if config.format == Format::Table {
+                export::http::render_table(&current, &report.load)
+            } else {
+                export::http::render_markdown(&current, &report.load)
+            };
+            out.write_all(&bytes).failing()?;
+            out.flush().failing()?;
+        }
+        report.payloads.push(current);
+        save(&files, &report, None).failing()?;
+        if interrupt::requested() {
+            break;
+        }
+    }
+    if config.format == Format::Json {
+        out.write_all(&export::http::render_json(&report, None))
+            .failing()?;
+        out.flush().failing()?;
+    }
+    if interrupt::requested() {
+        return Err(Error::Interrupted(format!(
+            "the encodings measured so far are {}",
+            files.whereabouts()
+        )));
+    }
+    Ok(())
+}
+
+/// Measures one payload's encodings, saving and streaming each as it finishes.
+fn measure_payload(
+    config: &HttpConfig,
+    files: &SavedFiles,
+    report: &HttpReport,
+    payload: &Payload,
+    out: &mut impl Write,
+) -> Result<HttpPayloadResult> {
+    let load = config.load;
+    eprintln!(
+        "{}: {} bytes, {} encodings over HTTP/1.1 on 127.0.0.1, {}",
+        payload.name,
+        thousands(payload.bytes.len() as u64),
+        config.encodings.len(),
+        load_label(load.concurrency, load.bandwidth_mbit),
+    );
+    let mut current = HttpPayloadResult {
+        payload: payload.name.clone(),
+        input_bytes: payload.bytes.len() as u64,
+        sha256: payload::sha256_hex(&payload.bytes),
+        interrupted: false,
+        encodings: Vec::new(),
+    };
+    let mut on_result = |r: &EncodingResult| -> Result<()> {
+        eprintln!(
+            "  {:<10} {} requests, {} req/s, p50 {} ms",
+            r.encoding,
+            r.requests,
+            significant(r.requests_per_s, 3),
+            significant(r.p50_ms, 3)
+        );
+        current.encodings.push(r.clone());
+        current.interrupted = interrupt::requested();
+        save(files, report, Some(&current))?;
+        if config.format == Format::Csv {
+            out.write_all(&export::http::csv_row(&current, &report.load, r))?;
+            out.flush()?;
+        }
+        Ok(())
+    };
+    crate::http::measure(&payload.bytes, &config.encodings, load, &mut on_result)?;
+    // As for `run`: a stop requested while the payload was measured marks it.
+    current.interrupted = interrupt::requested();
+    Ok(current)
+}
+
+/// Writes `report`, with `current` in progress, to each file.
+fn save(
+    files: &SavedFiles,
+    report: &HttpReport,
+    current: Option<&HttpPayloadResult>,
+) -> Result<()> {
+    files.write(
+        || export::http::render_csv(report, current),
+        || export::http::render_json(report, current),
+    )
+}

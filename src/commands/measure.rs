@@ -1,0 +1,193 @@
+//! Measuring every payload of a configuration, shared by `run`, `recommend` and
+//! `reproduce`: progress and noise warnings on stderr, results through sinks.
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use crate::bench::runner::{Plan, SystemClock};
+use crate::bench::{interrupt, run_payload, Step};
+use crate::cli::MeasureArgs;
+use crate::config::MeasureConfig;
+use crate::environment::{Environment, Pin};
+use crate::error::{Error, Failing};
+use crate::export::{self, significant, thousands};
+use crate::payload::{self, Payload};
+use crate::progress::Progress;
+use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
+use crate::results::{self, LoadedRun};
+
+/// What the caller does with results as they come: the payload so far after each
+/// finished cell (with the new cell's index in it), then each finished payload with the
+/// report.
+pub struct Sinks<'a> {
+    /// After each finished cell.
+    pub cell: &'a mut dyn FnMut(&RunReport, &PayloadResult, usize) -> Result<()>,
+    /// After each finished payload; `true` for the last.
+    pub payload: &'a mut dyn FnMut(&RunReport, bool) -> Result<()>,
+}
+
+/// The payloads to measure, loaded, and `--pin` applied: everything that can be bad
+/// input, before anything is measured.
+pub fn prepare(config: &MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
+    let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
+    let pin = config.pin.map(pin_to).transpose()?;
+    Ok((payloads, pin))
+}
+
+/// A report with no payloads yet, for `config`'s generator.
+pub fn empty_report(config: &MeasureConfig, pin: Option<Pin>) -> RunReport {
+    RunReport {
+        schema_version: SCHEMA_VERSION,
+        environment: Environment {
+            pin,
+            ..Environment::current()
+        },
+        seed: config.seed,
+        rng: config.rng.to_string(),
+        payloads: Vec::new(),
+    }
+}
+
+/// Measures every payload with progress and noise warnings on stderr. A stop request
+/// (Ctrl-C, SIGTERM) ends the run after the iteration in flight; the report then holds
+/// what was finished. An error from a sink stops the run.
+pub fn measure_all(
+    config: &MeasureConfig,
+    payloads: &[Payload],
+    mut report: RunReport,
+    sinks: Sinks,
+) -> Result<RunReport> {
+    let progress = Progress::new(config.quiet);
+    let clock = SystemClock::new();
+    let cell_count: usize = config.settings.iter().map(|s| s.levels.len()).sum();
+    for (index, payload) in payloads.iter().enumerate() {
+        if interrupt::requested() {
+            break;
+        }
+        let plan = Plan {
+            warmup: config.warmup,
+            rounds: config.rounds,
+            iterations: config.iterations.for_payload(payload.bytes.len()),
+            precision: config.precision,
+        };
+        let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
+        progress.start_payload(
+            &format!(
+                "{}: {} bytes, {cell_count} settings, {} each way",
+                payload.name,
+                thousands(payload.bytes.len() as u64),
+                export::iteration_text(&planned),
+            ),
+            (cell_count * plan.rounds as usize) as u64,
+        );
+        let mut on_step = |step: Step| progress.step(&step);
+        let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
+            let cell = &so_far.cells[new];
+            progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
+            (sinks.cell)(&report, so_far, new)
+        };
+        let result = run_payload(
+            &payload.name,
+            &payload.bytes,
+            &config.settings,
+            plan,
+            &clock,
+            &mut on_step,
+            &mut on_cell,
+        )?;
+        if let Some(warning) = export::noise_warning(&result) {
+            progress.warn(&warning);
+        }
+        report.payloads.push(result);
+        let last = index + 1 == payloads.len() || interrupt::requested();
+        (sinks.payload)(&report, last)?;
+    }
+    progress.finish();
+    Ok(report)
+}
+
+/// The end of a measuring command: interrupted (saying where the results went), failed
+/// round trips (each named on stderr), or success.
+pub fn outcome(report: &RunReport, whereabouts: &str) -> crate::error::Result {
+    if interrupt::requested() {
+        let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
+        return Err(Error::Interrupted(format!(
+            "{cells} measured cells {whereabouts}"
+        )));
+    }
+    let failures = report.failures();
+    for failure in &failures {
+        eprintln!("codecbench: FAILED {failure}");
+    }
+    match failures.len() {
+        0 => Ok(()),
+        n => Err(Error::failed(format!("{n} cells failed their round trip"))),
+    }
+}
+
+/// A saved run from `from`, or a run of `measure` made now, for `recommend` and
+/// `reproduce`; the second part is how the measuring ended, to return once the
+/// analysis is printed.
+pub fn saved_or_measured(
+    from: Option<&Path>,
+    measure: MeasureArgs,
+) -> crate::error::Result<(LoadedRun, crate::error::Result)> {
+    if let Some(path) = from {
+        let run = results::load(path)?;
+        run.cells()?;
+        return Ok((run, Ok(())));
+    }
+    let config = MeasureConfig::from_args(measure)?;
+    let (payloads, pin) = prepare(&config)?;
+    let report = measure_all(
+        &config,
+        &payloads,
+        empty_report(&config, pin),
+        Sinks {
+            cell: &mut |_, _, _| Ok(()),
+            payload: &mut |_, _| Ok(()),
+        },
+    )
+    .failing()?;
+    let outcome = outcome(&report, "not saved");
+    Ok((LoadedRun::from_report(&report, "this run"), outcome))
+}
+
+/// Pins this thread, which does all the measuring, to logical CPU `cpu`. A CPU the
+/// process may not use is bad input; an OS that refuses pinning gets a warning.
+fn pin_to(cpu: usize) -> Result<Pin> {
+    let available = core_affinity::get_core_ids().unwrap_or_default();
+    let Some(&core) = available.iter().find(|core| core.id == cpu) else {
+        let ids: Vec<String> = available.iter().map(|c| c.id.to_string()).collect();
+        bail!(
+            "--pin {cpu}: no such CPU available to this process (available: {})",
+            if ids.is_empty() {
+                "unknown".to_string()
+            } else {
+                ids.join(", ")
+            }
+        );
+    };
+    let pinned = core_affinity::set_for_current(core);
+    if !pinned {
+        eprintln!("codecbench: warning: --pin {cpu}: the OS refused; measuring unpinned");
+    }
+    Ok(Pin { cpu, pinned })
+}
+
+/// The stderr line printed after each cell.
+fn progress_line(input_bytes: u64, cell: &CellResult) -> String {
+    let head = format!("{:<6} {:>3}", cell.id.codec.name(), cell.id.level);
+    let library = export::library_text(&cell.id);
+    if let Some(why) = &cell.failure {
+        return format!("{head}: FAILED ({library}): {why}");
+    }
+    format!(
+        "{head}: {} B ({:.2}x), compress {} MB/s, decompress {} MB/s  [{library}]",
+        thousands(cell.compressed_bytes),
+        cell.ratio(input_bytes).unwrap_or(0.0),
+        significant(cell.compress_mb_s(input_bytes).unwrap_or(0.0), 3),
+        significant(cell.decompress_mb_s(input_bytes).unwrap_or(0.0), 3),
+    )
+}

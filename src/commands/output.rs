@@ -1,0 +1,78 @@
+//! Where results go: stdout, and files rewritten whole and atomically.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+/// Writes a whole report to stdout.
+pub fn print(bytes: &[u8]) -> Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The files `--csv` and `--json` keep up to date. Both are rewritten whole, atomically,
+/// after every finished cell or encoding, so a run cut short leaves complete files of
+/// what it finished, never a half-written row.
+pub struct SavedFiles {
+    /// The CSV file, if asked for.
+    pub csv: Option<PathBuf>,
+    /// The JSON file, if asked for.
+    pub json: Option<PathBuf>,
+}
+
+impl SavedFiles {
+    /// Writes what `csv` renders to the CSV file and what `json` renders to the JSON
+    /// file, rendering only for the files asked for.
+    pub fn write(
+        &self,
+        csv: impl FnOnce() -> Vec<u8>,
+        json: impl FnOnce() -> Vec<u8>,
+    ) -> Result<()> {
+        if let Some(path) = &self.csv {
+            write_file(path, &csv())?;
+        }
+        if let Some(path) = &self.json {
+            write_file(path, &json())?;
+        }
+        Ok(())
+    }
+
+    /// Where the results went, for the message after a stop: `written to FILE and
+    /// FILE`, or that nothing was saved.
+    pub fn whereabouts(&self) -> String {
+        let names: Vec<String> = [&self.csv, &self.json]
+            .into_iter()
+            .flatten()
+            .map(|p| p.display().to_string())
+            .collect();
+        if names.is_empty() {
+            "nothing saved (no --csv or --json)".to_string()
+        } else {
+            format!("written to {}", names.join(" and "))
+        }
+    }
+}
+
+/// Writes a whole file, naming it in the error.
+///
+/// The bytes go to a temporary file in the same directory, which is then renamed over
+/// `path`, so a reader (or a crash) never sees half a file.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("cannot write {}: not a file name", path.display()))?;
+    let mut temporary_name = std::ffi::OsString::from(".");
+    temporary_name.push(name);
+    temporary_name.push(format!(".{}.tmp", std::process::id()));
+    let temporary = path.with_file_name(temporary_name);
+    let written = std::fs::File::create(&temporary)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written.with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,76 @@
+//! `codecbench run`: the matrix, streamed to stdout and saved after every cell.
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+
+use anyhow::Result;
+
+use super::measure::{empty_report, measure_all, outcome, prepare, Sinks};
+use super::output::SavedFiles;
+use crate::config::RunConfig;
+use crate::error::Failing;
+use crate::export::{self, Format};
+use crate::results::codec::{PayloadResult, RunReport};
+
+/// Runs `config`.
+pub fn run(config: RunConfig) -> crate::error::Result {
+    let (payloads, pin) = prepare(&config.measure)?;
+    // Every path is proved writable before the first measurement.
+    let files = SavedFiles {
+        csv: config.csv_path.clone(),
+        json: config.json_path.clone(),
+    };
+    let report = empty_report(&config.measure, pin);
+    save(&files, &report, None)?;
+    let format = config.format;
+    let stdout = io::stdout();
+    let out = RefCell::new(stdout.lock());
+    if format == Format::Csv {
+        out.borrow_mut()
+            .write_all(&export::csv::header())
+            .failing()?;
+    }
+    let mut on_cell = |report: &RunReport, so_far: &PayloadResult, new: usize| -> Result<()> {
+        save(&files, report, Some(so_far))?;
+        if format == Format::Csv {
+            let mut out = out.borrow_mut();
+            out.write_all(&export::csv::row(so_far, &so_far.cells[new]))?;
+            out.flush()?;
+        }
+        Ok(())
+    };
+    let mut on_payload = |report: &RunReport, last: bool| -> Result<()> {
+        save(&files, report, None)?;
+        let result = report.payloads.last().expect("a payload was just added");
+        let mut out = out.borrow_mut();
+        match format {
+            Format::Table => out.write_all(&export::table::render_payload(result))?,
+            Format::Markdown => out.write_all(&export::markdown::render_payload(result))?,
+            Format::Csv | Format::Json => {}
+        }
+        if !last && matches!(format, Format::Table | Format::Markdown) {
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+        Ok(())
+    };
+    let sinks = Sinks {
+        cell: &mut on_cell,
+        payload: &mut on_payload,
+    };
+    let report = measure_all(&config.measure, &payloads, report, sinks).failing()?;
+    if format == Format::Json {
+        let mut out = out.borrow_mut();
+        out.write_all(&export::json::render(&report)).failing()?;
+        out.flush().failing()?;
+    }
+    outcome(&report, &files.whereabouts())
+}
+
+/// Writes `report` (with `current`, the payload being measured, if any) to each file.
+fn save(files: &SavedFiles, report: &RunReport, current: Option<&PayloadResult>) -> Result<()> {
+    files.write(
+        || export::csv::render_with(report, current),
+        || export::json::render_with(report, current),
+    )
+}

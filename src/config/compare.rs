@@ -1,0 +1,71 @@
+//! Checks of `compare` and `merge`.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+
+use crate::analysis::compare::{parse_reference, CompareOptions, SpeedBasis};
+use crate::cli::{CompareArgs, CompareFormat, MergeArgs, MergeFormat};
+use crate::codec::CodecKind;
+
+/// Settings of `codecbench compare`.
+pub struct CompareConfig {
+    /// The reference run.
+    pub baseline: PathBuf,
+    /// The run judged.
+    pub candidate: PathBuf,
+    /// How to judge.
+    pub options: CompareOptions,
+    /// What stdout shows.
+    pub format: CompareFormat,
+}
+
+impl CompareConfig {
+    /// Checks the threshold and parses the reference.
+    pub fn from_args(args: CompareArgs) -> Result<Self> {
+        if !(args.threshold.is_finite() && (0.0..=1000.0).contains(&args.threshold)) {
+            bail!(
+                "--threshold {} must be a percentage from 0 to 1000",
+                args.threshold
+            );
+        }
+        let basis = if args.absolute {
+            SpeedBasis::Absolute
+        } else {
+            let (codec, level) = parse_reference(&args.normalize_to)?;
+            SpeedBasis::Normalized { codec, level }
+        };
+        Ok(CompareConfig {
+            baseline: args.baseline,
+            candidate: args.candidate,
+            options: CompareOptions {
+                threshold: args.threshold / 100.0,
+                basis,
+                allow_size_drift: args.allow_size_drift,
+                allow_missing: args.allow_missing,
+            },
+            format: args.format,
+        })
+    }
+}
+
+/// Settings of `codecbench merge`.
+pub struct MergeConfig {
+    /// The runs, in column order.
+    pub runs: Vec<PathBuf>,
+    /// The reference codec and level for normalised speeds.
+    pub reference: (CodecKind, i32),
+    /// What stdout shows.
+    pub format: MergeFormat,
+}
+
+impl MergeConfig {
+    /// Parses the reference.
+    pub fn from_args(args: MergeArgs) -> Result<Self> {
+        Ok(MergeConfig {
+            reference: parse_reference(&args.normalize_to)?,
+            runs: args.runs,
+            format: args.format,
+        })
+    }
+}

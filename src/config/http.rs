@@ -1,0 +1,90 @@
+//! Checks of `codecbench http`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+
+use super::payload_sources;
+use crate::cli::HttpArgs;
+use crate::export::Format;
+use crate::http::{Encoding, Load};
+use crate::payload::{PayloadSource, RngKind};
+
+/// The slowest link `--bandwidth` may shape, in Mbit/s: 1.25 kB/s.
+pub const MIN_BANDWIDTH_MBIT: f64 = 0.01;
+/// The fastest, in Mbit/s.
+pub const MAX_BANDWIDTH_MBIT: f64 = 100_000.0;
+
+/// Settings of `codecbench http`.
+pub struct HttpConfig {
+    /// The encodings, one server each.
+    pub encodings: Vec<Encoding>,
+    /// The load per encoding.
+    pub load: Load,
+    /// The payloads; `small` when none is named.
+    pub payloads: Vec<PayloadSource>,
+    /// Generator seed.
+    pub seed: i32,
+    /// Generator stream.
+    pub rng: RngKind,
+    /// What stdout shows.
+    pub format: Format,
+    /// Where CSV also goes.
+    pub csv: Option<PathBuf>,
+    /// Where JSON also goes.
+    pub json: Option<PathBuf>,
+}
+
+impl HttpConfig {
+    /// Checks the encodings, duration, bandwidth and payload names.
+    pub fn from_args(args: HttpArgs) -> Result<Self> {
+        let encodings = args
+            .encodings
+            .iter()
+            .map(|e| Encoding::parse(e.trim()))
+            .collect::<Result<Vec<_>>>()?;
+        let duration = match args.duration {
+            Some(s) if !(s.is_finite() && s > 0.0 && s <= 600.0) => {
+                bail!("--duration {s} must be a number of seconds above 0 and at most 600")
+            }
+            Some(s) => Some(Duration::from_secs_f64(s)),
+            None => None,
+        };
+        let bandwidth_mbit = match args.bandwidth {
+            Some(b)
+                if !(b.is_finite() && (MIN_BANDWIDTH_MBIT..=MAX_BANDWIDTH_MBIT).contains(&b)) =>
+            {
+                bail!(
+                    "--bandwidth {b} must be a number of Mbit/s from {MIN_BANDWIDTH_MBIT} to {MAX_BANDWIDTH_MBIT}"
+                )
+            }
+            other => other,
+        };
+        let load = Load {
+            concurrency: args.concurrency as usize,
+            requests: match (args.requests, duration) {
+                (Some(n), _) => Some(n as usize),
+                (None, None) => Some(200),
+                (None, Some(_)) => None,
+            },
+            duration,
+            bandwidth_mbit,
+        };
+        let names = if args.payloads.is_empty() {
+            vec!["small".to_string()]
+        } else {
+            args.payloads
+        };
+        Ok(HttpConfig {
+            encodings,
+            load,
+            payloads: payload_sources(&names)?,
+            seed: args.generator.seed,
+            rng: args.generator.rng,
+            format: args.output.format,
+            csv: args.output.csv,
+            json: args.output.json,
+        })
+    }
+}

@@ -3,6 +3,7 @@
 pub mod interrupt;
 pub mod memory;
 pub mod runner;
+pub mod schedule;
 
 use crate::codec::Codec;
 use crate::results::codec::{CellResult, PayloadResult};

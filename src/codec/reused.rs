@@ -158,6 +158,10 @@ impl Codec for GzipReused {
         input: &[u8],
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
         let created_before = self.stream.borrow().as_ref().map(|(l, _)| *l as i32) == Some(level);
+        if !created_before {
+            // Freed outside the count, so that its release does not offset the new one.
+            *self.stream.borrow_mut() = None;
+        }
         compress_counting_heap(|| {
             let output = self.compress(level, input)?;
             // A stream created by this call is already in the call's heap peak.

@@ -78,8 +78,9 @@ impl Codec for ZstdDict {
     levels_of!(Libzstd);
 
     /// The streamed call's heap beyond its output, plus the `sizeof` of a context that
-    /// references the prepared dictionary and has compressed this input, and of the
-    /// prepared dictionary itself (libzstd allocates both outside the Rust heap).
+    /// references the prepared dictionary and has streamed this input the same way (no
+    /// size pledged), and of the prepared dictionary itself (libzstd allocates both
+    /// outside the Rust heap).
     fn compress_measuring_memory(
         &self,
         level: i32,
@@ -92,8 +93,7 @@ impl Codec for ZstdDict {
             context
                 .ref_cdict(dictionary.as_cdict())
                 .map_err(zstd_error)?;
-            let mut scratch = Vec::with_capacity(zstd::zstd_safe::compress_bound(input.len()));
-            context.compress2(&mut scratch, input).map_err(zstd_error)?;
+            stream_unsized(&mut context, input).map_err(zstd_error)?;
             Ok((context.sizeof() + dictionary.as_cdict().sizeof()) as u64)
         })?;
         Ok((output, heap.map(|heap| heap + held)))
@@ -115,6 +115,29 @@ impl Codec for ZstdDict {
         decoder.read_to_end(&mut output)?;
         Ok(output)
     }
+}
+
+/// Streams `input` through `context` as the `zstd` crate's writer does: the input with
+/// `ZSTD_e_continue`, then `ZSTD_e_end` with none, so that no size is pledged and the
+/// context sizes itself as for a body of unknown length.
+fn stream_unsized(
+    context: &mut zstd::zstd_safe::CCtx<'_>,
+    input: &[u8],
+) -> Result<Vec<u8>, zstd::zstd_safe::ErrorCode> {
+    use zstd::zstd_safe::zstd_sys::ZSTD_EndDirective::{ZSTD_e_continue, ZSTD_e_end};
+    use zstd::zstd_safe::{InBuffer, OutBuffer};
+    let bound = zstd::zstd_safe::compress_bound(input.len()) + 1024;
+    let mut output: Vec<u8> = Vec::with_capacity(bound);
+    {
+        let mut out = OutBuffer::around(&mut output);
+        let mut source = InBuffer::around(input);
+        while source.pos() < input.len() {
+            context.compress_stream2(&mut out, &mut source, ZSTD_e_continue)?;
+        }
+        let mut nothing = InBuffer::around(&[]);
+        while context.compress_stream2(&mut out, &mut nothing, ZSTD_e_end)? != 0 {}
+    }
+    Ok(output)
 }
 
 /// `count` single-record bodies for training, from seeds no measured payload uses.

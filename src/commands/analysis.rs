@@ -9,7 +9,7 @@ use crate::cli::{CompareFormat, ParamsFormat, PlotArgs};
 use crate::config::analysis::{RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::error::Failing;
 use crate::export::zstd_params::ParamsTable;
-use crate::export::{self, recommendation, reproduction};
+use crate::export::{self, recommendation, render, reproduction, Style};
 use crate::{payload, results};
 
 /// Prints the advice for a run; a measured run's failed round trips fail the command
@@ -18,8 +18,14 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
     let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure)?;
     let advice = advise(&run, &config.options);
     let bytes = match config.format {
-        CompareFormat::Table => recommendation::render_text(&advice, &config.options),
-        CompareFormat::Markdown => recommendation::render_markdown(&advice, &config.options),
+        CompareFormat::Table => render(
+            &recommendation::document(&advice, &config.options),
+            Style::Terminal,
+        ),
+        CompareFormat::Markdown => render(
+            &recommendation::document(&advice, &config.options),
+            Style::Markdown,
+        ),
         CompareFormat::Json => recommendation::render_json(&advice),
     };
     print(&bytes).failing()?;
@@ -44,8 +50,8 @@ pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
         .collect();
     tables.push(table(None));
     print(&match config.format {
-        ParamsFormat::Table => export::zstd_params::render_text(&tables),
-        ParamsFormat::Markdown => export::zstd_params::render_markdown(&tables),
+        ParamsFormat::Table => render(&export::zstd_params::document(&tables), Style::Terminal),
+        ParamsFormat::Markdown => render(&export::zstd_params::document(&tables), Style::Markdown),
     })
     .failing()
 }
@@ -58,9 +64,10 @@ pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
     };
-    let markdown = reproduction::render_markdown(&claims, &source, run.machine.as_deref());
+    let file = reproduction::file_document(&claims, &source, run.machine.as_deref());
+    let markdown = render(&file, Style::Markdown);
     write_file(&config.out, &markdown).failing()?;
-    print(&reproduction::render_table(&claims)).failing()?;
+    print(&render(&reproduction::document(&claims), Style::Terminal)).failing()?;
     outcome
 }
 

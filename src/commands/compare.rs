@@ -5,7 +5,7 @@ use crate::analysis::compare::compare;
 use crate::cli::CompareFormat;
 use crate::config::compare::CompareConfig;
 use crate::error::{Error, Failing};
-use crate::export::comparison;
+use crate::export::{comparison, render, Style};
 use crate::results;
 
 /// Compares the runs `config` names; a comparison that fails the job is a failure.
@@ -14,8 +14,8 @@ pub fn run(config: CompareConfig) -> crate::error::Result {
     let candidate = results::load(&config.candidate)?;
     let outcome = compare(&baseline, &candidate, &config.options)?;
     let bytes = match config.format {
-        CompareFormat::Table => comparison::render_table(&outcome),
-        CompareFormat::Markdown => comparison::render_markdown(&outcome),
+        CompareFormat::Table => render(&comparison::document(&outcome), Style::Terminal),
+        CompareFormat::Markdown => render(&comparison::document(&outcome), Style::Markdown),
         CompareFormat::Json => comparison::render_json(&outcome),
     };
     print(&bytes).failing()?;

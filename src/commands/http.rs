@@ -9,7 +9,7 @@ use crate::bench::interrupt;
 use crate::config::http::HttpConfig;
 use crate::environment::Environment;
 use crate::error::{Error, Failing};
-use crate::export::{self, significant, thousands, Format};
+use crate::export::{self, significant, thousands, Format, Style};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 use crate::payload::{self, Payload};
 use crate::results::codec::SCHEMA_VERSION;
@@ -42,11 +42,12 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
             if index > 0 {
                 out.write_all(b"\n").failing()?;
             }
-            let bytes = if config.format == Format::Table {
-                export::http::render_table(&current, &report.load)
+            let style = if config.format == Format::Table {
+                Style::Terminal
             } else {
-                export::http::render_markdown(&current, &report.load)
+                Style::Markdown
             };
+            let bytes = export::render(&export::http::document(&current, &report.load), style);
             out.write_all(&bytes).failing()?;
             out.flush().failing()?;
         }

@@ -7,7 +7,7 @@ use crate::analysis::merge::merge;
 use crate::cli::MergeFormat;
 use crate::config::compare::MergeConfig;
 use crate::error::Failing;
-use crate::export::merged;
+use crate::export::{merged, render, Style};
 use crate::results;
 
 /// Merges the runs `config` names.
@@ -20,8 +20,8 @@ pub fn run(config: MergeConfig) -> crate::error::Result {
     let (codec, level) = config.reference;
     let merged = merge(&runs, codec, level);
     let bytes = match config.format {
-        MergeFormat::Table => merged::render_table(&merged),
-        MergeFormat::Markdown => merged::render_markdown(&merged),
+        MergeFormat::Table => render(&merged::document(&merged), Style::Terminal),
+        MergeFormat::Markdown => render(&merged::document(&merged), Style::Markdown),
         // One CSV has one set of columns: codec runs and `http` runs each have theirs.
         MergeFormat::Csv => match (merged.rows.is_empty(), merged.http_rows.is_empty()) {
             (false, false) => {

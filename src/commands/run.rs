@@ -9,7 +9,7 @@ use super::measure::{empty_report, measure_all, outcome, prepare, Sinks};
 use super::output::SavedFiles;
 use crate::config::RunConfig;
 use crate::error::Failing;
-use crate::export::{self, Format};
+use crate::export::{self, Format, Style};
 use crate::results::codec::{PayloadResult, RunReport};
 
 /// Runs `config`.
@@ -44,8 +44,14 @@ pub fn run(config: RunConfig) -> crate::error::Result {
         let result = report.payloads.last().expect("a payload was just added");
         let mut out = out.borrow_mut();
         match format {
-            Format::Table => out.write_all(&export::table::render_payload(result))?,
-            Format::Markdown => out.write_all(&export::markdown::render_payload(result))?,
+            Format::Table => out.write_all(&export::render(
+                &export::matrix::document(result),
+                Style::Terminal,
+            ))?,
+            Format::Markdown => out.write_all(&export::render(
+                &export::matrix::document(result),
+                Style::Markdown,
+            ))?,
             Format::Csv | Format::Json => {}
         }
         if !last && matches!(format, Format::Table | Format::Markdown) {

@@ -5,18 +5,17 @@ pub mod analysis;
 pub mod compare;
 pub mod http;
 pub mod levels;
+pub mod measure;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
-use crate::bench::runner::{Iterations, Precision};
-use crate::bench::{default_iterations, CodecSetting};
-use crate::cli::{MeasureArgs, PayloadsArgs, RunArgs};
-use crate::codec::{CodecKind, EncoderChoice};
+use crate::cli::{PayloadsArgs, RunArgs};
 use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
+
+pub use measure::{IterationChoice, MeasureConfig};
 
 /// Settings of `codecbench run`.
 pub struct RunConfig {
@@ -42,171 +41,6 @@ impl RunConfig {
     }
 }
 
-/// What to measure and how, for `run` and `recommend`.
-pub struct MeasureConfig {
-    /// What to measure, in order.
-    pub payloads: Vec<PayloadSource>,
-    /// How many timed iterations each cell gets.
-    pub iterations: IterationChoice,
-    /// The logical CPU to pin to, if any.
-    pub pin: Option<usize>,
-    /// No progress output.
-    pub quiet: bool,
-    /// Untimed warm-up iterations.
-    pub warmup: u32,
-    /// Rounds to spread the timed iterations over.
-    pub rounds: u32,
-    /// Further rounds until this precision, if asked for.
-    pub precision: Option<Precision>,
-    /// Codecs and their levels, in order.
-    pub settings: Vec<CodecSetting>,
-    /// Generator seed for the built-in payloads.
-    pub seed: i32,
-    /// Generator stream for the built-in payloads.
-    pub rng: RngKind,
-}
-
-impl MeasureConfig {
-    /// Validates `args`: payload names and paths, and every level against its codec's range.
-    pub fn from_args(args: MeasureArgs) -> Result<Self> {
-        let payloads = payload_sources(&args.payloads)?;
-
-        // Each codec once, in the order first named: `gzip,zstd,gzip` is gzip then zstd.
-        let mut codecs: Vec<CodecKind> = Vec::new();
-        for codec in &args.codecs {
-            if !codecs.contains(codec) {
-                codecs.push(*codec);
-            }
-        }
-        let level_options = [
-            (CodecKind::Zstd, args.zstd_levels.as_deref()),
-            (CodecKind::Brotli, args.brotli_levels.as_deref()),
-            (CodecKind::Gzip, args.gzip_levels.as_deref()),
-        ];
-        for (kind, list) in level_options {
-            if list.is_some() && !codecs.contains(&kind) {
-                bail!("--{kind}-levels was given but {kind} is not in --codecs");
-            }
-        }
-        let mut settings = Vec::new();
-        for kind in codecs {
-            let mut implementations = kind.implementations();
-            implementations.retain(|c| args.brotli_impl.includes(c.as_ref()));
-            let list = level_options
-                .iter()
-                .find(|(k, _)| *k == kind)
-                .and_then(|(_, list)| *list);
-            // Every implementation of a codec shares its level range and defaults.
-            let codec = &implementations[0];
-            let levels = match list {
-                None => codec.default_levels(),
-                Some(text) => levels::checked_levels(
-                    text,
-                    &format!("--{kind}-levels"),
-                    kind.name(),
-                    codec.supported_levels(),
-                    &codec.label(),
-                )?,
-            };
-            if args.encoder != EncoderChoice::Reused {
-                for codec in implementations {
-                    settings.push(CodecSetting {
-                        codec,
-                        levels: levels.clone(),
-                    });
-                }
-            }
-            if args.encoder != EncoderChoice::Fresh {
-                match EncoderChoice::reused(kind) {
-                    Some(codec) => settings.push(CodecSetting { codec, levels }),
-                    None if args.encoder == EncoderChoice::Reused => bail!(
-                        "--encoder reused: {kind} encoders cannot be reset between responses; leave {kind} out of --codecs or use --encoder both"
-                    ),
-                    None => {}
-                }
-            }
-        }
-
-        if !args.zstd_dict.is_empty() {
-            add_dictionaries(&mut settings, &args)?;
-        }
-        if let Ok(name) = std::env::var("CODECBENCH_TEST_CORRUPT") {
-            for setting in settings
-                .iter_mut()
-                .filter(|s| s.codec.kind().name() == name)
-            {
-                let inner = std::mem::replace(&mut setting.codec, Box::new(crate::codec::Libzstd));
-                setting.codec = Box::new(crate::codec::Corrupting(inner));
-            }
-        }
-
-        Ok(MeasureConfig {
-            payloads,
-            iterations: iteration_choice(&args)?,
-            pin: args.pin,
-            quiet: args.quiet,
-            warmup: args.warmup,
-            rounds: args.rounds,
-            precision: precision(&args)?,
-            settings,
-            seed: args.generator.seed,
-            rng: args.generator.rng,
-        })
-    }
-}
-
-/// Adds a zstd-with-dictionary setting per `--zstd-dict` size, right after plain zstd,
-/// at plain zstd's levels.
-fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Result<()> {
-    let Some(zstd_index) = settings
-        .iter()
-        .position(|s| s.codec.kind() == CodecKind::Zstd)
-    else {
-        bail!("--zstd-dict was given but zstd is not in --codecs");
-    };
-    if let Some(bad) = args.zstd_dict.iter().find(|&&k| !(1..=1024).contains(&k)) {
-        bail!("--zstd-dict {bad}: dictionary sizes are 1 to 1024 KiB");
-    }
-    if args.dict_samples < 10 {
-        bail!(
-            "--dict-samples {}: training needs at least 10 records",
-            args.dict_samples
-        );
-    }
-    let levels = settings[zstd_index].levels.clone();
-    let samples = crate::codec::zstd_dict::training_samples(args.dict_samples, args.generator.rng);
-    for (offset, &kib) in args.zstd_dict.iter().enumerate() {
-        let codec = crate::codec::zstd_dict::ZstdDict::train(&samples, kib)
-            .with_context(|| format!("training a {kib} KiB zstd dictionary"))?;
-        settings.insert(
-            zstd_index + 1 + offset,
-            CodecSetting {
-                codec: Box::new(codec),
-                levels: levels.clone(),
-            },
-        );
-    }
-    Ok(())
-}
-
-/// `--precision` and its budget, checked.
-fn precision(args: &MeasureArgs) -> Result<Option<Precision>> {
-    let Some(pct) = args.precision else {
-        return Ok(None);
-    };
-    if !(pct.is_finite() && pct > 0.0 && pct <= 100.0) {
-        bail!("--precision {pct} must be a percentage above 0 and at most 100");
-    }
-    let budget = args.precision_budget;
-    if !(budget.is_finite() && budget > 0.0 && budget <= 3600.0) {
-        bail!("--precision-budget {budget} must be a number of seconds above 0 and at most 3600");
-    }
-    Ok(Some(Precision {
-        target: pct / 100.0,
-        budget: Duration::from_secs_f64(budget),
-    }))
-}
-
 /// The payloads `--payload` names, or the three built-ins when it is not given.
 pub fn payload_sources(names: &[String]) -> Result<Vec<PayloadSource>> {
     if names.is_empty() {
@@ -216,68 +50,6 @@ pub fn payload_sources(names: &[String]) -> Result<Vec<PayloadSource>> {
             .collect());
     }
     names.iter().map(|p| PayloadSource::parse(p)).collect()
-}
-
-/// How `run` decides each cell's timed iterations.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum IterationChoice {
-    /// The article's counts, from each payload's size.
-    BySize,
-    /// `--iterations N`.
-    Fixed(u32),
-    /// `--min-time` or `--quick`.
-    Budget {
-        /// Timed time to fill per direction.
-        min_time: Duration,
-        /// Cap on the count.
-        max_iterations: u32,
-    },
-}
-
-impl IterationChoice {
-    /// The runner's iterations for a payload of `bytes`.
-    pub fn for_payload(self, bytes: usize) -> Iterations {
-        match self {
-            IterationChoice::BySize => Iterations::Fixed(default_iterations(bytes)),
-            IterationChoice::Fixed(count) => Iterations::Fixed(count),
-            IterationChoice::Budget {
-                min_time,
-                max_iterations,
-            } => Iterations::Budget {
-                min_time,
-                max_iterations,
-            },
-        }
-    }
-}
-
-/// `--quick`'s time per direction of each cell.
-pub const QUICK_MIN_TIME: Duration = Duration::from_millis(50);
-/// `--quick`'s cap on iterations.
-pub const QUICK_MAX_ITERATIONS: u32 = 200;
-/// The cap on iterations `--min-time` sizes when `--max-iterations` is not given.
-pub const DEFAULT_MAX_ITERATIONS: u32 = 100_000;
-
-fn iteration_choice(args: &MeasureArgs) -> Result<IterationChoice> {
-    let budget = |min_time: Duration, default_cap: u32| IterationChoice::Budget {
-        min_time,
-        max_iterations: args.max_iterations.unwrap_or(default_cap),
-    };
-    Ok(match (args.iterations, args.min_time, args.quick) {
-        (_, _, true) => budget(QUICK_MIN_TIME, QUICK_MAX_ITERATIONS),
-        (_, Some(seconds), false) => {
-            if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-                bail!("--min-time {seconds} must be a number of seconds above 0 and at most 3600");
-            }
-            budget(Duration::from_secs_f64(seconds), DEFAULT_MAX_ITERATIONS)
-        }
-        (count, None, false) => {
-            if args.max_iterations.is_some() {
-                bail!("--max-iterations applies only with --min-time or --quick");
-            }
-            count.map_or(IterationChoice::BySize, IterationChoice::Fixed)
-        }
-    })
 }
 
 /// Settings of `codecbench payloads`.

@@ -1,6 +1,7 @@
 //! Rendering a comparison of two runs: table, Markdown or JSON.
 
-use super::{markdown_table, text_table, thousands};
+use super::document::{Document, Table};
+use super::thousands;
 use crate::analysis::compare::{
     Comparison, Direction, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
 };
@@ -107,6 +108,20 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
     )];
     lines.extend(drift_lines(comparison));
     lines.extend(machine_lines(comparison));
+    lines.extend(finding_lines(comparison));
+    let failures = comparison.failures();
+    lines.push(if failures.is_empty() {
+        "verdict: pass".to_string()
+    } else {
+        format!("verdict: FAIL ({})", failures.join(", "))
+    });
+    lines
+}
+
+/// Every finding by name: library changes, size drifts, regressions, failures, missing
+/// and extra results, and the counts.
+fn finding_lines(comparison: &Comparison) -> Vec<String> {
+    let mut lines = Vec::new();
     let drift_word = if comparison.allow_size_drift {
         "allowed"
     } else {
@@ -151,12 +166,6 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
         comparison.missing.len(),
         comparison.extra.len()
     ));
-    let failures = comparison.failures();
-    lines.push(if failures.is_empty() {
-        "verdict: pass".to_string()
-    } else {
-        format!("verdict: FAIL ({})", failures.join(", "))
-    });
     lines
 }
 
@@ -240,11 +249,8 @@ fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
     vec![format!("{what}: {} ({})", keys.len(), counts.join(", "))]
 }
 
-/// The comparison's table, of cells or of encodings.
-fn tables(
-    comparison: &Comparison,
-    table: impl Fn(&[&'static str], &[Vec<String>], &[bool]) -> String,
-) -> String {
+/// The comparison's table, of cells or of encodings, and its summary below.
+pub fn document(comparison: &Comparison) -> Document {
     let mut cells = Vec::new();
     let mut encodings = Vec::new();
     for row in &comparison.rows {
@@ -253,31 +259,14 @@ fn tables(
             RowKey::Http(key) => encodings.push(http_row(row, key)),
         }
     }
-    if comparison.kind == "http" {
-        table(&HTTP_HEADER, &encodings, &HTTP_NUMERIC)
+    let table = if comparison.kind == "http" {
+        Table::new(&HTTP_HEADER, &HTTP_NUMERIC, encodings)
     } else {
-        table(&HEADER, &cells, &NUMERIC)
-    }
-}
-
-/// The comparison as a terminal table with its summary.
-pub fn render_table(comparison: &Comparison) -> Vec<u8> {
-    let mut out = tables(comparison, text_table);
-    for line in summary_lines(comparison) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.into_bytes()
-}
-
-/// The comparison as Markdown, e.g. for a CI job summary.
-pub fn render_markdown(comparison: &Comparison) -> Vec<u8> {
-    let mut out = tables(comparison, markdown_table);
-    out.push('\n');
-    for line in summary_lines(comparison) {
-        out.push_str(&format!("- {line}\n"));
-    }
-    out.into_bytes()
+        Table::new(&HEADER, &NUMERIC, cells)
+    };
+    let mut document = Document::new();
+    document.table(table).notes(summary_lines(comparison));
+    document
 }
 
 /// The comparison as pretty JSON.
@@ -333,12 +322,12 @@ mod tests {
 
     #[test]
     fn comparison_table_snapshot() {
-        insta::assert_snapshot!(String::from_utf8(render_table(&comparison())).unwrap());
+        insta::assert_snapshot!(super::super::table::render(&document(&comparison())));
     }
 
     #[test]
     fn comparison_markdown_snapshot() {
-        insta::assert_snapshot!(String::from_utf8(render_markdown(&comparison())).unwrap());
+        insta::assert_snapshot!(super::super::markdown::render(&document(&comparison())));
     }
 
     /// The HTTP fixture against itself with gzip:1's body 7 bytes larger and its
@@ -366,7 +355,7 @@ mod tests {
     fn http_comparison_table_snapshot() {
         let comparison = http_comparison();
         assert!(comparison.failed());
-        insta::assert_snapshot!(String::from_utf8(render_table(&comparison)).unwrap());
+        insta::assert_snapshot!(super::super::table::render(&document(&comparison)));
     }
 
     #[test]

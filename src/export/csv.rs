@@ -67,30 +67,11 @@ pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> V
     out
 }
 
+/// One cell's row, in [`COLUMNS`] order.
 fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 32] {
     let input = payload.input_bytes;
-    let opt =
-        |v: Option<f64>, digits: usize| v.map(|v| format!("{v:.digits$}")).unwrap_or_default();
-    let [compress, decompress] = [&cell.compress, &cell.decompress].map(|summary| {
-        let ms = |pick: fn(&Summary) -> Option<f64>| {
-            opt(summary.as_ref().and_then(pick).map(|s| s * 1e3), 6)
-        };
-        [
-            summary
-                .as_ref()
-                .map(|s| s.samples_s.len().to_string())
-                .unwrap_or_default(),
-            ms(|s| Some(s.median_s)),
-            ms(|s| Some(s.min_s)),
-            ms(|s| Some(s.mean_s)),
-            ms(|s| Some(s.mad_s)),
-            ms(|s| s.median_ci95_low_s),
-            ms(|s| s.median_ci95_high_s),
-        ]
-    });
-    let [c0, c1, c2, c3, c4, c5, c6] = compress;
-    let [d0, d1, d2, d3, d4, d5, d6] = decompress;
-    [
+    let mb_s = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
+    let mut row = vec![
         payload.payload.clone(),
         input.to_string(),
         cell.id.codec.to_string(),
@@ -102,24 +83,14 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 32] {
         cell.compressed_bytes.to_string(),
         // Full precision, so that ratio == input_bytes / compressed_bytes exactly.
         cell.ratio(input).map(|r| r.to_string()).unwrap_or_default(),
-        opt(cell.compress_mb_s(input), 3),
-        opt(cell.decompress_mb_s(input), 3),
+        mb_s(cell.compress_mb_s(input)),
+        mb_s(cell.decompress_mb_s(input)),
         payload.warmup.to_string(),
         payload.rounds.to_string(),
-        c0,
-        c1,
-        c2,
-        c3,
-        c4,
-        c5,
-        c6,
-        d0,
-        d1,
-        d2,
-        d3,
-        d4,
-        d5,
-        d6,
+    ];
+    row.extend(timing_fields(cell.compress.as_ref()));
+    row.extend(timing_fields(cell.decompress.as_ref()));
+    row.extend([
         cell.encoder_bytes
             .map(|b| b.to_string())
             .unwrap_or_default(),
@@ -130,6 +101,29 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 32] {
         },
         cell.status.name().to_string(),
         cell.failure.clone().unwrap_or_default(),
+    ]);
+    row.try_into().expect("one field per column")
+}
+
+/// One direction's seven columns: iterations, then median, min, mean, MAD and the 95%
+/// interval of the median in ms; empty for a failed cell.
+fn timing_fields(summary: Option<&Summary>) -> [String; 7] {
+    let ms = |pick: fn(&Summary) -> Option<f64>| {
+        summary
+            .and_then(pick)
+            .map(|s| format!("{:.6}", s * 1e3))
+            .unwrap_or_default()
+    };
+    [
+        summary
+            .map(|s| s.samples_s.len().to_string())
+            .unwrap_or_default(),
+        ms(|s| Some(s.median_s)),
+        ms(|s| Some(s.min_s)),
+        ms(|s| Some(s.mean_s)),
+        ms(|s| Some(s.mad_s)),
+        ms(|s| s.median_ci95_low_s),
+        ms(|s| s.median_ci95_high_s),
     ]
 }
 

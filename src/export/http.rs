@@ -1,6 +1,7 @@
 //! Rendering `http`: one row per encoding, as a table, Markdown, CSV or JSON.
 
-use super::{markdown_table, significant, text_table, thousands};
+use super::document::{Document, Table};
+use super::{significant, thousands};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings};
 
 const HEADER: [&str; 10] = [
@@ -55,18 +56,12 @@ fn title(payload: &HttpPayloadResult, load: &LoadSettings) -> String {
 }
 
 /// One payload's table under a title line.
-pub fn render_table(payload: &HttpPayloadResult, load: &LoadSettings) -> Vec<u8> {
-    let mut out = title(payload, load);
-    out.push('\n');
-    out.push_str(&text_table(&HEADER, &rows(payload), &NUMERIC));
-    out.into_bytes()
-}
-
-/// One payload's Markdown section: a bold title and the table.
-pub fn render_markdown(payload: &HttpPayloadResult, load: &LoadSettings) -> Vec<u8> {
-    let mut out = format!("**{}**\n\n", title(payload, load));
-    out.push_str(&markdown_table(&HEADER, &rows(payload), &NUMERIC));
-    out.into_bytes()
+pub fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
+    let mut document = Document::new();
+    document
+        .title(title(payload, load))
+        .table(Table::new(&HEADER, &NUMERIC, rows(payload)));
+    document
 }
 
 // NOTE: the README's CSV schema documents these columns; change both together.
@@ -213,14 +208,14 @@ mod tests {
     #[test]
     fn table_snapshot() {
         let report = fixtures::report();
-        let text = String::from_utf8(render_table(&report.payloads[0], &report.load)).unwrap();
+        let text = super::super::table::render(&document(&report.payloads[0], &report.load));
         insta::assert_snapshot!(text);
     }
 
     #[test]
     fn markdown_snapshot() {
         let report = fixtures::report();
-        let text = String::from_utf8(render_markdown(&report.payloads[0], &report.load)).unwrap();
+        let text = super::super::markdown::render(&document(&report.payloads[0], &report.load));
         insta::assert_snapshot!(text);
     }
 

@@ -1,32 +1,62 @@
-//! Markdown: one GitHub-flavoured table per payload, for READMEs and CI summaries.
+//! The Markdown renderer: GitHub-flavoured tables, `#` headings, bold titles, notes as a
+//! bullet list; for READMEs and CI job summaries.
 
-use super::{
-    failure_lines, markdown_table, matrix_rows, matrix_title, MATRIX_HEADER, MATRIX_NUMERIC,
-};
-use crate::results::codec::PayloadResult;
+use super::document::{Block, Document, Table};
 
-/// One payload's section: a heading line, the table, and any failures.
-pub fn render_payload(payload: &PayloadResult) -> Vec<u8> {
-    let mut out = format!("**{}**\n\n", matrix_title(payload));
-    out.push_str(&markdown_table(
-        &MATRIX_HEADER,
-        &matrix_rows(payload),
-        &MATRIX_NUMERIC,
-    ));
-    for line in failure_lines(payload) {
-        out.push_str(&format!("\n{line}\n"));
+/// Draws `document` as Markdown.
+pub fn render(document: &Document) -> String {
+    let mut out = String::new();
+    for block in &document.blocks {
+        match block {
+            Block::Heading { level, text } => {
+                out.push_str(&format!("{} {text}\n\n", "#".repeat(usize::from(*level))));
+            }
+            Block::Title(text) => out.push_str(&format!("**{text}**\n\n")),
+            Block::Table(table) => out.push_str(&draw(table)),
+            Block::Notes(lines) => {
+                out.push('\n');
+                for line in lines {
+                    out.push_str(&format!("- {line}\n"));
+                }
+            }
+            Block::Paragraph(text) => {
+                out.push_str(text);
+                out.push('\n');
+            }
+            Block::Gap => out.push('\n'),
+        }
     }
-    out.into_bytes()
+    out
+}
+
+/// One table; numeric columns right-aligned; `(none)` without rows.
+fn draw(table: &Table) -> String {
+    if table.rows.is_empty() {
+        return "(none)\n".to_string();
+    }
+    let line = |cells: Vec<&str>| format!("| {} |\n", cells.join(" | "));
+    let mut out = line(table.header.iter().map(String::as_str).collect());
+    let alignment = (0..table.header.len())
+        .map(|i| match table.numeric.get(i) {
+            Some(true) => "---:",
+            _ => "---",
+        })
+        .collect();
+    out.push_str(&line(alignment));
+    for row in &table.rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::fixtures;
+    use crate::export::{fixtures, matrix};
 
     #[test]
     fn markdown_snapshot() {
-        let text = String::from_utf8(render_payload(&fixtures::report().payloads[0])).unwrap();
+        let text = render(&matrix::document(&fixtures::report().payloads[0]));
         insta::assert_snapshot!(text);
     }
 }

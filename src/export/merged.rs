@@ -1,6 +1,7 @@
 //! Rendering merged runs: one row per setting, columns per run.
 
-use super::{markdown_table, significant, text_table};
+use super::document::{Document, Table};
+use super::significant;
 use crate::analysis::merge::Merged;
 
 fn header(merged: &Merged) -> (Vec<String>, Vec<bool>) {
@@ -99,23 +100,25 @@ fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
 }
 
 /// The codec table if there are codec rows (or nothing at all), then the `http` table if
-/// there are `http` rows.
-fn tables(merged: &Merged, table: impl Fn(&[String], &[Vec<String>], &[bool]) -> String) -> String {
-    let mut out = String::new();
+/// there are `http` rows, then each run's machine.
+pub fn document(merged: &Merged) -> Document {
+    let mut document = Document::new();
     if !merged.rows.is_empty() || merged.http_rows.is_empty() {
         let (header, numeric) = header(merged);
-        out.push_str(&table(&header, &rows(merged), &numeric));
+        document.table(Table::new(&header, &numeric, rows(merged)));
     }
     if !merged.http_rows.is_empty() {
-        if !out.is_empty() {
-            out.push('\n');
+        if !document.blocks.is_empty() {
+            document.gap();
         }
         let (header, numeric) = http_header(merged);
-        out.push_str(&table(&header, &http_rows(merged), &numeric));
+        document.table(Table::new(&header, &numeric, http_rows(merged)));
     }
-    out
+    document.notes(machine_lines(merged));
+    document
 }
 
+/// Each run's label and machine, one line each.
 fn machine_lines(merged: &Merged) -> Vec<String> {
     merged
         .labels
@@ -128,26 +131,6 @@ fn machine_lines(merged: &Merged) -> Vec<String> {
             )
         })
         .collect()
-}
-
-/// The merged runs as one terminal table, with each run's machine below.
-pub fn render_table(merged: &Merged) -> Vec<u8> {
-    let mut out = tables(merged, text_table);
-    for line in machine_lines(merged) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.into_bytes()
-}
-
-/// The merged runs as one Markdown table, e.g. for a CI job summary.
-pub fn render_markdown(merged: &Merged) -> Vec<u8> {
-    let mut out = tables(merged, markdown_table);
-    out.push('\n');
-    for line in machine_lines(merged) {
-        out.push_str(&format!("- {line}\n"));
-    }
-    out.into_bytes()
 }
 
 /// A long-format CSV: `header`, then for each row and each run that has it, the row's
@@ -296,12 +279,12 @@ mod tests {
 
     #[test]
     fn merged_table_snapshot() {
-        insta::assert_snapshot!(String::from_utf8(render_table(&merged())).unwrap());
+        insta::assert_snapshot!(super::super::table::render(&document(&merged())));
     }
 
     #[test]
     fn merged_markdown_snapshot() {
-        insta::assert_snapshot!(String::from_utf8(render_markdown(&merged())).unwrap());
+        insta::assert_snapshot!(super::super::markdown::render(&document(&merged())));
     }
 
     fn merged_http() -> Merged {
@@ -317,7 +300,7 @@ mod tests {
 
     #[test]
     fn merged_http_table_snapshot() {
-        insta::assert_snapshot!(String::from_utf8(render_table(&merged_http())).unwrap());
+        insta::assert_snapshot!(super::super::table::render(&document(&merged_http())));
     }
 
     #[test]

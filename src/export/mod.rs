@@ -1,10 +1,15 @@
-//! Reporters: pure functions from results to bytes. Only main.rs writes them anywhere.
+//! Exports: pure functions from results and analyses to bytes. One file per format
+//! (terminal table, Markdown, CSV, JSON, SVG) and one per report, which builds the
+//! shared [`document::Document`] for the two human-readable formats. Only `commands`
+//! writes them anywhere.
 
 pub mod comparison;
 pub mod csv;
+pub mod document;
 pub mod http;
 pub mod json;
 pub mod markdown;
+pub mod matrix;
 pub mod merged;
 pub mod recommendation;
 pub mod reproduction;
@@ -12,7 +17,9 @@ pub mod svg;
 pub mod table;
 pub mod zstd_params;
 
-use crate::results::codec::{CellResult, PayloadResult};
+pub use document::{render, Style};
+
+use crate::results::codec::PayloadResult;
 
 /// How `run` prints its results on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -27,66 +34,12 @@ pub enum Format {
     Markdown,
 }
 
-/// Column titles of the human-readable matrices (table and Markdown).
-const MATRIX_HEADER: [&str; 8] = [
-    "codec",
-    "library",
-    "level",
-    ".NET level",
-    "bytes",
-    "ratio",
-    "compress MB/s",
-    "decompress MB/s",
-];
-
-/// Whether each matrix column holds numbers, so should be right-aligned.
-const MATRIX_NUMERIC: [bool; 8] = [false, false, true, false, true, true, true, true];
-
-/// One payload's matrix as display strings, one row per cell.
-fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {
-    payload
-        .cells
-        .iter()
-        .map(|cell| matrix_row(payload.input_bytes, cell).to_vec())
-        .collect()
-}
-
 /// The library, with the variant when it is not a fresh encoder: `libzstd, reused`.
 pub(crate) fn library_text(id: &crate::results::identity::CellId) -> String {
     match id.variant {
         crate::results::identity::Variant::Fresh => id.library.to_string(),
         variant => format!("{}, {variant}", id.library),
     }
-}
-
-fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 8] {
-    let speed = |mb_s: Option<f64>| match (mb_s, &cell.failure) {
-        (_, Some(_)) => "FAILED".to_string(),
-        (Some(v), None) => significant(v, 3),
-        (None, None) => String::new(),
-    };
-    [
-        cell.id.codec.to_string(),
-        library_text(&cell.id),
-        cell.id.level.to_string(),
-        cell.dotnet_level.clone().unwrap_or_default(),
-        thousands(cell.compressed_bytes),
-        cell.ratio(input_bytes)
-            .map(|r| format!("{r:.2}"))
-            .unwrap_or_default(),
-        speed(cell.compress_mb_s(input_bytes)),
-        speed(cell.decompress_mb_s(input_bytes)),
-    ]
-}
-
-/// The line above each payload's matrix.
-fn matrix_title(payload: &PayloadResult) -> String {
-    format!(
-        "{}: {} bytes, median of {}",
-        payload.payload,
-        thousands(payload.input_bytes),
-        iteration_text(payload)
-    )
 }
 
 /// How many iterations each cell ran, e.g. `60 timed iterations after 3 warm-up, in 5
@@ -138,84 +91,6 @@ pub fn noise_warning(payload: &PayloadResult) -> Option<String> {
         lines.push(format!("  and {} more", noisy.len() - NOISY_LINES));
     }
     Some(lines.join("\n") + "\n")
-}
-
-/// Failed cells of one payload, one line each, then the cells whose interval did not
-/// reach `--precision`.
-fn failure_lines(payload: &PayloadResult) -> Vec<String> {
-    let mut lines = failed_lines(payload);
-    let imprecise: Vec<String> = payload
-        .cells
-        .iter()
-        .filter(|c| c.precision_met == Some(false))
-        .map(|c| c.id.to_string())
-        .collect();
-    if let (Some(target), false) = (payload.precision, imprecise.is_empty()) {
-        lines.push(format!(
-            "precision ±{}% not reached within the budget: {}",
-            significant(target * 100.0, 2),
-            imprecise.join(", ")
-        ));
-    }
-    lines
-}
-
-/// Failed cells of one payload, one line each.
-fn failed_lines(payload: &PayloadResult) -> Vec<String> {
-    payload
-        .cells
-        .iter()
-        .filter_map(|c| {
-            c.failure
-                .as_ref()
-                .map(|why| format!("FAILED {} {}: {why}", c.id, c.version))
-        })
-        .collect()
-}
-
-/// A terminal table with a header row; `numeric` columns are right-aligned. No colours or
-/// terminal probing, so the bytes are the same whether stdout is a tty or a pipe.
-pub(crate) fn text_table<S: AsRef<str>>(
-    header: &[S],
-    rows: &[Vec<String>],
-    numeric: &[bool],
-) -> String {
-    use comfy_table::{presets::UTF8_FULL_CONDENSED, CellAlignment, Table};
-    let mut table = Table::new();
-    table.force_no_tty().load_style(UTF8_FULL_CONDENSED);
-    table.set_header(header.iter().map(|h| h.as_ref().to_string()));
-    table.add_rows(rows.iter().cloned());
-    for (column, &right) in table.column_iter_mut().zip(numeric) {
-        if right {
-            column.set_cell_alignment(CellAlignment::Right);
-        }
-    }
-    format!("{table}\n")
-}
-
-/// A GitHub-flavoured Markdown table; `numeric` columns are right-aligned.
-pub(crate) fn markdown_table<S: AsRef<str>>(
-    header: &[S],
-    rows: &[Vec<String>],
-    numeric: &[bool],
-) -> String {
-    let line = |cells: Vec<&str>| format!("| {} |\n", cells.join(" | "));
-    let mut out = line(header.iter().map(AsRef::as_ref).collect());
-    out.push_str(&line(
-        (0..header.len())
-            .map(|i| {
-                if numeric.get(i) == Some(&true) {
-                    "---:"
-                } else {
-                    "---"
-                }
-            })
-            .collect(),
-    ));
-    for row in rows {
-        out.push_str(&line(row.iter().map(String::as_str).collect()));
-    }
-    out
 }
 
 /// Formats `value` with at least `digits` significant digits and no exponent:

@@ -1,7 +1,8 @@
 //! Rendering `recommend`: per payload, the dominated settings, both Pareto frontiers, the
 //! scenario picks and the end-to-end table, as terminal tables, Markdown or JSON.
 
-use super::{markdown_table, significant, text_table, thousands};
+use super::document::{Document, Table};
+use super::{significant, thousands};
 use crate::analysis::recommend::{AdviceOptions, PayloadAdvice, Setting};
 
 /// One titled table.
@@ -152,56 +153,21 @@ fn budgets(options: &AdviceOptions) -> String {
     )
 }
 
-/// Draws one table from its header, rows and which columns are numeric.
-type TableRenderer = fn(&[&str], &[Vec<String>], &[bool]) -> String;
-
-/// Every payload's sections, each payload under `heading`, each section under `title`
-/// and drawn by `table`.
-fn render(
-    advice: &[PayloadAdvice],
-    options: &AdviceOptions,
-    heading_line: fn(&str) -> String,
-    title_line: fn(&str) -> String,
-    table: TableRenderer,
-) -> Vec<u8> {
-    let mut out = String::new();
+/// Every payload's sections under its heading, each table under its title, then the
+/// budgets.
+pub fn document(advice: &[PayloadAdvice], options: &AdviceOptions) -> Document {
+    let mut document = Document::new();
     for payload in advice {
-        out.push_str(&heading_line(&heading(payload)));
+        document.heading(heading(payload));
         for section in sections(payload) {
-            out.push_str(&title_line(&section.title));
-            if section.rows.is_empty() {
-                out.push_str("(none)\n\n");
-                continue;
-            }
-            out.push_str(&table(&section.header, &section.rows, &section.numeric));
-            out.push('\n');
+            document
+                .title(section.title)
+                .table(Table::new(&section.header, &section.numeric, section.rows))
+                .gap();
         }
     }
-    out.push_str(&budgets(options));
-    out.push('\n');
-    out.into_bytes()
-}
-
-/// Terminal tables, one block per payload.
-pub fn render_text(advice: &[PayloadAdvice], options: &AdviceOptions) -> Vec<u8> {
-    render(
-        advice,
-        options,
-        |h| format!("== {h} ==\n\n"),
-        |t| format!("{t}\n"),
-        |header, rows, numeric| text_table(header, rows, numeric),
-    )
-}
-
-/// GitHub-flavoured Markdown, one section per payload.
-pub fn render_markdown(advice: &[PayloadAdvice], options: &AdviceOptions) -> Vec<u8> {
-    render(
-        advice,
-        options,
-        |h| format!("## {h}\n\n"),
-        |t| format!("**{t}**\n\n"),
-        |header, rows, numeric| markdown_table(header, rows, numeric),
-    )
+    document.paragraph(budgets(options));
+    document
 }
 
 /// The advice as pretty-printed JSON, ending in a newline.
@@ -219,14 +185,14 @@ mod tests {
     #[test]
     fn text_snapshot() {
         let advice = advise(&fixtures::run(), &fixtures::options());
-        let text = render_text(&advice, &fixtures::options());
-        insta::assert_snapshot!(String::from_utf8(text).unwrap());
+        let text = super::super::table::render(&document(&advice, &fixtures::options()));
+        insta::assert_snapshot!(text);
     }
 
     #[test]
     fn markdown_snapshot() {
         let advice = advise(&fixtures::run(), &fixtures::options());
-        let text = render_markdown(&advice, &fixtures::options());
-        insta::assert_snapshot!(String::from_utf8(text).unwrap());
+        let text = super::super::markdown::render(&document(&advice, &fixtures::options()));
+        insta::assert_snapshot!(text);
     }
 }

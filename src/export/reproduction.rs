@@ -1,7 +1,7 @@
 //! Rendering `reproduce`: a row per claim of the article, as a terminal table or as the
 //! Markdown of results/REPRODUCTION.md.
 
-use super::{markdown_table, text_table};
+use super::document::{Block, Document, Table};
 use crate::analysis::reproduce::{Claim, Verdict};
 
 const HEADER: [&str; 4] = ["claim", "article", "measured here", "verdict"];
@@ -34,34 +34,41 @@ fn tally(claims: &[Claim]) -> String {
     )
 }
 
-/// The terminal table and a tally.
-pub fn render_table(claims: &[Claim]) -> Vec<u8> {
-    let mut out = text_table(&HEADER, &rows(claims), &NUMERIC);
-    out.push_str(&tally(claims));
-    out.push('\n');
-    out.into_bytes()
+/// The claims' table and a tally, for the terminal.
+pub fn document(claims: &[Claim]) -> Document {
+    let mut document = Document::new();
+    document
+        .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
+        .paragraph(tally(claims));
+    document
 }
 
 /// results/REPRODUCTION.md: what was run, where, and the table.
-pub fn render_markdown(claims: &[Claim], source: &str, machine: Option<&str>) -> Vec<u8> {
-    let mut out = String::from("# Reproducing the article\n\n");
-    out.push_str(&format!(
-        "Written by `codecbench reproduce` from {source}{}.\n\n",
-        machine
-            .map(|m| format!(", measured on {m}"))
-            .unwrap_or_default()
-    ));
-    out.push_str(
-        "Sizes must match to the byte and ratios to two decimals. Speeds were measured on \
-         another machine than the article's, so only their shape is checked; the rule for \
-         each is in `src/reproduce.rs`. Brotli figures are Google's C library where the run \
-         has it.\n\n",
-    );
-    out.push_str(&markdown_table(&HEADER, &rows(claims), &NUMERIC));
-    out.push('\n');
-    out.push_str(&tally(claims));
-    out.push_str(".\n");
-    out.into_bytes()
+pub fn file_document(claims: &[Claim], source: &str, machine: Option<&str>) -> Document {
+    let mut document = Document::new();
+    document
+        .push(Block::Heading {
+            level: 1,
+            text: "Reproducing the article".into(),
+        })
+        .paragraph(format!(
+            "Written by `codecbench reproduce` from {source}{}.",
+            machine
+                .map(|m| format!(", measured on {m}"))
+                .unwrap_or_default()
+        ))
+        .gap()
+        .paragraph(
+            "Sizes must match to the byte and ratios to two decimals. Speeds were measured on \
+             another machine than the article's, so only their shape is checked; the rule for \
+             each is in `src/analysis/reproduce/claims.rs`. Brotli figures are Google's C \
+             library where the run has it.",
+        )
+        .gap()
+        .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
+        .gap()
+        .paragraph(format!("{}.", tally(claims)));
+    document
 }
 
 #[cfg(test)]
@@ -85,7 +92,7 @@ mod tests {
             },
         ];
         let text =
-            String::from_utf8(render_markdown(&claims, "run.json", Some("Test CPU"))).unwrap();
+            super::super::markdown::render(&file_document(&claims, "run.json", Some("Test CPU")));
         insta::assert_snapshot!(text);
     }
 }

@@ -1,7 +1,8 @@
 //! Rendering `zstd-params`: one table per source size, each value the article lists
 //! beside what libzstd selects, marked where they differ.
 
-use super::{markdown_table, text_table, thousands};
+use super::document::{Document, Table};
+use super::thousands;
 use crate::analysis::zstd_params::{article_row, LevelParams};
 
 /// The levels of one source size: `None` for a stream of unknown size.
@@ -65,31 +66,17 @@ fn title(table: &ParamsTable) -> String {
 const LEGEND: &str =
     "\"a ≠ b\": libzstd selects a where the article's table (levels 1 to 6) prints b.";
 
-/// Terminal tables.
-pub fn render_text(tables: &[ParamsTable]) -> Vec<u8> {
-    let mut out = String::new();
+/// One titled table per source size, then the legend.
+pub fn document(tables: &[ParamsTable]) -> Document {
+    let mut document = Document::new();
     for table in tables {
-        out.push_str(&title(table));
-        out.push('\n');
-        out.push_str(&text_table(&HEADER, &rows(table), &NUMERIC));
-        out.push('\n');
+        document
+            .title(title(table))
+            .table(Table::new(&HEADER, &NUMERIC, rows(table)))
+            .gap();
     }
-    out.push_str(LEGEND);
-    out.push('\n');
-    out.into_bytes()
-}
-
-/// GitHub-flavoured Markdown.
-pub fn render_markdown(tables: &[ParamsTable]) -> Vec<u8> {
-    let mut out = String::new();
-    for table in tables {
-        out.push_str(&format!("**{}**\n\n", title(table)));
-        out.push_str(&markdown_table(&HEADER, &rows(table), &NUMERIC));
-        out.push('\n');
-    }
-    out.push_str(LEGEND);
-    out.push('\n');
-    out.into_bytes()
+    document.paragraph(LEGEND);
+    document
 }
 
 #[cfg(test)]
@@ -109,6 +96,6 @@ mod tests {
                 levels: [-5, 1, 3, 19].map(|l| selected(l, None)).to_vec(),
             },
         ];
-        insta::assert_snapshot!(String::from_utf8(render_text(&tables)).unwrap());
+        insta::assert_snapshot!(super::super::table::render(&document(&tables)));
     }
 }

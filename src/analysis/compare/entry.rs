@@ -146,7 +146,34 @@ pub(super) fn match_up<E: Entry>(
         if cand.failure().is_some() {
             continue; // listed above
         }
-        let is_reference = reference == Some(base.id());
+        let runs = Pair {
+            baseline: (&out.baseline, baseline),
+            candidate: (&out.candidate, candidate),
+            reference,
+        };
+        let row = runs.row(base, cand, &mut absolute)?;
+        out.rows.push(row);
+    }
+    out.extra = candidate
+        .iter()
+        .filter(|c| !baseline.iter().any(|b| b.same(c)))
+        .map(Entry::row_key)
+        .collect();
+    Ok(absolute)
+}
+
+/// Both runs, by label and results, and the reference's identity.
+struct Pair<'a, E: Entry> {
+    baseline: (&'a str, &'a [E]),
+    candidate: (&'a str, &'a [E]),
+    reference: Option<E::Id>,
+}
+
+impl<E: Entry> Pair<'_, E> {
+    /// The row of `base` and its match `cand`, each direction's speeds compared; every
+    /// absolute change goes to `absolute`.
+    fn row(&self, base: &E, cand: &E, absolute: &mut Vec<AbsoluteChange>) -> Result<Row> {
+        let is_reference = self.reference == Some(base.id());
         let mut speeds = Vec::new();
         for ((direction, b), (_, c)) in base.timings().into_iter().zip(cand.timings()) {
             let (Some(b), Some(c)) = (b, c) else {
@@ -162,16 +189,16 @@ pub(super) fn match_up<E: Entry>(
                     speed_against(c, cand.input_bytes(), Against::Nothing),
                 ),
             });
-            let change = match (
-                speed(&out.baseline, baseline, base, direction, b, reference)?,
-                speed(&out.candidate, candidate, cand, direction, c, reference)?,
-            ) {
-                (Some(b), Some(c)) => Some(measure_change(b, c)),
-                _ => None,
-            };
-            speeds.push((direction, change));
+            let (label, run) = self.baseline;
+            let before = speed(label, run, base, direction, b, self.reference)?;
+            let (label, run) = self.candidate;
+            let after = speed(label, run, cand, direction, c, self.reference)?;
+            speeds.push((
+                direction,
+                before.zip(after).map(|(b, c)| measure_change(b, c)),
+            ));
         }
-        out.rows.push(Row {
+        Ok(Row {
             key: base.row_key(),
             is_reference,
             versions: base
@@ -181,14 +208,8 @@ pub(super) fn match_up<E: Entry>(
             baseline_bytes: base.size(),
             candidate_bytes: cand.size(),
             speeds,
-        });
+        })
     }
-    out.extra = candidate
-        .iter()
-        .filter(|c| !baseline.iter().any(|b| b.same(c)))
-        .map(Entry::row_key)
-        .collect();
-    Ok(absolute)
 }
 
 /// `entry`'s speed in `direction` (timed as `timing`) on the comparison's basis: MB/s, or

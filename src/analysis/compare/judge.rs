@@ -49,8 +49,12 @@ pub struct SpeedChange {
     /// The change after removing the reference cell's drift (normalised mode); this is
     /// what the verdict judges.
     pub judged_change: f64,
-    /// Standard error of the log ratio from the cells' own samples; `None` without.
+    /// Standard error of the log ratio from the samples: the cell's and, when
+    /// normalised, the reference's; `None` without.
     pub se_within: Option<f64>,
+    /// The part of it from the cell's own samples, without the reference's: what is
+    /// left once the common drift (which holds the reference's noise) is removed.
+    pub se_own: Option<f64>,
     /// The band a change must leave to count: `z` × the combined standard error of
     /// within-cell and between-cell noise, in log units; `None` when neither is known.
     pub noise: Option<f64>,
@@ -110,10 +114,12 @@ pub(super) struct AbsoluteChange {
     pub change: SpeedChange,
 }
 
-/// A speed on the comparison's basis with its relative standard error, if known.
+/// A speed on the comparison's basis with its relative standard error, if known: in
+/// all, and from the cell's own samples.
 pub(super) struct Speed {
     value: f64,
     relative_se: Option<f64>,
+    own_se: Option<f64>,
 }
 
 /// What a speed is divided by.
@@ -129,25 +135,25 @@ pub(super) enum Against<'a> {
 /// The speed of `timing` on a body of `input_bytes`, against `against`, with its
 /// relative standard error where the samples give one.
 pub(super) fn speed_against(timing: &Timing, input_bytes: u64, against: Against) -> Speed {
+    let own_se = timing.relative_standard_error();
     match against {
         Against::Nothing => Speed {
             value: timing.mb_s(input_bytes),
-            relative_se: timing.relative_standard_error(),
+            relative_se: own_se,
+            own_se,
         },
         // The reference against itself is 1 by definition, with no error.
         Against::Itself => Speed {
             value: 1.0,
             relative_se: Some(0.0),
+            own_se: Some(0.0),
         },
         Against::Reference(reference) => Speed {
             value: timing.relative_to(reference),
-            relative_se: match (
-                timing.relative_standard_error(),
-                reference.relative_standard_error(),
-            ) {
-                (Some(a), Some(b)) => Some(a.hypot(b)),
-                _ => None,
-            },
+            relative_se: own_se
+                .zip(reference.relative_standard_error())
+                .map(|(a, b)| a.hypot(b)),
+            own_se,
         },
     }
 }
@@ -155,16 +161,14 @@ pub(super) fn speed_against(timing: &Timing, input_bytes: u64, against: Against)
 /// The raw change between two speeds, before any verdict.
 pub(super) fn measure_change(baseline: Speed, candidate: Speed) -> SpeedChange {
     let change = candidate.value / baseline.value - 1.0;
-    let se_within = match (baseline.relative_se, candidate.relative_se) {
-        (Some(a), Some(b)) => Some(a.hypot(b)),
-        _ => None,
-    };
+    let both = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| a.hypot(b));
     SpeedChange {
         baseline: baseline.value,
         candidate: candidate.value,
         change,
         judged_change: change,
-        se_within,
+        se_within: both(baseline.relative_se, candidate.relative_se),
+        se_own: both(baseline.own_se, candidate.own_se),
         noise: None,
         verdict: Verdict::Unchanged,
     }
@@ -207,28 +211,26 @@ pub(super) fn judge_all(
     let mut drifts = Vec::new();
     for (payload, direction) in groups(tests.iter().map(|t| (t.payload, t.direction))) {
         let in_group = |t: &Test| t.payload == payload && t.direction == direction;
-        let log_changes: Vec<f64> = tests
+        let others: Vec<(f64, Option<f64>)> = tests
             .iter()
             .filter(|t| in_group(t) && !t.is_reference)
-            .map(|t| t.change.change.ln_1p())
+            .map(|t| (t.change.change.ln_1p(), t.change.se_own))
             .collect();
-        let (center, sums) = group_drift(&log_changes, payload, direction, &mut drifts);
-        let center = if normalized { center } else { 0.0 };
+        let log_changes: Vec<f64> = others.iter().map(|(x, _)| *x).collect();
+        let center = group_drift(&log_changes, payload, direction, &mut drifts);
+        let centered = normalized && center.is_some();
         for test in tests.iter_mut().filter(|t| in_group(t)) {
             if test.is_reference {
-                judge(test.change, 0.0, 0.0, z, options.threshold);
+                judge(test.change, 0.0, 0.0, z, options.threshold, false);
                 continue;
             }
-            // Leave this cell out of its own spread, so that a real regression does not
-            // widen the band that judges it.
-            let x = test.change.change.ln_1p();
-            let (n, sum, sum_sq) = sums;
-            let spread = if n > MIN_CELLS_FOR_SPREAD {
-                sample_sd(n - 1, sum - x, sum_sq - x * x)
+            let between = between_cell_spread(&others, test.change);
+            let center = if normalized {
+                center.unwrap_or(0.0)
             } else {
                 0.0
             };
-            judge(test.change, center, spread, z, options.threshold);
+            judge(test.change, center, between, z, options.threshold, centered);
         }
     }
     comparison.drifts = drifts;
@@ -247,20 +249,20 @@ fn groups<'a>(pairs: impl Iterator<Item = (&'a str, Direction)>) -> Vec<(&'a str
     groups
 }
 
-/// The median of a group's log changes (0 with too few to tell), recording it as a
-/// [`Drift`] when there are enough; and the count, sum and sum of squares.
+/// The median of a group's log changes, recorded as a [`Drift`]; `None` with too few
+/// cells to tell.
 fn group_drift(
     log_changes: &[f64],
     payload: &str,
     direction: Direction,
     drifts: &mut Vec<Drift>,
-) -> (f64, (usize, f64, f64)) {
+) -> Option<f64> {
     let n = log_changes.len();
+    if n < MIN_CELLS_FOR_SPREAD {
+        return None;
+    }
     let sum: f64 = log_changes.iter().sum();
     let sum_sq: f64 = log_changes.iter().map(|x| x * x).sum();
-    if n < MIN_CELLS_FOR_SPREAD {
-        return (0.0, (n, sum, sum_sq));
-    }
     let center = median(&mut log_changes.to_vec());
     drifts.push(Drift {
         payload: payload.to_string(),
@@ -269,7 +271,39 @@ fn group_drift(
         spread: sample_sd(n, sum, sum_sq),
         cells: n,
     });
-    (center, (n, sum, sum_sq))
+    Some(center)
+}
+
+/// The spread between cells that their own samples cannot show, for judging `change`:
+/// over the other cells of its group (itself left out, so that a real regression does
+/// not widen its own band), the variance of their log changes less the mean variance
+/// their own samples explain, when positive. The observed spread holds both; adding the
+/// whole of it to a cell's own standard error would count the sample noise twice.
+/// Without samples (CSV runs) the whole spread stands. Zero with too few cells.
+fn between_cell_spread(others: &[(f64, Option<f64>)], change: &SpeedChange) -> f64 {
+    let x = change.change.ln_1p();
+    // Leave this cell out: the first entry equal to it, as its own log change.
+    let mut rest: Vec<(f64, Option<f64>)> = others.to_vec();
+    if let Some(position) = rest.iter().position(|(other, _)| *other == x) {
+        rest.remove(position);
+    }
+    let n = rest.len();
+    if n < MIN_CELLS_FOR_SPREAD {
+        return 0.0;
+    }
+    let sum: f64 = rest.iter().map(|(x, _)| x).sum();
+    let sum_sq: f64 = rest.iter().map(|(x, _)| x * x).sum();
+    let variance = sample_sd(n, sum, sum_sq).powi(2);
+    let explained: Vec<f64> = rest
+        .iter()
+        .filter_map(|(_, se)| se.map(|s| s * s))
+        .collect();
+    let explained = if explained.len() == n {
+        explained.iter().sum::<f64>() / n as f64
+    } else {
+        0.0
+    };
+    (variance - explained).max(0.0).sqrt()
 }
 
 /// Per payload and direction, the reference's own absolute change and the median
@@ -338,11 +372,25 @@ fn verdict(log_change: f64, noise: Option<f64>, threshold: f64) -> Verdict {
 }
 
 /// Removes `center` (a log drift) from the change, sets the band to `z` standard errors
-/// (within-cell and between-cell `spread` combined), and gives the verdict.
-fn judge(change: &mut SpeedChange, center: f64, spread: f64, z: f64, threshold: f64) {
+/// (within-cell and between-cell `spread` combined), and gives the verdict. Once
+/// `centered`, the reference's noise went out with the drift, and the cell's own
+/// standard error is the within-cell part.
+fn judge(
+    change: &mut SpeedChange,
+    center: f64,
+    spread: f64,
+    z: f64,
+    threshold: f64,
+    centered: bool,
+) {
     let judged_log = change.change.ln_1p() - center;
     change.judged_change = judged_log.exp_m1();
-    change.noise = match change.se_within {
+    let within = if centered {
+        change.se_own
+    } else {
+        change.se_within
+    };
+    change.noise = match within {
         Some(within) => Some(z * within.hypot(spread)),
         None if spread > 0.0 => Some(z * spread),
         None => None,

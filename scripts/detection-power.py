@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""How well `codecbench compare` gates CI: its detection power and false-alarm rate.
+
+Measures 2 x PAIRS unmodified runs with the given `run` options, then for each pair
+(baseline, candidate):
+
+- false alarm: compares the two unmodified runs; any flagged cell is a false alarm;
+- power: for each cell tried and each slowdown factor, multiplies that cell's samples
+  in the candidate (both directions) by the factor and checks that compare flags it.
+
+Prints one table: per factor, how many (cell, pair) trials were flagged, and the false
+alarms. Needs only Python 3 and a release build (cargo build --release).
+
+    scripts/detection-power.py                           # CI settings, 5 pairs
+    scripts/detection-power.py --label quick -- --quick  # the --quick preset
+    scripts/detection-power.py --pairs 3 --compare-args=--absolute
+"""
+
+import argparse
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecbench")
+CI_SETTINGS = ["--payload", "small", "--iterations", "15", "--warmup", "2"]
+# Cells tried: (codec, level) with the library servers run and a fresh encoder.
+CELLS = [("zstd", 3), ("zstd", -1), ("brotli", 4), ("gzip", 6)]
+SERVER_LIBRARY = {"zstd": "libzstd", "brotli": "libbrotli", "gzip": "zlib-rs"}
+
+
+def measure(path, run_args):
+    subprocess.run(
+        [BIN, "run", "--quiet", "--format", "csv", "--json", path, *run_args],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    with open(path) as f:
+        return json.load(f)
+
+
+def is_cell(cell, codec, level):
+    return (
+        cell["codec"] == codec
+        and cell["level"] == level
+        and cell["library"] == SERVER_LIBRARY[codec]
+        and cell["variant"] == "fresh"
+    )
+
+
+def slowed(run, codec, level, factor):
+    run = copy.deepcopy(run)
+    for payload in run["payloads"]:
+        for cell in payload["cells"]:
+            if not is_cell(cell, codec, level):
+                continue
+            for direction in ("compress", "decompress"):
+                summary = cell[direction]
+                for key in ("median_s", "min_s", "max_s", "mean_s"):
+                    summary[key] *= factor
+                summary["samples_s"] = [s * factor for s in summary["samples_s"]]
+    return run
+
+
+def flagged_rows(baseline_path, candidate, workdir, compare_args):
+    candidate_path = os.path.join(workdir, "candidate.json")
+    with open(candidate_path, "w") as f:
+        json.dump(candidate, f)
+    out = subprocess.run(
+        [BIN, "compare", baseline_path, candidate_path, "--format", "json", *compare_args],
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode not in (0, 1):
+        sys.exit(f"compare failed: {out.stderr}")
+    comparison = json.loads(out.stdout)
+    flagged = set()
+    for row in comparison["rows"]:
+        verdicts = [change["verdict"] for _, change in row["speeds"] if change]
+        if "regressed" in verdicts:
+            identity = row["key"]["id"]
+            flagged.add((identity["codec"], identity["library"], identity["variant"], identity["level"]))
+    return flagged, out.returncode
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--factors", default="1.1,1.2,1.3,1.5,2.0")
+    parser.add_argument("--label", default="CI settings")
+    parser.add_argument("--compare-args", default="", help="extra compare options, space-separated")
+    parser.add_argument(
+        "--runs-dir",
+        help="keep the runs here; runs already there (run0.json, ...) are reused, not measured",
+    )
+    parser.add_argument("run_args", nargs="*", help="run options (default: the CI settings)")
+    args = parser.parse_args()
+    run_args = args.run_args or CI_SETTINGS
+    compare_args = args.compare_args.split()
+    factors = [float(f) for f in args.factors.split(",")]
+    with tempfile.TemporaryDirectory() as scratch:
+        workdir = args.runs_dir or scratch
+        os.makedirs(workdir, exist_ok=True)
+        runs = []
+        for i in range(2 * args.pairs):
+            path = os.path.join(workdir, f"run{i}.json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    runs.append(json.load(f))
+                continue
+            print(f"run {i + 1}/{2 * args.pairs}: {' '.join(run_args)}", file=sys.stderr)
+            runs.append(measure(path, run_args))
+        false_alarms = 0
+        caught = {f: 0 for f in factors}
+        trials = 0
+        for p in range(args.pairs):
+            baseline, candidate = runs[2 * p], runs[2 * p + 1]
+            baseline_path = os.path.join(workdir, f"run{2 * p}.json")
+            flagged, code = flagged_rows(baseline_path, candidate, workdir, compare_args)
+            if code != 0:
+                false_alarms += 1
+                print(f"pair {p + 1}: false alarm: {sorted(flagged)}", file=sys.stderr)
+            for codec, level in CELLS:
+                trials += 1
+                for factor in factors:
+                    slower = slowed(candidate, codec, level, factor)
+                    flagged, _ = flagged_rows(baseline_path, slower, workdir, compare_args)
+                    key = (codec, SERVER_LIBRARY[codec], "fresh", level)
+                    caught[factor] += key in flagged
+    cells = ", ".join(f"{c} {l}" for c, l in CELLS)
+    print(f"{args.label}: `{' '.join(run_args)}` {' '.join(compare_args)}".rstrip())
+    print(f"cells tried: {cells}; {args.pairs} pairs of unmodified runs")
+    print()
+    print("| slowdown of one cell | flagged |")
+    print("| --- | --- |")
+    for factor in factors:
+        print(f"| {factor}x | {caught[factor]} of {trials} |")
+    print(f"| none (false alarms) | {false_alarms} of {args.pairs} pairs |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+//! Checking the article's claims against a measured matrix, one row per claim.
+//!
+//! Sizes must match to the byte and ratios to two decimals. Speeds come from another
+//! machine, so only their shape is checked: which is faster, and roughly by how much.
+//! Each rule is written beside its claim below.
+
+use serde::Serialize;
+
+mod claims;
+
+use crate::codec::CodecKind::{self, Zstd};
+use crate::results::identity::{CellId, Variant};
+use crate::results::{LoadedRun, RunCell};
+
+/// Whether a claim holds here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// It holds as stated.
+    Holds,
+    /// Its direction holds, its size does not.
+    Partly,
+    /// It does not hold.
+    Fails,
+    /// The run lacks a cell the claim needs.
+    Unmeasured,
+}
+
+impl Verdict {
+    /// The word in the table.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Partly => "partly",
+            Verdict::Fails => "does not hold",
+            Verdict::Unmeasured => "not measured",
+        }
+    }
+}
+
+/// One claim of the article.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Claim {
+    /// What the article says.
+    pub claim: String,
+    /// The article's figure.
+    pub article: String,
+    /// The figure measured here.
+    pub measured: String,
+    /// Whether it holds.
+    pub verdict: Verdict,
+}
+
+/// The cells of one run, found by payload, codec and level; brotli prefers the C library
+/// (what .NET ships) and falls back to the Rust port.
+struct Matrix<'a> {
+    run: &'a LoadedRun,
+}
+
+impl<'a> Matrix<'a> {
+    fn cell(&self, payload: &str, codec: CodecKind, level: i32) -> Option<&'a RunCell> {
+        let server = CellId::reference(codec, level);
+        let fresh = |c: &&'a RunCell| {
+            let id = c.key.id;
+            c.key.payload == payload
+                && id.codec == codec
+                && id.level == level
+                && id.variant == Variant::Fresh
+        };
+        let cells = self.run.codec_cells();
+        self.run
+            .cell_on(payload, &server)
+            .or_else(|| cells.iter().find(fresh))
+    }
+
+    fn bytes(&self, payload: &str, codec: CodecKind, level: i32) -> Option<u64> {
+        self.cell(payload, codec, level).map(|c| c.compressed_bytes)
+    }
+
+    fn ratio(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
+        self.cell(payload, codec, level).map(RunCell::ratio)
+    }
+
+    fn input(&self, payload: &str) -> Option<u64> {
+        self.run
+            .codec_cells()
+            .iter()
+            .find(|c| c.key.payload == payload)
+            .map(|c| c.input_bytes)
+    }
+
+    fn compress_s(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
+        Some(
+            self.cell(payload, codec, level)?
+                .compress
+                .as_ref()?
+                .median_s,
+        )
+    }
+
+    fn decompress_s(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
+        Some(
+            self.cell(payload, codec, level)?
+                .decompress
+                .as_ref()?
+                .median_s,
+        )
+    }
+
+    fn mb_s(&self, payload: &str, seconds: f64) -> Option<f64> {
+        Some(crate::stats::mb_per_s(self.input(payload)?, seconds))
+    }
+}
+
+fn claim(claim: &str, article: &str, measured: Option<(String, Verdict)>) -> Claim {
+    let (measured, verdict) =
+        measured.unwrap_or_else(|| ("cell missing from the run".into(), Verdict::Unmeasured));
+    Claim {
+        claim: claim.to_string(),
+        article: article.to_string(),
+        measured,
+        verdict,
+    }
+}
+
+fn exact(expected: u64, measured: Option<u64>) -> Option<(String, Verdict)> {
+    let measured = measured?;
+    let verdict = if measured == expected {
+        Verdict::Holds
+    } else {
+        Verdict::Fails
+    };
+    Some((format!("{} B", crate::export::thousands(measured)), verdict))
+}
+
+fn two_decimals(expected: &str, measured: Option<f64>) -> Option<(String, Verdict)> {
+    let text = format!("{:.2}x", measured?);
+    let verdict = if text == format!("{expected}x") {
+        Verdict::Holds
+    } else {
+        Verdict::Fails
+    };
+    Some((format!("{text} ({:.3})", measured?), verdict))
+}
+
+/// The first zstd level above 1 whose ratio beats level 1's on `payload`.
+fn first_level_beating_one(m: &Matrix, payload: &str) -> Option<Option<i32>> {
+    let one = m.ratio(payload, Zstd, 1)?;
+    Some((2..=19).find(|&level| m.ratio(payload, Zstd, level).is_some_and(|r| r > one)))
+}
+
+/// Every claim, in the order of FIGURES.md.
+pub fn check(run: &LoadedRun) -> Vec<Claim> {
+    claims::all(&Matrix { run })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,98 @@
+//! Unit tests of the claims.
+
+use super::*;
+use crate::results::{CellKey, Timing};
+
+fn cell(payload: &str, codec: &str, level: i32, input: u64, bytes: u64, ms: f64) -> RunCell {
+    let timing = Timing::of(ms / 1e3, vec![]);
+    let key = CellKey::new(payload, codec, level);
+    RunCell::for_test(key, input, bytes, timing.clone(), timing)
+}
+
+fn verdict_of(claims: &[Claim], start: &str) -> Verdict {
+    claims
+        .iter()
+        .find(|c| c.claim.starts_with(start))
+        .unwrap_or_else(|| panic!("no claim {start}"))
+        .verdict
+}
+
+#[test]
+fn exact_sizes_hold_and_a_missing_cell_is_unmeasured() {
+    let run = LoadedRun {
+        label: "run".into(),
+        machine: None,
+        results: crate::results::Results::Codec(vec![
+            cell("small", "zstd", 1, 298_727, 41_132, 0.7),
+            cell("small", "zstd", 3, 298_727, 43_645, 1.0),
+        ]),
+    };
+    let claims = check(&run);
+    assert_eq!(verdict_of(&claims, "the 1,000-record"), Verdict::Holds);
+    assert_eq!(
+        verdict_of(&claims, "small, zstd 1 (streaming)"),
+        Verdict::Holds
+    );
+    assert_eq!(
+        verdict_of(&claims, "small, zstd 3 (streaming)"),
+        Verdict::Fails
+    );
+    assert_eq!(
+        verdict_of(&claims, "the 10,000-record"),
+        Verdict::Unmeasured
+    );
+    assert_eq!(
+        verdict_of(&claims, "small: zstd 3 is worse"),
+        Verdict::Holds,
+        "larger and slower"
+    );
+}
+
+#[test]
+fn shape_claims_follow_the_matrix() {
+    // Ratios 7.3, 7.2, 7.0, 6.9, 7.1, then level 6 and beyond beat level 1 from 16 on.
+    let input = 3_000_000;
+    let mut cells: Vec<RunCell> = [7.3, 7.2, 7.0, 6.9, 7.1]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            cell(
+                "large",
+                "zstd",
+                i as i32 + 1,
+                input,
+                (input as f64 / r) as u64,
+                5.0,
+            )
+        })
+        .collect();
+    for level in 6..=19 {
+        let ratio = if level >= 16 { 7.5 } else { 7.2 };
+        cells.push(cell(
+            "large",
+            "zstd",
+            level,
+            input,
+            (input as f64 / ratio) as u64,
+            50.0,
+        ));
+    }
+    let run = LoadedRun {
+        label: "run".into(),
+        machine: None,
+        results: crate::results::Results::Codec(cells),
+    };
+    let claims = check(&run);
+    assert_eq!(
+        verdict_of(&claims, "large: the zstd ratio falls"),
+        Verdict::Holds
+    );
+    let first = claims
+        .iter()
+        .find(|c| c.claim.starts_with("large: the first zstd level"))
+        .unwrap();
+    assert_eq!(
+        (first.measured.as_str(), first.verdict),
+        ("level 16", Verdict::Fails)
+    );
+}

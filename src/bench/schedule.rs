@@ -1,0 +1,132 @@
+//! What each direction of each cell runs: iterations fixed or sized from a time budget,
+//! spread over rounds, with adaptive stopping for a precision.
+
+use std::time::Duration;
+
+/// How many timed iterations each direction of each cell gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Iterations {
+    /// Exactly this many, at least 1: the article's method.
+    Fixed(u32),
+    /// Enough to fill `min_time`, sized from the first (reference) run of each direction,
+    /// as lzbench `-t` and hyperfine `--min-benchmarking-time` do; at most
+    /// `max_iterations`. A direction whose first run alone lasts `min_time` keeps that run
+    /// as its one sample.
+    Budget {
+        /// Timed time to fill per direction.
+        min_time: Duration,
+        /// Cap on the count.
+        max_iterations: u32,
+    },
+}
+
+/// Adaptive stopping, as BenchmarkDotNet's `MaxRelativeError`: after its planned rounds a
+/// cell gets further rounds until the 95% confidence interval of each direction's median
+/// is within `target` of the median, or its timed time passes `budget`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Precision {
+    /// The largest relative half-width of the interval, e.g. 0.02 for ±2%.
+    pub target: f64,
+    /// The most timed time a cell may take, both directions together.
+    pub budget: Duration,
+}
+
+/// Extra rounds a cell may get on top of its planned ones, whatever the budget, so that
+/// iterations a clock cannot see still end.
+pub const MAX_EXTRA_ROUNDS: usize = 200;
+
+/// How to measure each direction of each cell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    /// Untimed warm-up iterations before the first round's timed ones. Later rounds
+    /// re-warm with one iteration (none if this is 0). With a time budget, warm-up also
+    /// stops at a quarter of `min_time`.
+    pub warmup: u32,
+    /// Timed iterations.
+    pub iterations: Iterations,
+    /// Rounds to spread the timed iterations over; at least 1.
+    pub rounds: u32,
+    /// Further rounds until a precision is reached, if asked for.
+    pub precision: Option<Precision>,
+}
+
+/// What one direction of one cell runs, decided once its first run is timed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// Untimed iterations before the first round.
+    pub warmup: u32,
+    /// Untimed iterations before each later round.
+    pub rewarm: u32,
+    /// Timed iterations in each round; fewer entries than rounds when there are fewer
+    /// iterations than rounds. With `round_time`, the most a round may run.
+    pub per_round: Vec<u32>,
+    /// With a time budget: each round runs timed iterations until their times add up to
+    /// this (at least one, at most the round's `per_round`).
+    pub round_time: Option<Duration>,
+    /// The first run is kept as the only sample (a time budget it already filled).
+    pub reuse_first_run: bool,
+}
+
+impl Plan {
+    /// The schedule of a direction whose first, untimed-for-the-results run took `first`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use codecbench::bench::runner::{Iterations, Plan};
+    ///
+    /// let plan = Plan { warmup: 3, iterations: Iterations::Fixed(12), rounds: 5, precision: None };
+    /// assert_eq!(plan.schedule(Duration::from_millis(1)).per_round, [3, 3, 2, 2, 2]);
+    /// let budget = Iterations::Budget { min_time: Duration::from_millis(100), max_iterations: 1000 };
+    /// let plan = Plan { iterations: budget, ..plan };
+    /// let schedule = plan.schedule(Duration::from_millis(7));
+    /// assert_eq!(schedule.round_time, Some(Duration::from_millis(20)));
+    /// assert_eq!(schedule.per_round, [200; 5]);
+    /// ```
+    pub fn schedule(&self, first: Duration) -> Schedule {
+        let split = |count: u32, rounds: u32| -> Vec<u32> {
+            let (share, extra) = (count / rounds, count % rounds);
+            (0..rounds).map(|r| share + u32::from(r < extra)).collect()
+        };
+        match self.iterations {
+            Iterations::Fixed(count) => {
+                let count = count.max(1);
+                Schedule {
+                    warmup: self.warmup,
+                    rewarm: self.warmup.min(1),
+                    per_round: split(count, self.rounds.clamp(1, count)),
+                    round_time: None,
+                    reuse_first_run: false,
+                }
+            }
+            Iterations::Budget {
+                min_time,
+                max_iterations,
+            } => {
+                if first >= min_time {
+                    return Schedule {
+                        warmup: 0,
+                        rewarm: 0,
+                        per_round: Vec::new(),
+                        round_time: None,
+                        reuse_first_run: true,
+                    };
+                }
+                // The first run is often slower than the rest (cold caches), so it only
+                // sets the number of rounds and the warm-up; the rounds then run by time.
+                let per_run = first.as_secs_f64().max(1e-9);
+                let estimate = (min_time.as_secs_f64() / per_run).ceil();
+                let warm_budget = (min_time.as_secs_f64() / 4.0 / per_run).floor();
+                let cap = max_iterations.max(1);
+                let rounds = self.rounds.clamp(1, (estimate as u32).clamp(1, cap));
+                let warmup = self.warmup.min(warm_budget as u32);
+                Schedule {
+                    warmup,
+                    rewarm: warmup.min(1),
+                    per_round: split(cap, rounds),
+                    round_time: Some(min_time / rounds),
+                    reuse_first_run: false,
+                }
+            }
+        }
+    }
+}

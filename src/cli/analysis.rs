@@ -1,0 +1,211 @@
+//! Options of the commands that read or analyse runs.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::measure::{GeneratorArgs, MeasureArgs};
+
+/// Options of `codecbench compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The reference run: JSON from `run --json`, or CSV from `run --csv`.
+    pub baseline: PathBuf,
+
+    /// The run to judge, in either format.
+    pub candidate: PathBuf,
+
+    /// Smallest speed change, in percent, that can count as a regression.
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 10.0,
+        allow_hyphen_values = true
+    )]
+    pub threshold: f64,
+
+    /// Divide each cell's speed by this cell's speed in the same run and payload, so that
+    /// machines of different speed compare by shape.
+    #[arg(
+        long,
+        value_name = "CODEC:LEVEL",
+        default_value = "zstd:1",
+        conflicts_with = "absolute"
+    )]
+    pub normalize_to: String,
+
+    /// Compare raw MB/s instead, for runs on the same kind of machine: a slowdown of the
+    /// reference or of every cell together then fails too (normalised, it only warns).
+    #[arg(long)]
+    pub absolute: bool,
+
+    /// Report compressed-size differences without failing.
+    #[arg(long)]
+    pub allow_size_drift: bool,
+
+    /// Report baseline results missing from the candidate without failing.
+    #[arg(long)]
+    pub allow_missing: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    pub format: CompareFormat,
+}
+
+/// Output formats of `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompareFormat {
+    /// A terminal table and a summary.
+    Table,
+    /// A Markdown table and a summary, e.g. for a CI job summary.
+    Markdown,
+    /// The whole comparison as JSON.
+    Json,
+}
+
+/// Options of `codecbench merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Runs to merge, JSON or CSV, in column order.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+
+    /// Reference cell for the normalised-speed columns.
+    #[arg(long, value_name = "CODEC:LEVEL", default_value = "zstd:1")]
+    pub normalize_to: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = MergeFormat::Table)]
+    pub format: MergeFormat,
+}
+
+/// Output formats of `merge`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MergeFormat {
+    /// One terminal table.
+    Table,
+    /// One Markdown table.
+    Markdown,
+    /// Long-format CSV: a row per setting and run.
+    Csv,
+}
+
+/// Options of `codecbench recommend`.
+#[derive(Debug, Args)]
+pub struct RecommendArgs {
+    /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
+    /// then ignored.
+    #[arg(long, value_name = "RUN")]
+    pub from: Option<PathBuf>,
+
+    /// Link speeds for the end-to-end table, in Mbit/s, comma-separated.
+    #[arg(long, value_name = "MBIT,...", value_delimiter = ',',
+          default_values_t = [10.0, 100.0, 1000.0], allow_hyphen_values = true)]
+    pub bandwidth: Vec<f64>,
+
+    /// The compression time a dynamic response may take, in milliseconds.
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 5.0,
+        allow_hyphen_values = true
+    )]
+    pub latency_budget_ms: f64,
+
+    /// The compression time a response compressed once and cached may take, in
+    /// milliseconds.
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 1000.0,
+        allow_hyphen_values = true
+    )]
+    pub cache_budget_ms: f64,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+    pub format: CompareFormat,
+
+    /// What to measure and how, when there is no --from.
+    #[command(flatten)]
+    pub measure: MeasureArgs,
+}
+
+/// Options of `codecbench plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// A run saved by `run --json` (or `--csv`).
+    pub run: PathBuf,
+
+    /// The SVG file to write.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// Options of `codecbench reproduce`.
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
+    /// then ignored.
+    #[arg(long, value_name = "RUN")]
+    pub from: Option<PathBuf>,
+
+    /// Where to write the Markdown report.
+    #[arg(long, value_name = "FILE", default_value = "results/REPRODUCTION.md")]
+    pub out: PathBuf,
+
+    /// What to measure and how, when there is no --from. The defaults are the article's.
+    #[command(flatten)]
+    pub measure: MeasureArgs,
+}
+
+/// Options of `codecbench zstd-params`.
+#[derive(Debug, Args)]
+pub struct ZstdParamsArgs {
+    /// A built-in payload, a file, or a directory, for the known-size tables. Repeat to
+    /// show several. Default: the three built-ins.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Levels, as for `run --zstd-levels`.
+    #[arg(
+        long,
+        value_name = "LIST",
+        default_value = "-5..-1,1..19",
+        allow_hyphen_values = true
+    )]
+    pub levels: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ParamsFormat::Table)]
+    pub format: ParamsFormat,
+
+    /// Options of the record generator, for the built-in payloads.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}
+
+/// Output formats of `zstd-params`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ParamsFormat {
+    /// Terminal tables.
+    Table,
+    /// GitHub-flavoured Markdown.
+    Markdown,
+}
+
+/// Options of `codecbench payloads`.
+#[derive(Debug, Args)]
+pub struct PayloadsArgs {
+    /// Directory to write into; created if missing.
+    #[arg(long, value_name = "DIR", default_value = "payloads")]
+    pub out: PathBuf,
+
+    /// Write only `records-N.json`, with N records, instead of the three built-ins.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub records: Option<u64>,
+
+    /// Options of the record generator.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}

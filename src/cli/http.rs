@@ -1,0 +1,51 @@
+//! Options of `codecbench http`.
+
+use clap::Args;
+
+use super::measure::{GeneratorArgs, OutputArgs};
+
+/// Options of `codecbench http`.
+#[derive(Debug, Args)]
+pub struct HttpArgs {
+    /// A built-in payload, a file or a directory, as for `run`. Default: small.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Encodings to serve, one server each: `zstd:LEVEL`, `br:QUALITY`, `gzip:LEVEL`,
+    /// `identity`, or `auto` (zstd, br and gzip at level 1, negotiated in ASP.NET Core's
+    /// order for a browser's Accept-Encoding), comma-separated.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "zstd:1,zstd:3,br:1,br:4,gzip:1,identity"
+    )]
+    pub encodings: Vec<String>,
+
+    /// Connections per encoding, each sending one request at a time.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256), allow_hyphen_values = true)]
+    pub concurrency: u32,
+
+    /// Requests per encoding. Default: 200 when --duration is not given.
+    #[arg(long, value_name = "N", conflicts_with = "duration",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000), allow_hyphen_values = true)]
+    pub requests: Option<u32>,
+
+    /// Seconds of load per encoding, at most 600.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub duration: Option<f64>,
+
+    /// Shape each connection's server-to-client stream to this many Mbit/s with a token
+    /// bucket, so the time smaller bodies save on a slow link shows.
+    #[arg(long, value_name = "MBIT", allow_hyphen_values = true)]
+    pub bandwidth: Option<f64>,
+
+    /// Where the results go.
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Options of the record generator, for the built-in payloads.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}

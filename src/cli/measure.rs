@@ -1,0 +1,178 @@
+//! What to measure and how, and where results go: `run`'s options, shared with
+//! `recommend`, `reproduce` and `http`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::codec::{BrotliImpl, CodecKind, EncoderChoice};
+use crate::export::Format;
+use crate::payload::{RngKind, DEFAULT_SEED};
+
+/// Options shared by everything that generates records.
+#[derive(Debug, Args)]
+pub struct GeneratorArgs {
+    /// Seed of the record generator.
+    #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true)]
+    pub seed: i32,
+
+    /// Random stream: `dotnet` reproduces the article byte for byte; `chacha` is Rust-native.
+    #[arg(long, value_enum, default_value_t = RngKind::Dotnet)]
+    pub rng: RngKind,
+}
+
+/// What to measure and how: shared by `run` and `recommend`.
+#[derive(Debug, Args)]
+pub struct MeasureArgs {
+    /// A built-in payload (single, small, large), a file, or a directory of files.
+    /// Repeat to run several. Default: all three built-in payloads.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Timed iterations per direction. Default: 1000 for bodies up to 10 kB, 60 up to
+    /// 1 MB, 15 above (the article's counts for its three payloads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          allow_hyphen_values = true)]
+    pub iterations: Option<u32>,
+
+    /// Instead of a fixed count, time each direction of each cell for at least SECONDS,
+    /// with the count sized from a first run (like lzbench -t or hyperfine). A first run
+    /// that alone lasts SECONDS is kept as the one sample.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        conflicts_with = "iterations",
+        allow_hyphen_values = true
+    )]
+    pub min_time: Option<f64>,
+
+    /// Cap on the iterations --min-time or --quick may size.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          allow_hyphen_values = true)]
+    pub max_iterations: Option<u32>,
+
+    /// A fast preset for CI and first looks: --min-time 0.05 --max-iterations 200. The
+    /// whole default matrix takes about a minute on a 2-core machine.
+    #[arg(long, conflicts_with_all = ["iterations", "min_time"])]
+    pub quick: bool,
+
+    /// Untimed warm-up iterations per direction before the timed ones. Each later round
+    /// re-warms with one.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 3,
+        allow_hyphen_values = true
+    )]
+    pub warmup: u32,
+
+    /// Spread each cell's timed iterations over N rounds, each visiting every cell, so a
+    /// slow spell of the machine shows in every cell's spread rather than shifting one
+    /// cell. 1 runs each cell to completion before the next.
+    #[arg(long, value_name = "N", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
+    pub rounds: u32,
+
+    /// Keep measuring each cell, in further rounds, until the 95% confidence interval of
+    /// each direction's median is within PCT percent of it, or --precision-budget runs
+    /// out; the report marks the cells that did not get there.
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub precision: Option<f64>,
+
+    /// The most timed time one cell may take with --precision, in seconds, both
+    /// directions together.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        requires = "precision",
+        allow_hyphen_values = true
+    )]
+    pub precision_budget: f64,
+
+    /// Codecs to measure, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = CodecKind::ALL)]
+    pub codecs: Vec<CodecKind>,
+
+    /// zstd levels: a list and/or inclusive ranges, e.g. `1,3,19` or `-5..-1,1..19`
+    /// (the default). Any level libzstd accepts.
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    pub zstd_levels: Option<String>,
+
+    /// Which brotli to measure: Google's C library (what .NET, nginx and browsers run),
+    /// the `brotli` crate's Rust port, or both.
+    #[arg(long, value_enum, default_value_t = BrotliImpl::Both)]
+    pub brotli_impl: BrotliImpl,
+
+    /// A fresh encoder per response (the article's method), one reused and reset between
+    /// responses (zstd and gzip; brotli cannot be reset), or both.
+    #[arg(long, value_enum, default_value_t = EncoderChoice::Fresh)]
+    pub encoder: EncoderChoice,
+
+    /// Also measure zstd with a trained dictionary of each SIZE in KiB (e.g. `1,4,16,64`),
+    /// at the zstd levels. Trained on generated single records that are not measured.
+    #[arg(long, value_name = "KIB,...", value_delimiter = ',')]
+    pub zstd_dict: Vec<u32>,
+
+    /// Records to train each dictionary on.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 4000,
+        allow_hyphen_values = true
+    )]
+    pub dict_samples: usize,
+
+    /// brotli qualities, 0..11. Default: 1,4,11 (.NET's Fastest, Optimal, SmallestSize).
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    pub brotli_levels: Option<String>,
+
+    /// gzip levels, 0..9. Default: 1,6,9 (.NET's Fastest, Optimal, SmallestSize).
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
+    pub gzip_levels: Option<String>,
+
+    /// Pin the measuring thread to logical CPU N, so the scheduler does not move it
+    /// between cores mid-measurement. Whether it worked is recorded in the JSON.
+    #[arg(long, value_name = "CPU", allow_hyphen_values = true)]
+    pub pin: Option<usize>,
+
+    /// No progress on stderr: neither the bar (shown when stderr is a terminal) nor the
+    /// line per cell. Warnings and errors still show.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// Options of the record generator, for the built-in payloads.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}
+
+/// Options of `codecbench run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// What to measure and how.
+    #[command(flatten)]
+    pub measure: MeasureArgs,
+
+    /// Where the results go.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Where results go: shared by `run` and `http`.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Format of the results on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+
+    /// Also write the results as CSV to FILE, rewritten atomically after every finished
+    /// cell or encoding, so a run cut short keeps what it finished.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+
+    /// Also write the full results as JSON to FILE: environment, every result and every
+    /// timed sample, rewritten atomically after every finished cell or encoding.
+    /// `compare` and `merge` read it.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}

@@ -1,0 +1,155 @@
+//! Encodings as `http` names them, negotiation tokens, and decoding what arrives.
+
+use anyhow::{bail, Context as _, Result};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
+
+use crate::codec::{Brotli, BrotliLibrary, Codec, GzipZlibRs, Libzstd};
+
+/// A content coding and its level, as `zstd:1`, `br:4`, `gzip:1` or `identity`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Encoding {
+    /// `Content-Encoding: zstd` at this level.
+    Zstd(i32),
+    /// `Content-Encoding: br` at this quality.
+    Br(i32),
+    /// `Content-Encoding: gzip` at this level.
+    Gzip(i32),
+    /// No compression.
+    Identity,
+    /// zstd, br and gzip offered together at level 1, the server choosing by the
+    /// request's `Accept-Encoding` in ASP.NET Core 11's order of preference (zstd, then
+    /// br, then gzip); the client sends a browser's `gzip, deflate, br, zstd`.
+    Auto,
+}
+
+/// What a browser sends: Chrome and Firefox list all four.
+pub const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.label())
+    }
+}
+
+impl serde::Serialize for Encoding {
+    /// As its label: `zstd:1`.
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.label())
+    }
+}
+
+impl Encoding {
+    /// `codec` at `level`, as HTTP names it.
+    pub fn of(codec: crate::codec::CodecKind, level: i32) -> Self {
+        match codec {
+            crate::codec::CodecKind::Zstd => Encoding::Zstd(level),
+            crate::codec::CodecKind::Brotli => Encoding::Br(level),
+            crate::codec::CodecKind::Gzip => Encoding::Gzip(level),
+        }
+    }
+
+    /// Parses `zstd:1`, `br:4`, `gzip:6` or `identity`, checking the level's range.
+    pub fn parse(text: &str) -> Result<Self> {
+        match text {
+            "identity" => return Ok(Encoding::Identity),
+            "auto" => return Ok(Encoding::Auto),
+            _ => {}
+        }
+        let Some((name, level)) = text.split_once(':') else {
+            bail!("encoding '{text}' is not CODING:LEVEL (zstd:1, br:4, gzip:1), identity or auto");
+        };
+        let level: i32 = level
+            .parse()
+            .with_context(|| format!("encoding '{text}': '{level}' is not an integer level"))?;
+        let (encoding, range) = match name {
+            "zstd" => (Encoding::Zstd(level), 1..=19),
+            "br" => (Encoding::Br(level), 0..=11),
+            "gzip" => (Encoding::Gzip(level), 0..=9),
+            other => {
+                bail!("encoding '{text}': unknown coding '{other}' (zstd, br, gzip, identity)")
+            }
+        };
+        if !range.contains(&level) {
+            bail!(
+                "encoding '{text}': {name} levels here are {}..={}",
+                range.start(),
+                range.end()
+            );
+        }
+        Ok(encoding)
+    }
+
+    /// The `Content-Encoding` token; `identity` for none.
+    pub fn token(self) -> &'static str {
+        match self {
+            Encoding::Zstd(_) => "zstd",
+            Encoding::Br(_) => "br",
+            Encoding::Gzip(_) => "gzip",
+            Encoding::Identity => "identity",
+            Encoding::Auto => "auto",
+        }
+    }
+
+    /// The `Accept-Encoding` the client sends for this encoding.
+    pub(super) fn accept_encoding(self) -> &'static str {
+        match self {
+            Encoding::Auto => BROWSER_ACCEPT_ENCODING,
+            other => other.token(),
+        }
+    }
+
+    /// The `Content-Encoding` the response must carry; `None` for none. `auto` answers
+    /// a browser with zstd.
+    pub(super) fn expected_content_encoding(self) -> Option<&'static str> {
+        match self {
+            Encoding::Identity => None,
+            Encoding::Auto => Some("zstd"),
+            other => Some(other.token()),
+        }
+    }
+
+    /// `zstd:1`, or `identity`.
+    pub fn label(self) -> String {
+        match self {
+            Encoding::Zstd(l) | Encoding::Br(l) | Encoding::Gzip(l) => {
+                format!("{}:{l}", self.token())
+            }
+            Encoding::Identity | Encoding::Auto => self.token().into(),
+        }
+    }
+
+    /// tower-http's layer with exactly this encoding enabled; `None` for identity.
+    pub(super) fn layer(self) -> Option<CompressionLayer> {
+        let none = CompressionLayer::new()
+            .no_br()
+            .no_deflate()
+            .no_gzip()
+            .no_zstd();
+        let (layer, level) = match self {
+            Encoding::Zstd(l) => (none.zstd(true), l),
+            Encoding::Br(l) => (none.br(true), l),
+            Encoding::Gzip(l) => (none.gzip(true), l),
+            Encoding::Auto => (none.zstd(true).br(true).gzip(true), 1),
+            Encoding::Identity => return None,
+        };
+        Some(layer.quality(CompressionLevel::Precise(level)))
+    }
+}
+
+/// Decodes `body` sent with `content_encoding` using codecbench's own decoders.
+pub(super) fn decode(content_encoding: Option<&str>, body: &[u8]) -> Result<Vec<u8>> {
+    // The codec adapters are unit structs: building one per response costs nothing.
+    let decoder: Box<dyn Codec> = match content_encoding {
+        None => return Ok(body.to_vec()),
+        Some("zstd") => Box::new(Libzstd),
+        Some("br") => Box::new(Brotli(BrotliLibrary::C)),
+        Some("gzip") => Box::new(GzipZlibRs),
+        Some(other) => bail!("unexpected Content-Encoding '{other}'"),
+    };
+    decoder
+        .decompress(body)
+        .with_context(|| format!("a {} body does not decode", decoder.kind()))
+}

@@ -1,0 +1,155 @@
+//! The server: axum with tower-http's compression on its own single-threaded runtime,
+//! whose thread CPU time is the server's.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpListener;
+
+use super::*;
+
+/// The server's own thread: a single-threaded tokio runtime, so that its CPU time is
+/// the server's alone (the clients run on another runtime).
+pub(super) struct ServerThread {
+    pub(super) handle: tokio::runtime::Handle,
+    pub(super) shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    pub(super) thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ServerThread {
+    pub(super) fn start() -> Result<Self> {
+        let (handle_tx, handle_rx) = std::sync::mpsc::channel();
+        let (shutdown, shutdown_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("codecbench-server".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(e) => {
+                        let _ = handle_tx.send(Err(e));
+                        return;
+                    }
+                };
+                let _ = handle_tx.send(Ok(runtime.handle().clone()));
+                runtime.block_on(async {
+                    let _ = shutdown_rx.await;
+                });
+            })
+            .context("cannot start the server thread")?;
+        let handle = handle_rx
+            .recv()
+            .context("the server thread did not start")?
+            .context("cannot start the server's runtime")?;
+        Ok(ServerThread {
+            handle,
+            shutdown: Some(shutdown),
+            thread: Some(thread),
+        })
+    }
+
+    /// CPU time the server thread has used so far; `None` where the OS cannot tell.
+    pub(super) async fn cpu_time(&self) -> Option<Duration> {
+        self.handle.spawn(async { thread_cpu_time() }).await.ok()?
+    }
+}
+
+impl Drop for ServerThread {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The calling thread's CPU time (user and system), from `CLOCK_THREAD_CPUTIME_ID`.
+#[cfg(unix)]
+pub(super) fn thread_cpu_time() -> Option<Duration> {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for the call to fill.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    (status == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// No portable per-thread CPU clock here.
+#[cfg(not(unix))]
+pub(super) fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+/// Starts a server for `encoding` on an ephemeral loopback port, on `server`'s thread;
+/// returns its address and a sender that stops it.
+pub(super) async fn start_server(
+    server: &tokio::runtime::Handle,
+    payload: Arc<Vec<u8>>,
+    encoding: Encoding,
+    bandwidth_mbit: Option<f64>,
+) -> Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
+    // A dynamic response: the body is built for each request, not served from a cache.
+    let handler = move || {
+        let payload = payload.clone();
+        async move {
+            (
+                [(hyper::header::CONTENT_TYPE, "application/json")],
+                payload.as_ref().clone(),
+            )
+        }
+    };
+    let mut app = axum::Router::new().route("/payload", axum::routing::get(handler));
+    if let Some(layer) = encoding.layer() {
+        app = app.layer(layer);
+    }
+    let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    let (bound_tx, bound_rx) = tokio::sync::oneshot::channel();
+    server.spawn(async move {
+        let listener = match TcpListener::bind(("127.0.0.1", 0)).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                let _ = bound_tx.send(Err(e));
+                return;
+            }
+        };
+        let _ = bound_tx.send(listener.local_addr());
+        // hyper's own HTTP/1.1 server, so that each accepted stream can be throttled.
+        loop {
+            let stream = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(_) => continue,
+                },
+                _ = &mut stopped => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let service = hyper_util::service::TowerToHyperService::new(app.clone());
+            let builder = hyper::server::conn::http1::Builder::new();
+            tokio::spawn(async move {
+                let _ = match bandwidth_mbit {
+                    Some(mbit) => {
+                        let io = TokioIo::new(Throttled::new(stream, mbit));
+                        builder.serve_connection(io, service).await
+                    }
+                    None => {
+                        builder
+                            .serve_connection(TokioIo::new(stream), service)
+                            .await
+                    }
+                };
+            });
+        }
+    });
+    let address = bound_rx
+        .await
+        .context("the server did not start")?
+        .context("cannot listen on 127.0.0.1")?;
+    Ok((address, stop))
+}

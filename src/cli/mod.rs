@@ -53,3 +53,15 @@ pub enum Command {
     /// requests/s, latency percentiles and bytes on the wire, every body verified.
     Http(HttpArgs),
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -11,4 +11,4 @@ mod read_csv;
 pub mod saved;
 
 pub use read::{load, parse};
-pub use saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Timing};
+pub use saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Statistic, Timing};

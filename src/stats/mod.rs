@@ -21,7 +21,10 @@ mod inference;
 
 use std::time::Duration;
 
-pub use inference::{median_relative_standard_error, normal_quantile, percentile, sample_sd};
+pub use inference::{
+    median_relative_standard_error, normal_quantile, percentile, quantile,
+    quantile_relative_standard_error, sample_sd,
+};
 
 use serde::{Deserialize, Serialize};
 

@@ -3,12 +3,12 @@
 
 use anyhow::{bail, Result};
 
-use super::judge::{measure_change, speed_against, AbsoluteChange, Against, Speed};
+use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
 use super::{reference_of, CompareOptions, Comparison, Direction, Failed, Row, RowKey};
 use crate::codec::CodecKind;
 use crate::http::Encoding;
 use crate::results::identity::CellId;
-use crate::results::{HttpCell, RunCell, Timing};
+use crate::results::{HttpCell, RunCell, Statistic, Timing};
 
 /// What `compare` needs of one result.
 pub(super) trait Entry {
@@ -180,23 +180,33 @@ impl<E: Entry> Pair<'_, E> {
                 speeds.push((direction, None));
                 continue;
             };
+            let absolute_statistic = Statistic::common(&[b, c]);
             absolute.push(AbsoluteChange {
                 payload: base.payload().to_string(),
                 direction,
                 is_reference,
                 change: measure_change(
-                    speed_against(b, base.input_bytes(), Against::Nothing),
-                    speed_against(c, cand.input_bytes(), Against::Nothing),
+                    speed_against(b, base.input_bytes(), Against::Nothing, absolute_statistic),
+                    speed_against(c, cand.input_bytes(), Against::Nothing, absolute_statistic),
                 ),
             });
             let (label, run) = self.baseline;
-            let before = speed(label, run, base, direction, b, self.reference)?;
+            let before = against(label, run, base, direction, self.reference)?;
             let (label, run) = self.candidate;
-            let after = speed(label, run, cand, direction, c, self.reference)?;
-            speeds.push((
-                direction,
-                before.zip(after).map(|(b, c)| measure_change(b, c)),
-            ));
+            let after = against(label, run, cand, direction, self.reference)?;
+            let change = before.zip(after).map(|(before, after)| {
+                let mut timings = vec![b, c];
+                timings.extend([before, after].into_iter().filter_map(|a| match a {
+                    Against::Reference(t) => Some(t),
+                    Against::Nothing | Against::Itself => None,
+                }));
+                let statistic = Statistic::common(&timings);
+                measure_change(
+                    speed_against(b, base.input_bytes(), before, statistic),
+                    speed_against(c, cand.input_bytes(), after, statistic),
+                )
+            });
+            speeds.push((direction, change));
         }
         Ok(Row {
             key: base.row_key(),
@@ -212,23 +222,19 @@ impl<E: Entry> Pair<'_, E> {
     }
 }
 
-/// `entry`'s speed in `direction` (timed as `timing`) on the comparison's basis: MB/s, or
-/// the ratio to the same run's reference on the same payload and load. `None` when the
-/// reference lacks that timing (it failed, and is reported as such).
-fn speed<E: Entry>(
+/// What `entry`'s speed in `direction` is divided by on the comparison's basis: nothing,
+/// itself (it is the reference), or the same run's reference on the same payload and
+/// load. `None` when the reference lacks that timing (it failed, and is reported as
+/// such).
+fn against<'a, E: Entry>(
     label: &str,
-    run: &[E],
+    run: &'a [E],
     entry: &E,
     direction: Direction,
-    timing: &Timing,
     reference: Option<E::Id>,
-) -> Result<Option<Speed>> {
+) -> Result<Option<Against<'a>>> {
     let Some(reference_id) = reference else {
-        return Ok(Some(speed_against(
-            timing,
-            entry.input_bytes(),
-            Against::Nothing,
-        )));
+        return Ok(Some(Against::Nothing));
     };
     let Some(reference) = run
         .iter()
@@ -240,16 +246,12 @@ fn speed<E: Entry>(
         );
     };
     if reference.same(entry) {
-        return Ok(Some(speed_against(
-            timing,
-            entry.input_bytes(),
-            Against::Itself,
-        )));
+        return Ok(Some(Against::Itself));
     }
-    let reference_timing = reference
+    Ok(reference
         .timings()
         .into_iter()
         .find(|(d, _)| *d == direction)
-        .and_then(|(_, t)| t);
-    Ok(reference_timing.map(|r| speed_against(timing, entry.input_bytes(), Against::Reference(r))))
+        .and_then(|(_, t)| t)
+        .map(Against::Reference))
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{CompareOptions, Comparison, Direction, SpeedBasis, FAMILY_ERROR_RATE};
-use crate::results::Timing;
+use crate::results::{Statistic, Timing};
 use crate::stats::{median, normal_quantile, sample_sd};
 
 /// Fewest other cells on a payload and direction from which a between-cell spread and
@@ -123,6 +123,7 @@ pub(super) struct Speed {
 }
 
 /// What a speed is divided by.
+#[derive(Clone, Copy)]
 pub(super) enum Against<'a> {
     /// Nothing: raw MB/s.
     Nothing,
@@ -134,11 +135,16 @@ pub(super) enum Against<'a> {
 
 /// The speed of `timing` on a body of `input_bytes`, against `against`, with its
 /// relative standard error where the samples give one.
-pub(super) fn speed_against(timing: &Timing, input_bytes: u64, against: Against) -> Speed {
-    let own_se = timing.relative_standard_error();
+pub(super) fn speed_against(
+    timing: &Timing,
+    input_bytes: u64,
+    against: Against,
+    statistic: Statistic,
+) -> Speed {
+    let (seconds, own_se) = timing.judged(statistic);
     match against {
         Against::Nothing => Speed {
-            value: timing.mb_s(input_bytes),
+            value: crate::stats::mb_per_s(input_bytes, seconds),
             relative_se: own_se,
             own_se,
         },
@@ -148,13 +154,14 @@ pub(super) fn speed_against(timing: &Timing, input_bytes: u64, against: Against)
             relative_se: Some(0.0),
             own_se: Some(0.0),
         },
-        Against::Reference(reference) => Speed {
-            value: timing.relative_to(reference),
-            relative_se: own_se
-                .zip(reference.relative_standard_error())
-                .map(|(a, b)| a.hypot(b)),
-            own_se,
-        },
+        Against::Reference(reference) => {
+            let (reference_seconds, reference_se) = reference.judged(statistic);
+            Speed {
+                value: reference_seconds / seconds,
+                relative_se: own_se.zip(reference_se).map(|(a, b)| a.hypot(b)),
+                own_se,
+            }
+        }
     }
 }
 

@@ -460,3 +460,36 @@ fn references_parse_in_either_spelling() {
     assert_eq!(parse_reference("brotli:4").unwrap(), (CodecKind::Brotli, 4));
     assert!(parse_reference("lz4:1").is_err());
 }
+
+#[test]
+fn a_run_with_samples_and_its_medians_alone_compare_clean() {
+    // Each cell's slow tail differs, so its 10th percentile and median differ by a ratio
+    // of its own: judging one side by each would show changes that are not there.
+    let skewed = |median: f64, tail: f64| -> Vec<f64> {
+        let mut samples: Vec<f64> = (0..11).map(|i| median * (1.0 + 0.001 * i as f64)).collect();
+        samples[..4].iter_mut().for_each(|s| *s = median / tail);
+        samples
+    };
+    let with_samples = run(
+        "a.json",
+        (1..=6)
+            .map(|level| cell("zstd", level, 10, &skewed(1.0, 1.0 + level as f64 / 10.0)))
+            .collect(),
+    );
+    let mut medians_only = with_samples.clone();
+    medians_only.label = "a.csv".into();
+    for cell in cells_mut(&mut medians_only) {
+        for timing in [&mut cell.compress, &mut cell.decompress]
+            .into_iter()
+            .flatten()
+        {
+            timing.samples_s.clear();
+        }
+    }
+    let result = compare(&with_samples, &medians_only, &options(zstd1())).unwrap();
+    assert!(!result.failed(), "{:?}", result.failures());
+    for row in &result.rows {
+        let change = row.speed(Direction::Compress).unwrap().change;
+        assert!(change.abs() < 1e-12, "{}: {change}", row.key);
+    }
+}

@@ -99,11 +99,18 @@ def main():
     parser.add_argument("run_args", nargs="*", help="run options (default: the CI settings)")
     args = parser.parse_args()
     run_args = args.run_args or CI_SETTINGS
+    settings_file = os.path.join(args.runs_dir, "settings.txt") if args.runs_dir else None
+    if settings_file and os.path.exists(settings_file):
+        with open(settings_file) as f:
+            run_args = f.read().split()
     compare_args = args.compare_args.split()
     factors = [float(f) for f in args.factors.split(",")]
     with tempfile.TemporaryDirectory() as scratch:
         workdir = args.runs_dir or scratch
         os.makedirs(workdir, exist_ok=True)
+        if settings_file and not os.path.exists(settings_file):
+            with open(settings_file, "w") as f:
+                f.write(" ".join(run_args))
         runs = []
         for i in range(2 * args.pairs):
             path = os.path.join(workdir, f"run{i}.json")

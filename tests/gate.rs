@@ -90,7 +90,7 @@ const SMALL: [&str; 8] = [
     "--gzip-levels",
     "1",
     "--iterations",
-    "20",
+    "100",
 ];
 
 #[test]
@@ -104,10 +104,8 @@ fn a_candidate_whose_round_trip_failed_fails_the_gate() {
         stdout.contains("FAILED in the candidate: single gzip 1 (zlib-rs): round trip mismatch"),
         "{stdout}"
     );
-    assert!(
-        stdout.contains("verdict: FAIL (1 failed in the candidate)"),
-        "{stdout}"
-    );
+    // The other cells of two real runs may or may not move by noise; the failure is named.
+    assert!(stdout.contains("1 failed in the candidate"), "{stdout}");
 }
 
 #[test]

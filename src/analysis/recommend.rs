@@ -186,7 +186,38 @@ fn advise_payload(
 ) -> PayloadAdvice {
     let compress_time: fn(&Setting) -> f64 = |s| s.compress_s;
     let decompress_time: fn(&Setting) -> f64 = |s| s.decompress_s;
-    let dominated = settings
+    PayloadAdvice {
+        payload: payload.to_string(),
+        input_bytes,
+        dominated: dominated(settings),
+        compress_frontier: frontier(settings, compress_time),
+        decompress_frontier: frontier(settings, decompress_time),
+        scenarios: vec![
+            pick(
+                settings,
+                "per-request dynamic response",
+                Some(options.latency_budget_s),
+            ),
+            pick(
+                settings,
+                "compress once and cache",
+                Some(options.cache_budget_s),
+            ),
+            pick(settings, "static asset, compressed at build time", None),
+        ],
+        bandwidths: options
+            .bandwidths_mbit
+            .iter()
+            .map(|&mbit| bandwidth_row(settings, input_bytes, mbit))
+            .collect(),
+    }
+}
+
+/// Each setting that another dominates on size and compression time, with the best of
+/// those that dominate it.
+fn dominated(settings: &[Setting]) -> Vec<Domination> {
+    let compress_time: fn(&Setting) -> f64 = |s| s.compress_s;
+    settings
         .iter()
         .filter_map(|a| {
             let by = settings
@@ -198,70 +229,50 @@ fn advise_payload(
                 by: by.clone(),
             })
         })
-        .collect();
+        .collect()
+}
 
-    let pick = |scenario: &'static str, budget_s: Option<f64>| {
-        let choice = match budget_s {
-            Some(budget) => best_within(settings, budget),
-            None => settings.iter().reduce(better_ratio),
-        };
-        let reason = match (choice, budget_s) {
-            (Some(s), Some(budget)) => format!(
-                "the best ratio ({:.2}x) whose compression takes at most {} ({})",
-                s.ratio,
-                milliseconds(budget),
-                milliseconds(s.compress_s)
-            ),
-            (Some(s), None) => format!(
-                "the best ratio ({:.2}x), whatever the time ({} per response)",
-                s.ratio,
-                milliseconds(s.compress_s)
-            ),
-            (None, budget) => format!(
-                "nothing compresses this payload within {}",
-                milliseconds(budget.unwrap_or(0.0))
-            ),
-        };
-        ScenarioPick {
-            scenario,
-            choice: choice.cloned(),
-            reason,
-        }
+/// The best ratio whose compression fits `budget_s` (any time with none), and why.
+fn pick(settings: &[Setting], scenario: &'static str, budget_s: Option<f64>) -> ScenarioPick {
+    let choice = match budget_s {
+        Some(budget) => best_within(settings, budget),
+        None => settings.iter().reduce(better_ratio),
     };
-    let scenarios = vec![
-        pick(
-            "per-request dynamic response",
-            Some(options.latency_budget_s),
+    let reason = match (choice, budget_s) {
+        (Some(s), Some(budget)) => format!(
+            "the best ratio ({:.2}x) whose compression takes at most {} ({})",
+            s.ratio,
+            milliseconds(budget),
+            milliseconds(s.compress_s)
         ),
-        pick("compress once and cache", Some(options.cache_budget_s)),
-        pick("static asset, compressed at build time", None),
-    ];
+        (Some(s), None) => format!(
+            "the best ratio ({:.2}x), whatever the time ({} per response)",
+            s.ratio,
+            milliseconds(s.compress_s)
+        ),
+        (None, budget) => format!(
+            "nothing compresses this payload within {}",
+            milliseconds(budget.unwrap_or(0.0))
+        ),
+    };
+    ScenarioPick {
+        scenario,
+        choice: choice.cloned(),
+        reason,
+    }
+}
 
-    let bandwidths = options
-        .bandwidths_mbit
+/// The setting with the shortest end-to-end time over a link of `mbit`.
+fn bandwidth_row(settings: &[Setting], input_bytes: u64, mbit: f64) -> BandwidthRow {
+    let best = settings
         .iter()
-        .map(|&mbit| {
-            let best = settings
-                .iter()
-                .min_by(|a, b| a.end_to_end_s(mbit).total_cmp(&b.end_to_end_s(mbit)))
-                .expect("at least one setting");
-            BandwidthRow {
-                mbit,
-                identity_s: transfer_s(input_bytes, mbit),
-                best: best.clone(),
-                best_s: best.end_to_end_s(mbit),
-            }
-        })
-        .collect();
-
-    PayloadAdvice {
-        payload: payload.to_string(),
-        input_bytes,
-        dominated,
-        compress_frontier: frontier(settings, compress_time),
-        decompress_frontier: frontier(settings, decompress_time),
-        scenarios,
-        bandwidths,
+        .min_by(|a, b| a.end_to_end_s(mbit).total_cmp(&b.end_to_end_s(mbit)))
+        .expect("at least one setting");
+    BandwidthRow {
+        mbit,
+        identity_s: transfer_s(input_bytes, mbit),
+        best: best.clone(),
+        best_s: best.end_to_end_s(mbit),
     }
 }
 

@@ -51,8 +51,27 @@ fn frontier(title: &str, advice: &PayloadAdvice, compress: bool) -> Section {
 }
 
 fn sections(advice: &PayloadAdvice) -> Vec<Section> {
+    vec![
+        dominated(advice),
+        frontier(
+            "Pareto frontier: ratio against compression speed",
+            advice,
+            true,
+        ),
+        frontier(
+            "Pareto frontier: ratio against decompression speed",
+            advice,
+            false,
+        ),
+        scenarios(advice),
+        bandwidths(advice),
+    ]
+}
+
+/// The dominated settings and what dominates each.
+fn dominated(advice: &PayloadAdvice) -> Section {
     let input = advice.input_bytes;
-    let dominated = Section {
+    Section {
         title: "Dominated: another setting is at least as small and as fast to compress, and better on one".into(),
         header: vec!["setting", "bytes", "compress MB/s", "dominated by", "bytes", "compress MB/s"],
         numeric: vec![false, true, true, false, true, true],
@@ -70,8 +89,12 @@ fn sections(advice: &PayloadAdvice) -> Vec<Section> {
                 ]
             })
             .collect(),
-    };
-    let scenarios = Section {
+    }
+}
+
+/// The pick for each scenario and why.
+fn scenarios(advice: &PayloadAdvice) -> Section {
+    Section {
         title: "Recommendations".into(),
         header: vec!["scenario", "setting", "ratio", "compress ms", "why"],
         numeric: vec![false, false, true, true, false],
@@ -95,8 +118,12 @@ fn sections(advice: &PayloadAdvice) -> Vec<Section> {
                 ],
             })
             .collect(),
-    };
-    let bandwidths = Section {
+    }
+}
+
+/// The end-to-end time per response at each link speed.
+fn bandwidths(advice: &PayloadAdvice) -> Section {
+    Section {
         title: "End-to-end time per response: compress + transfer + decompress".into(),
         header: vec![
             "link Mbit/s",
@@ -119,22 +146,7 @@ fn sections(advice: &PayloadAdvice) -> Vec<Section> {
                 ]
             })
             .collect(),
-    };
-    vec![
-        dominated,
-        frontier(
-            "Pareto frontier: ratio against compression speed",
-            advice,
-            true,
-        ),
-        frontier(
-            "Pareto frontier: ratio against decompression speed",
-            advice,
-            false,
-        ),
-        scenarios,
-        bandwidths,
-    ]
+    }
 }
 
 fn heading(advice: &PayloadAdvice) -> String {

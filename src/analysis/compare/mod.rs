@@ -40,6 +40,8 @@
 //! the same payload and load.
 
 mod entry;
+#[cfg(test)]
+mod http_tests;
 mod judge;
 #[cfg(test)]
 mod tests;

@@ -43,6 +43,9 @@ pub(super) async fn client(
             .header(hyper::header::HOST, address.to_string())
             .header(hyper::header::ACCEPT_ENCODING, encoding.accept_encoding())
             .body(Empty::<Bytes>::new())?;
+        // hyper 1.x lets one request through before the connection is ready; waiting for
+        // readiness first makes every later one safe ("connection was not ready").
+        sender.ready().await?;
         let before = read.load(Ordering::Relaxed);
         let start = Instant::now();
         let response = sender.send_request(request).await?;
@@ -107,6 +110,7 @@ pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>
             .header(hyper::header::HOST, address.to_string())
             .header(hyper::header::ACCEPT_ENCODING, accept_encoding)
             .body(Empty::<Bytes>::new())?;
+        sender.ready().await?;
         let response = sender.send_request(request).await?;
         let chosen = response
             .headers()

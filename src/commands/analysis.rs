@@ -5,8 +5,8 @@ use super::measure::saved_or_measured;
 use super::output::{print, write_file};
 use crate::analysis::recommend::{advise, AdviceOptions};
 use crate::analysis::zstd_params::selected;
-use crate::cli::{CompareFormat, ParamsFormat, PlotArgs};
-use crate::config::analysis::{RecommendConfig, ReproduceConfig, ZstdParamsConfig};
+use crate::cli::{CompareFormat, ParamsFormat};
+use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::error::Failing;
 use crate::export::zstd_params::ParamsTable;
 use crate::export::{self, recommendation, render, reproduction, Style};
@@ -72,7 +72,7 @@ pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
 }
 
 /// Draws a saved run as SVG.
-pub fn plot(args: PlotArgs) -> crate::error::Result {
+pub fn plot(args: PlotConfig) -> crate::error::Result {
     let run = results::load(&args.run)?;
     let cells = run.cells()?.len();
     let options = AdviceOptions {

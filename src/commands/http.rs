@@ -26,12 +26,11 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         load: config.load.into(),
         payloads: Vec::new(),
     };
-    // As for `run`: prove the paths writable before measuring, then keep the files whole.
+    // As for `run`: the config proved the paths writable; the files are kept whole.
     let files = SavedFiles {
         csv: config.csv.clone(),
         json: config.json.clone(),
     };
-    save(&files, &report, None)?;
     let mut out = io::stdout().lock();
     if config.format == Format::Csv {
         out.write_all(&export::http::csv_header()).failing()?;

@@ -11,7 +11,7 @@ mod payloads;
 mod run;
 
 use crate::cli::{Cli, Command};
-use crate::config::analysis::{RecommendConfig, ReproduceConfig, ZstdParamsConfig};
+use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::config::compare::{CompareConfig, MergeConfig};
 use crate::config::http::HttpConfig;
 use crate::config::{PayloadsConfig, RunConfig};
@@ -27,7 +27,7 @@ pub fn run(cli: Cli) -> Result {
         Command::Recommend(args) => analysis::recommend(RecommendConfig::from_args(args)?),
         Command::ZstdParams(args) => analysis::zstd_params(ZstdParamsConfig::from_args(args)?),
         Command::Reproduce(args) => analysis::reproduce(ReproduceConfig::from_args(args)?),
-        Command::Plot(args) => analysis::plot(args),
+        Command::Plot(args) => analysis::plot(PlotConfig::from_args(args)?),
         Command::Http(args) => http::run(HttpConfig::from_args(args)?),
     }
 }

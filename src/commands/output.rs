@@ -58,21 +58,30 @@ impl SavedFiles {
 
 /// Writes a whole file, naming it in the error.
 ///
-/// The bytes go to a temporary file in the same directory, which is then renamed over
-/// `path`, so a reader (or a crash) never sees half a file.
+/// A regular file (or a path not there yet) is replaced atomically: the bytes go to a
+/// temporary file in the same directory, which is then renamed over it (tempfile's
+/// `persist`), so a reader or a crash never sees half a file. A link is followed and
+/// its target replaced. A device or FIFO is written directly, never replaced.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path
-        .file_name()
-        .with_context(|| format!("cannot write {}: not a file name", path.display()))?;
-    let mut temporary_name = std::ffi::OsString::from(".");
-    temporary_name.push(name);
-    temporary_name.push(format!(".{}.tmp", std::process::id()));
-    let temporary = path.with_file_name(temporary_name);
-    let written = std::fs::File::create(&temporary)
-        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+    let cannot = || format!("cannot write {}", path.display());
+    let target = crate::config::outputs::resolve(path).with_context(cannot)?;
+    if target.exists() && !target.is_file() {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .with_context(cannot)?;
+        return file.write_all(bytes).with_context(cannot);
     }
-    written.with_context(|| format!("cannot write {}", path.display()))
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".codecbench")
+        .tempfile_in(dir)
+        .with_context(cannot)?;
+    temporary.write_all(bytes).with_context(cannot)?;
+    temporary.as_file().sync_all().with_context(cannot)?;
+    temporary
+        .persist(&target)
+        .map_err(|e| e.error)
+        .with_context(cannot)?;
+    Ok(())
 }

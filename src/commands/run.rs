@@ -15,13 +15,13 @@ use crate::results::codec::{PayloadResult, RunReport};
 /// Runs `config`.
 pub fn run(config: RunConfig) -> crate::error::Result {
     let (payloads, pin) = prepare(&config.measure)?;
-    // Every path is proved writable before the first measurement.
+    // The paths were proved writable, and kept apart from the inputs, by the config; a
+    // file already there stays as it was until the first result replaces it.
     let files = SavedFiles {
         csv: config.csv_path.clone(),
         json: config.json_path.clone(),
     };
     let report = empty_report(&config.measure, pin);
-    save(&files, &report, None)?;
     let format = config.format;
     let stdout = io::stdout();
     let out = RefCell::new(stdout.lock());

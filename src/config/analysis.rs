@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 
 use super::levels::checked_levels;
+use super::outputs::{self, Input};
 use super::payload_sources;
 use crate::analysis::recommend::AdviceOptions;
 use crate::cli::{
@@ -83,6 +84,25 @@ impl ZstdParamsConfig {
     }
 }
 
+/// Settings of `codecbench plot`.
+pub struct PlotConfig {
+    /// The saved run.
+    pub run: PathBuf,
+    /// Where the SVG goes.
+    pub out: PathBuf,
+}
+
+impl PlotConfig {
+    /// Refuses an output that would overwrite the run it draws.
+    pub fn from_args(args: crate::cli::PlotArgs) -> Result<Self> {
+        outputs::check(&[("-o", &args.out)], &[Input::File(&args.run)])?;
+        Ok(PlotConfig {
+            run: args.run,
+            out: args.out,
+        })
+    }
+}
+
 /// Settings of `codecbench reproduce`.
 pub struct ReproduceConfig {
     /// A saved run to read instead of measuring.
@@ -94,7 +114,8 @@ pub struct ReproduceConfig {
 }
 
 impl ReproduceConfig {
-    /// Refuses an output directory that does not exist, before measuring for minutes.
+    /// Refuses an output that does not fit (no such directory, or a path that would
+    /// overwrite the saved run or a payload), before measuring for minutes.
     pub fn from_args(args: ReproduceArgs) -> Result<Self> {
         if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
             if !dir.is_dir() {
@@ -105,6 +126,10 @@ impl ReproduceConfig {
                 );
             }
         }
+        let payloads = payload_sources(&args.measure.payloads)?;
+        let mut inputs = vec![Input::Payloads(&payloads)];
+        inputs.extend(args.from.as_deref().map(Input::File));
+        outputs::check(&[("--out", &args.out)], &inputs)?;
         Ok(ReproduceConfig {
             from: args.from,
             out: args.out,

@@ -76,10 +76,12 @@ impl HttpConfig {
         } else {
             args.payloads
         };
+        let payloads = payload_sources(&names)?;
+        super::check_outputs(&args.output, &payloads)?;
         Ok(HttpConfig {
             encodings,
             load,
-            payloads: payload_sources(&names)?,
+            payloads,
             seed: args.generator.seed,
             rng: args.generator.rng,
             format: args.output.format,

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod http;
 pub mod levels;
 pub mod measure;
+pub mod outputs;
 
 use std::path::PathBuf;
 
@@ -32,13 +33,25 @@ pub struct RunConfig {
 impl RunConfig {
     /// Validates `args`; see [`MeasureConfig::from_args`].
     pub fn from_args(args: RunArgs) -> Result<Self> {
+        let measure = MeasureConfig::from_args(args.measure)?;
+        check_outputs(&args.output, &measure.payloads)?;
         Ok(RunConfig {
-            measure: MeasureConfig::from_args(args.measure)?,
+            measure,
             format: args.output.format,
             csv_path: args.output.csv,
             json_path: args.output.json,
         })
     }
+}
+
+/// Refuses `--csv` and `--json` paths that would overwrite a payload, and proves them
+/// writable.
+pub fn check_outputs(output: &crate::cli::OutputArgs, payloads: &[PayloadSource]) -> Result<()> {
+    let files: Vec<(&str, &std::path::Path)> = [("--csv", &output.csv), ("--json", &output.json)]
+        .into_iter()
+        .filter_map(|(option, path)| path.as_deref().map(|p| (option, p)))
+        .collect();
+    outputs::check(&files, &[outputs::Input::Payloads(payloads)])
 }
 
 /// The payloads `--payload` names, or the three built-ins when it is not given.

@@ -1,0 +1,163 @@
+//! Outputs that can never destroy inputs: an output path that resolves to an input (the
+//! same file, through any link, or a file inside a payload directory) is refused before
+//! anything is read or written, and an output is proved writable without touching a
+//! file already there, which stays as it was until the first result replaces it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::payload::PayloadSource;
+
+/// Where `path` points once every link is followed: the file itself when it exists,
+/// else its directory's real path joined with its name. `None` for a path with no file
+/// name or no existing directory.
+pub fn resolve(path: &Path) -> Option<PathBuf> {
+    if let Ok(real) = path.canonicalize() {
+        return Some(real);
+    }
+    let name = path.file_name()?;
+    let parent = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    Some(parent.canonicalize().ok()?.join(name))
+}
+
+/// What a command reads, for the check against what it writes.
+pub enum Input<'a> {
+    /// A file or a directory read as payloads.
+    Payloads(&'a [PayloadSource]),
+    /// A saved run or another file read whole.
+    File(&'a Path),
+}
+
+/// Refuses any of `outputs` (as `(option, path)`) that resolves to one of `inputs` or
+/// lies inside an input directory, then proves each writable.
+pub fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
+    let mut read: Vec<(PathBuf, bool)> = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Payloads(sources) => {
+                for source in sources.iter() {
+                    if let PayloadSource::Path(path) = source {
+                        if let Some(real) = resolve(path) {
+                            read.push((real.clone(), real.is_dir()));
+                        }
+                    }
+                }
+            }
+            Input::File(path) => read.extend(resolve(path).map(|real| (real, false))),
+        }
+    }
+    for (option, output) in outputs {
+        let Some(target) = resolve(output) else {
+            bail!(
+                "cannot write {} ({option}): no such directory",
+                output.display()
+            );
+        };
+        for (input, is_dir) in &read {
+            if &target == input || (*is_dir && target.starts_with(input)) {
+                bail!(
+                    "{option} {} would overwrite an input ({}); write the results elsewhere",
+                    output.display(),
+                    input.display()
+                );
+            }
+        }
+        prove_writable(option, output, &target)?;
+    }
+    Ok(())
+}
+
+/// Creates and removes a file beside `target` (or opens a device or FIFO for writing
+/// without truncating it), so that an unwritable output is refused before measuring,
+/// and an existing file is left as it was.
+fn prove_writable(option: &str, output: &Path, target: &Path) -> Result<()> {
+    let cannot = || format!("cannot write {} ({option})", output.display());
+    if target.exists() && !target.is_file() {
+        if target.is_dir() {
+            bail!("{option} {} is a directory", output.display());
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(target)
+            .with_context(cannot)?;
+        return Ok(());
+    }
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let probe = tempfile::Builder::new()
+        .prefix(".codecbench-probe")
+        .tempfile_in(dir)
+        .with_context(cannot)?;
+    drop(probe);
+    if target.exists() {
+        // An existing file must be replaceable: read-only files are refused now.
+        let read_only = target
+            .metadata()
+            .with_context(cannot)?
+            .permissions()
+            .readonly();
+        if read_only && !running_as_root() {
+            bail!("{}: {} is read-only", cannot(), target.display());
+        }
+    }
+    Ok(())
+}
+
+/// Root replaces read-only files anyway (rename needs only the directory's permission).
+fn running_as_root() -> bool {
+    #[cfg(unix)]
+    {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        unsafe { libc::geteuid() == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_that_is_an_input_or_inside_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let payload = dir.path().join("b.json");
+        std::fs::write(&payload, b"{}").unwrap();
+        let sources = [PayloadSource::Path(payload.clone())];
+        let message = format!(
+            "{:#}",
+            check(&[("--json", &payload)], &[Input::Payloads(&sources)]).unwrap_err()
+        );
+        assert!(message.contains("would overwrite an input"), "{message}");
+        assert_eq!(std::fs::read(&payload).unwrap(), b"{}", "untouched");
+
+        // The same file through another spelling of its path.
+        let spelled = dir.path().join(".").join("b.json");
+        assert!(check(&[("--csv", &spelled)], &[Input::Payloads(&sources)]).is_err());
+
+        // A file inside a payload directory.
+        let directory = [PayloadSource::Path(dir.path().to_path_buf())];
+        let inside = dir.path().join("out.json");
+        assert!(check(&[("--json", &inside)], &[Input::Payloads(&directory)]).is_err());
+
+        // A saved run read whole, written over by plot.
+        assert!(check(&[("-o", &payload)], &[Input::File(&payload)]).is_err());
+
+        // Elsewhere is fine, and an existing output is left as it was.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let output = elsewhere.path().join("old.json");
+        std::fs::write(&output, b"previous").unwrap();
+        check(&[("--json", &output)], &[Input::Payloads(&sources)]).unwrap();
+        assert_eq!(std::fs::read(&output).unwrap(), b"previous");
+        assert_eq!(
+            std::fs::read_dir(elsewhere.path()).unwrap().count(),
+            1,
+            "no probe left"
+        );
+    }
+}

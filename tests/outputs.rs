@@ -1,0 +1,96 @@
+//! End to end: outputs never destroy inputs, and outputs that are not regular files are
+//! written through, not replaced.
+
+mod common;
+
+use common::{bad_input, codecbench, succeed};
+
+const QUICK: [&str; 8] = [
+    "--codecs",
+    "zstd",
+    "--zstd-levels",
+    "1",
+    "--iterations",
+    "3",
+    "--quiet",
+    "--format=csv",
+];
+
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = dir.path().join("b.json");
+    std::fs::write(&payload, br#"{"records": [1, 2, 3]}"#).unwrap();
+    let p = payload.to_str().unwrap();
+    for output in ["--json", "--csv"] {
+        let message = bad_input(&[&["run", "--payload", p, output, p][..], &QUICK].concat());
+        assert!(message.contains("would overwrite an input"), "{message}");
+    }
+    // A file inside a payload directory is an input too.
+    let inside = dir.path().join("results.json");
+    let d = dir.path().to_str().unwrap();
+    let message = bad_input(
+        &[
+            &["run", "--payload", d, "--json", inside.to_str().unwrap()][..],
+            &QUICK,
+        ]
+        .concat(),
+    );
+    assert!(message.contains("would overwrite an input"), "{message}");
+    assert!(!inside.exists());
+    assert_eq!(
+        std::fs::read(&payload).unwrap(),
+        br#"{"records": [1, 2, 3]}"#,
+        "the input is untouched"
+    );
+
+    // plot and reproduce read a saved run: neither may write over it.
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/base.json");
+    let run = dir.path().join("run.json");
+    std::fs::copy(fixture, &run).unwrap();
+    let before = std::fs::read(&run).unwrap();
+    let r = run.to_str().unwrap();
+    bad_input(&["plot", r, "-o", r]);
+    bad_input(&["reproduce", "--from", r, "--out", r]);
+    assert_eq!(std::fs::read(&run).unwrap(), before);
+}
+
+#[test]
+fn a_link_is_followed_and_a_device_is_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target.json");
+    std::fs::write(&target, b"previous").unwrap();
+    let link = dir.path().join("link.json");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    #[cfg(not(unix))]
+    return;
+    succeed(
+        codecbench()
+            .args(["run", "--payload", "single", "--json"])
+            .arg(&link)
+            .args(QUICK),
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let document: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&target).unwrap()).unwrap();
+    assert_eq!(document["schema_version"], 2);
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        succeed(
+            codecbench()
+                .args(["run", "--payload", "single", "--json", "/dev/null"])
+                .args(QUICK),
+        );
+        let null = std::fs::metadata("/dev/null").unwrap();
+        assert!(
+            null.file_type().is_char_device(),
+            "/dev/null is still a device"
+        );
+    }
+}

@@ -58,14 +58,72 @@ fn from_json(bytes: &[u8]) -> Result<(Option<String>, Results)> {
     }
     if value.get("kind").and_then(|k| k.as_str()) == Some(HTTP_KIND) {
         let report: HttpReport = serde_json::from_value(value)?;
+        validate_http(&report)?;
         let cells = http_cells_of(&report)?;
         return Ok((Some(report.environment.machine()), Results::Http(cells)));
     }
     let report: RunReport = serde_json::from_value(value)?;
+    validate_run(&report)?;
     Ok((
         Some(report.environment.machine()),
         Results::Codec(cells_of(&report)),
     ))
+}
+
+/// Refuses values no measurement gives: an empty payload, an empty output from a cell
+/// that did not fail, and times that are not above 0.
+fn validate_run(report: &RunReport) -> Result<()> {
+    for payload in &report.payloads {
+        let name = &payload.payload;
+        if payload.input_bytes == 0 {
+            bail!("payload {name}: input_bytes must be above 0");
+        }
+        for cell in payload.cells.iter().filter(|c| c.status == Status::Ok) {
+            let at = || format!("payload {name}, cell {}", cell.id);
+            if cell.compressed_bytes == 0 {
+                bail!("{}: compressed_bytes must be above 0", at());
+            }
+            for (direction, summary) in [
+                ("compress", &cell.compress),
+                ("decompress", &cell.decompress),
+            ] {
+                let Some(summary) = summary else { continue };
+                let times =
+                    std::iter::once(summary.median_s).chain(summary.samples_s.iter().copied());
+                if let Some(bad) = times.into_iter().find(|t| !(t.is_finite() && *t > 0.0)) {
+                    bail!("{}: {direction} time {bad} s must be above 0", at());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an empty payload and latencies that are not above 0.
+fn validate_http(report: &HttpReport) -> Result<()> {
+    for payload in &report.payloads {
+        let name = &payload.payload;
+        if payload.input_bytes == 0 {
+            bail!("payload {name}: input_bytes must be above 0");
+        }
+        for result in &payload.encodings {
+            let latencies =
+                std::iter::once(result.p50_ms).chain(result.latencies_ms.iter().copied());
+            if let Some(bad) = latencies.into_iter().find(|t| !(t.is_finite() && *t > 0.0)) {
+                bail!(
+                    "payload {name}, encoding {}: latency {bad} ms must be above 0",
+                    result.encoding
+                );
+            }
+            if !(result.body_bytes >= 0.0 && result.wire_bytes >= 0.0) {
+                bail!(
+                    "payload {name}, encoding {}: sizes must not be negative",
+                    result.encoding
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every encoding of an `http` report.
@@ -285,6 +343,50 @@ mod tests {
         assert!(
             format!("{:#}", load(&dir.path().join("missing.json")).unwrap_err())
                 .contains("cannot read")
+        );
+    }
+
+    #[test]
+    fn impossible_values_are_refused_naming_the_field_and_row() {
+        let report = crate::export::fixtures::report();
+        let csv = String::from_utf8(crate::export::csv::render(&report)).unwrap();
+        let columns = crate::export::csv::COLUMNS;
+        let with = |column: &str, value: &str| -> String {
+            let index = columns.iter().position(|c| *c == column).unwrap();
+            let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+            let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+            fields[index] = value.to_string();
+            lines[1] = fields.join(",");
+            lines.join("\n") + "\n"
+        };
+        for (column, value, expected) in [
+            ("compressed_bytes", "-5", "not a whole number"),
+            ("compressed_bytes", "1e30", "not a whole number"),
+            ("compressed_bytes", "12.7", "not a whole number"),
+            ("input_bytes", "0", "not a whole number of at least 1"),
+            ("compress_median_ms", "0", "must be above 0"),
+            ("decompress_median_ms", "-1", "must be above 0"),
+        ] {
+            let text = with(column, value);
+            let message = format!("{:#}", parse(text.as_bytes(), "b", "b.csv").unwrap_err());
+            assert!(
+                message.contains("line 2")
+                    && message.contains(column)
+                    && message.contains(expected),
+                "{column}={value}: {message}"
+            );
+        }
+        let mut zero = report.clone();
+        zero.payloads[0].cells[0]
+            .compress
+            .as_mut()
+            .unwrap()
+            .median_s = 0.0;
+        let json = crate::export::json::render(&zero);
+        let message = format!("{:#}", parse(&json, "z", "z.json").unwrap_err());
+        assert!(
+            message.contains("payload small, cell zstd 1 (libzstd): compress time 0 s"),
+            "{message}"
         );
     }
 }

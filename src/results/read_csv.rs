@@ -37,7 +37,7 @@ fn cell(row: &Row) -> Result<RunCell> {
         if row.text(name)?.is_empty() {
             return Ok(None);
         }
-        Ok(Some(Timing::of(row.number(name)? / 1e3, Vec::new())))
+        Ok(Some(Timing::of(row.positive(name)? / 1e3, Vec::new())))
     };
     let (library, variant, version) = identity(row)?;
     let failure = failure(row)?;
@@ -59,10 +59,10 @@ fn cell(row: &Row) -> Result<RunCell> {
             },
         },
         version,
-        input_bytes: row.number("input_bytes")? as u64,
-        compressed_bytes: row.number("compressed_bytes")? as u64,
+        input_bytes: row.count("input_bytes", 1)?,
+        compressed_bytes: row.count("compressed_bytes", 1)?,
         encoder_bytes: (!encoder.is_empty())
-            .then(|| row.number("encoder_bytes").map(|b| b as u64))
+            .then(|| row.count("encoder_bytes", 0))
             .transpose()?,
         compress: timing("compress_median_ms")?.filter(|_| !failed),
         decompress: timing("decompress_median_ms")?.filter(|_| !failed),
@@ -115,20 +115,20 @@ fn http_rows(mut reader: csv::Reader<&[u8]>, headers: &Headers) -> Result<Vec<Ht
         };
         let bandwidth_mbit = match row.text("http_bandwidth_mbit")? {
             "" => None,
-            _ => Some(row.number("http_bandwidth_mbit")?),
+            _ => Some(row.positive("http_bandwidth_mbit")?),
         };
         let encoding = row.text("http_encoding")?;
         cells.push(HttpCell {
             key: HttpKey {
                 payload: row.text("payload")?.to_string(),
                 encoding: Encoding::parse(encoding).with_context(|| format!("line {line}"))?,
-                load: load_label(row.number("http_concurrency")? as usize, bandwidth_mbit),
+                load: load_label(row.count("http_concurrency", 1)? as usize, bandwidth_mbit),
             },
-            input_bytes: row.number("input_bytes")? as u64,
-            body_bytes: row.number("http_body_bytes")?.round() as u64,
-            wire_bytes: row.number("http_wire_bytes")?,
-            requests_per_s: row.number("http_requests_per_s")?,
-            latency: Timing::of(row.number("http_p50_ms")? / 1e3, Vec::new()),
+            input_bytes: row.count("input_bytes", 1)?,
+            body_bytes: row.at_least("http_body_bytes", 0.0)?.round() as u64,
+            wire_bytes: row.at_least("http_wire_bytes", 0.0)?,
+            requests_per_s: row.at_least("http_requests_per_s", 0.0)?,
+            latency: Timing::of(row.positive("http_p50_ms")? / 1e3, Vec::new()),
         });
     }
     Ok(cells)
@@ -172,6 +172,46 @@ impl Row<'_> {
             .with_context(|| format!("line {line}: '{field}' in column {name} is not a number"))?;
         if !value.is_finite() {
             bail!("line {line}: '{field}' in column {name} is not finite");
+        }
+        Ok(value)
+    }
+
+    /// The field of column `name` as a whole number of at least `min`.
+    fn count(&self, name: &str, min: u64) -> Result<u64> {
+        let value = self.number(name)?;
+        // Integers above 2^53 are not exact in a double: no size gets near.
+        if value.fract() != 0.0 || value < min as f64 || value > 9_007_199_254_740_992.0 {
+            bail!(
+                "line {}: '{}' in column {name} is not a whole number of at least {min}",
+                self.line,
+                self.text(name)?
+            );
+        }
+        Ok(value as u64)
+    }
+
+    /// The field of column `name` as a number above 0.
+    fn positive(&self, name: &str) -> Result<f64> {
+        let value = self.number(name)?;
+        if value <= 0.0 {
+            bail!(
+                "line {}: '{}' in column {name} must be above 0",
+                self.line,
+                self.text(name)?
+            );
+        }
+        Ok(value)
+    }
+
+    /// The field of column `name` as a number of at least `min`.
+    fn at_least(&self, name: &str, min: f64) -> Result<f64> {
+        let value = self.number(name)?;
+        if value < min {
+            bail!(
+                "line {}: '{}' in column {name} must be at least {min}",
+                self.line,
+                self.text(name)?
+            );
         }
         Ok(value)
     }

@@ -94,3 +94,35 @@ fn a_link_is_followed_and_a_device_is_written_through() {
         );
     }
 }
+
+#[test]
+fn a_closed_pipe_stops_the_run_and_leaves_complete_files_marked_interrupted() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("f.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codecbench"))
+        .args(["run", "--payload", "small", "--codecs", "zstd,gzip"])
+        .args(["--zstd-levels", "1..6", "--iterations", "20", "--quiet"])
+        .args(["--format", "csv", "--json"])
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the header, then go away, as `| head -1` does.
+    let mut header = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut header)
+        .unwrap();
+    assert!(header.starts_with("payload,"), "{header}");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let document: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let payload = &document["payloads"][0];
+    assert_eq!(payload["interrupted"], true, "{document}");
+    // The cells still in their last round are kept with the samples they have.
+    assert!(!payload["cells"].as_array().unwrap().is_empty());
+}

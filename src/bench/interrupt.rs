@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]; a
 /// second signal calls `on_second` (the binary exits there, as users expect when a stop
@@ -25,4 +26,16 @@ pub fn request() {
 /// Whether a stop was asked for.
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
+}
+
+/// Asks the runner to stop because whoever read stdout has gone (`| head`): the saved
+/// files are still finished, marked interrupted, and the command succeeds.
+pub fn stdout_closed() {
+    STDOUT_CLOSED.store(true, Ordering::SeqCst);
+    request();
+}
+
+/// Whether the stop was asked for by a closed stdout rather than a signal.
+pub fn by_closed_stdout() -> bool {
+    STDOUT_CLOSED.load(Ordering::SeqCst)
 }

@@ -1,10 +1,8 @@
 //! `codecbench http`: each encoding through a real server and client on loopback.
 
-use std::io::{self, Write};
-
 use anyhow::Result;
 
-use super::output::SavedFiles;
+use super::output::{SavedFiles, Stdout};
 use crate::bench::interrupt;
 use crate::config::http::HttpConfig;
 use crate::environment::Environment;
@@ -31,15 +29,15 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         csv: config.csv.clone(),
         json: config.json.clone(),
     };
-    let mut out = io::stdout().lock();
+    let mut out = Stdout::new();
     if config.format == Format::Csv {
-        out.write_all(&export::http::csv_header()).failing()?;
+        out.write(&export::http::csv_header()).failing()?;
     }
     for (index, payload) in payloads.iter().enumerate() {
         let current = measure_payload(&config, &files, &report, payload, &mut out).failing()?;
         if matches!(config.format, Format::Table | Format::Markdown) {
             if index > 0 {
-                out.write_all(b"\n").failing()?;
+                out.write(b"\n").failing()?;
             }
             let style = if config.format == Format::Table {
                 Style::Terminal
@@ -47,8 +45,7 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
                 Style::Markdown
             };
             let bytes = export::render(&export::http::document(&current, &report.load), style);
-            out.write_all(&bytes).failing()?;
-            out.flush().failing()?;
+            out.write(&bytes).failing()?;
         }
         report.payloads.push(current);
         save(&files, &report, None).failing()?;
@@ -57,11 +54,10 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         }
     }
     if config.format == Format::Json {
-        out.write_all(&export::http::render_json(&report, None))
+        out.write(&export::http::render_json(&report, None))
             .failing()?;
-        out.flush().failing()?;
     }
-    if interrupt::requested() {
+    if interrupt::requested() && !interrupt::by_closed_stdout() {
         return Err(Error::Interrupted(format!(
             "the encodings measured so far are {}",
             files.whereabouts()
@@ -76,7 +72,7 @@ fn measure_payload(
     files: &SavedFiles,
     report: &HttpReport,
     payload: &Payload,
-    out: &mut impl Write,
+    out: &mut Stdout,
 ) -> Result<HttpPayloadResult> {
     let load = config.load;
     eprintln!(
@@ -105,8 +101,7 @@ fn measure_payload(
         current.interrupted = interrupt::requested();
         save(files, report, Some(&current))?;
         if config.format == Format::Csv {
-            out.write_all(&export::http::csv_row(&current, &report.load, r))?;
-            out.flush()?;
+            out.write(&export::http::csv_row(&current, &report.load, r))?;
         }
         Ok(())
     };

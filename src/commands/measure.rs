@@ -110,6 +110,9 @@ pub fn measure_all(
 /// The end of a measuring command: interrupted (saying where the results went), failed
 /// round trips (each named on stderr), or success.
 pub fn outcome(report: &RunReport, whereabouts: &str) -> crate::error::Result {
+    if interrupt::by_closed_stdout() {
+        return Ok(()); // as ripgrep does: a reader that stopped reading is no failure
+    }
     if interrupt::requested() {
         let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
         return Err(Error::Interrupted(format!(

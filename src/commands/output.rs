@@ -13,6 +13,45 @@ pub fn print(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Standard output for a command that measures: once its reader has gone (a closed
+/// pipe, as with `| head`), it asks the run to stop and takes further writes silently,
+/// so that the saved files still end complete, marked interrupted.
+pub struct Stdout {
+    out: io::StdoutLock<'static>,
+    closed: bool,
+}
+
+impl Stdout {
+    /// Locks stdout.
+    pub fn new() -> Self {
+        Stdout {
+            out: io::stdout().lock(),
+            closed: false,
+        }
+    }
+
+    /// Writes and flushes `bytes`, unless the reader has gone.
+    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match self.out.write_all(bytes).and_then(|()| self.out.flush()) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                crate::bench::interrupt::stdout_closed();
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+impl Default for Stdout {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The files `--csv` and `--json` keep up to date. Both are rewritten whole, atomically,
 /// after every finished cell or encoding, so a run cut short leaves complete files of
 /// what it finished, never a half-written row.

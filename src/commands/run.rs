@@ -1,12 +1,11 @@
 //! `codecbench run`: the matrix, streamed to stdout and saved after every cell.
 
 use std::cell::RefCell;
-use std::io::{self, Write};
 
 use anyhow::Result;
 
 use super::measure::{empty_report, measure_all, outcome, prepare, Sinks};
-use super::output::SavedFiles;
+use super::output::{SavedFiles, Stdout};
 use crate::config::RunConfig;
 use crate::error::Failing;
 use crate::export::{self, Format, Style};
@@ -23,41 +22,31 @@ pub fn run(config: RunConfig) -> crate::error::Result {
     };
     let report = empty_report(&config.measure, pin);
     let format = config.format;
-    let stdout = io::stdout();
-    let out = RefCell::new(stdout.lock());
+    let out = RefCell::new(Stdout::new());
     if format == Format::Csv {
-        out.borrow_mut()
-            .write_all(&export::csv::header())
-            .failing()?;
+        out.borrow_mut().write(&export::csv::header()).failing()?;
     }
     let mut on_cell = |report: &RunReport, so_far: &PayloadResult, new: usize| -> Result<()> {
         save(&files, report, Some(so_far))?;
         if format == Format::Csv {
-            let mut out = out.borrow_mut();
-            out.write_all(&export::csv::row(so_far, &so_far.cells[new]))?;
-            out.flush()?;
+            let row = export::csv::row(so_far, &so_far.cells[new]);
+            out.borrow_mut().write(&row)?;
         }
         Ok(())
     };
     let mut on_payload = |report: &RunReport, last: bool| -> Result<()> {
         save(&files, report, None)?;
         let result = report.payloads.last().expect("a payload was just added");
-        let mut out = out.borrow_mut();
-        match format {
-            Format::Table => out.write_all(&export::render(
-                &export::matrix::document(result),
-                Style::Terminal,
-            ))?,
-            Format::Markdown => out.write_all(&export::render(
-                &export::matrix::document(result),
-                Style::Markdown,
-            ))?,
-            Format::Csv | Format::Json => {}
+        let style = match format {
+            Format::Table => Style::Terminal,
+            Format::Markdown => Style::Markdown,
+            Format::Csv | Format::Json => return Ok(()),
+        };
+        let mut bytes = export::render(&export::matrix::document(result), style);
+        if !last {
+            bytes.push(b'\n');
         }
-        if !last && matches!(format, Format::Table | Format::Markdown) {
-            out.write_all(b"\n")?;
-        }
-        out.flush()?;
+        out.borrow_mut().write(&bytes)?;
         Ok(())
     };
     let sinks = Sinks {
@@ -66,9 +55,9 @@ pub fn run(config: RunConfig) -> crate::error::Result {
     };
     let report = measure_all(&config.measure, &payloads, report, sinks).failing()?;
     if format == Format::Json {
-        let mut out = out.borrow_mut();
-        out.write_all(&export::json::render(&report)).failing()?;
-        out.flush().failing()?;
+        out.borrow_mut()
+            .write(&export::json::render(&report))
+            .failing()?;
     }
     outcome(&report, &files.whereabouts())
 }

@@ -96,7 +96,8 @@ pub fn measure_all(
             &mut on_step,
             &mut on_cell,
         )?;
-        if let Some(warning) = export::noise_warning(&result) {
+        // A run that was stopped says so, not how noisy its partial cells were.
+        if let Some(warning) = export::noise_warning(&result).filter(|_| !interrupt::requested()) {
             progress.warn(&warning);
         }
         report.payloads.push(result);

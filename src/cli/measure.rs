@@ -29,9 +29,9 @@ pub struct MeasureArgs {
     #[arg(long = "payload", value_name = "NAME|PATH")]
     pub payloads: Vec<String>,
 
-    /// Timed iterations per direction. Default: 1000 for bodies up to 10 kB, 60 up to
-    /// 1 MB, 15 above (the article's counts for its three payloads).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+    /// Timed iterations per direction, at most 10,000,000. Default: 1000 for bodies up to
+    /// 10 kB, 60 up to 1 MB, 15 above (the article's counts for its three payloads).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000),
           allow_hyphen_values = true)]
     pub iterations: Option<u32>,
 
@@ -46,8 +46,8 @@ pub struct MeasureArgs {
     )]
     pub min_time: Option<f64>,
 
-    /// Cap on the iterations --min-time or --quick may size.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+    /// Cap on the iterations --min-time or --quick may size, at most 10,000,000.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000),
           allow_hyphen_values = true)]
     pub max_iterations: Option<u32>,
 
@@ -62,15 +62,16 @@ pub struct MeasureArgs {
         long,
         value_name = "N",
         default_value_t = 3,
+        value_parser = clap::value_parser!(u32).range(0..=1_000_000),
         allow_hyphen_values = true
     )]
     pub warmup: u32,
 
     /// Spread each cell's timed iterations over N rounds, each visiting every cell, so a
     /// slow spell of the machine shows in every cell's spread rather than shifting one
-    /// cell. 1 runs each cell to completion before the next.
+    /// cell. 1 runs each cell to completion before the next; at most 10,000.
     #[arg(long, value_name = "N", default_value_t = 5,
-          value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
+          value_parser = clap::value_parser!(u32).range(1..=10_000), allow_hyphen_values = true)]
     pub rounds: u32,
 
     /// Keep measuring each cell, in further rounds, until the 95% confidence interval of

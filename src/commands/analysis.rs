@@ -17,6 +17,14 @@ use crate::{payload, results};
 pub fn recommend(config: RecommendConfig) -> crate::error::Result {
     let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure)?;
     let advice = advise(&run, &config.options);
+    if advice.is_empty() {
+        outcome?;
+        return Err(anyhow::anyhow!(
+            "{} has no cell with timings to advise on: every cell failed",
+            run.label
+        )
+        .into());
+    }
     let bytes = match config.format {
         CompareFormat::Table => render(
             &recommendation::document(&advice, &config.options),

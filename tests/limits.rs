@@ -1,0 +1,93 @@
+//! End to end: bounds are checked before anything is expanded or allocated, and inputs
+//! that would make a command spin, panic or say nothing are refused.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{bad_input, codecbench, csv_rows, succeed};
+
+#[test]
+fn huge_counts_and_ranges_are_refused_at_once() {
+    let start = Instant::now();
+    for (args, expected) in [
+        (
+            &["run", "--iterations", "1", "--rounds", "4294967295"][..],
+            "--rounds",
+        ),
+        (&["run", "--iterations", "4294967295"], "--iterations"),
+        (
+            &["run", "--quick", "--max-iterations", "4294967295"],
+            "--max-iterations",
+        ),
+        (
+            &["run", "--brotli-levels", "0..100000000"],
+            "brotli level 100000000 is out of range",
+        ),
+        (
+            &["run", "--zstd-levels=-2000000000..2000000000"],
+            "out of range",
+        ),
+        (&["http", "--bandwidth", "1e-300"], "--bandwidth"),
+        (
+            &["zstd-params", "--levels", "1..99999999"],
+            "zstd level 99999999 is out of range",
+        ),
+    ] {
+        let message = bad_input(args);
+        assert!(message.contains(expected), "{args:?}: {message}");
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "no expansion before the check"
+    );
+}
+
+#[test]
+fn a_codec_named_twice_is_measured_once() {
+    let output = succeed(codecbench().args([
+        "run",
+        "--payload",
+        "single",
+        "--codecs",
+        "gzip,zstd,gzip",
+        "--zstd-levels",
+        "1",
+        "--gzip-levels",
+        "1",
+        "--iterations",
+        "3",
+        "--quiet",
+        "--format",
+        "csv",
+    ]));
+    let codecs: Vec<String> = csv_rows(&output.stdout)
+        .iter()
+        .map(|r| r["codec"].clone())
+        .collect();
+    assert_eq!(codecs, ["gzip", "zstd"]);
+}
+
+#[test]
+fn recommend_on_a_run_whose_cells_all_failed_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("failed.json");
+    let output = codecbench()
+        .env("CODECBENCH_TEST_CORRUPT", "gzip")
+        .args([
+            "run",
+            "--payload",
+            "single",
+            "--codecs",
+            "gzip",
+            "--gzip-levels",
+            "1,9",
+        ])
+        .args(["--iterations", "3", "--quiet", "--format", "csv", "--json"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let message = bad_input(&["recommend", "--from", run.to_str().unwrap()]);
+    assert!(message.contains("every cell failed"), "{message}");
+}

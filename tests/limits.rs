@@ -91,3 +91,46 @@ fn recommend_on_a_run_whose_cells_all_failed_says_so() {
     let message = bad_input(&["recommend", "--from", run.to_str().unwrap()]);
     assert!(message.contains("every cell failed"), "{message}");
 }
+
+#[test]
+fn a_throttled_request_past_the_duration_fails_and_the_run_ends() {
+    // At 0.01 Mbit/s the small payload would take four minutes per response.
+    let start = Instant::now();
+    let output = codecbench()
+        .args(["http", "--payload", "small", "--encodings", "identity"])
+        .args(["--bandwidth", "0.01", "--duration", "1", "--format", "csv"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "bounded by the duration"
+    );
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no response within"), "{stderr}");
+    let rows = csv_rows(&output.stdout);
+    assert_eq!(rows[0]["http_errors"], "1", "{rows:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_throttled_request_at_once() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codecbench"))
+        .args(["http", "--payload", "small", "--encodings", "identity"])
+        .args(["--bandwidth", "0.01", "--requests", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let stopped = Instant::now();
+    // SAFETY: kill with a live child's pid has no other effect.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert!(
+        stopped.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        stopped.elapsed()
+    );
+    assert_eq!(status.code(), Some(130));
+}

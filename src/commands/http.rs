@@ -57,13 +57,31 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         out.write(&export::http::render_json(&report, None))
             .failing()?;
     }
+    let failures: Vec<&EncodingResult> = report
+        .payloads
+        .iter()
+        .flat_map(|p| &p.encodings)
+        .filter(|r| r.errors > 0)
+        .collect();
+    for failed in &failures {
+        eprintln!(
+            "codecbench: FAILED {} of {} requests with {}: {}",
+            failed.errors,
+            failed.errors + failed.requests,
+            failed.encoding,
+            failed.first_error.as_deref().unwrap_or("unknown")
+        );
+    }
     if interrupt::requested() && !interrupt::by_closed_stdout() {
         return Err(Error::Interrupted(format!(
             "the encodings measured so far are {}",
             files.whereabouts()
         )));
     }
-    Ok(())
+    match failures.iter().map(|r| r.errors).sum::<usize>() {
+        0 => Ok(()),
+        n => Err(Error::failed(format!("{n} requests failed"))),
+    }
 }
 
 /// Measures one payload's encodings, saving and streaming each as it finishes.
@@ -90,8 +108,12 @@ fn measure_payload(
         encodings: Vec::new(),
     };
     let mut on_result = |r: &EncodingResult| -> Result<()> {
+        let failed = match r.errors {
+            0 => String::new(),
+            n => format!(", {n} FAILED"),
+        };
         eprintln!(
-            "  {:<10} {} requests, {} req/s, p50 {} ms",
+            "  {:<10} {} requests, {} req/s, p50 {} ms{failed}",
             r.encoding,
             r.requests,
             significant(r.requests_per_s, 3),

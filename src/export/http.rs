@@ -4,7 +4,7 @@ use super::document::{Document, Table};
 use super::{significant, thousands};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings};
 
-const HEADER: [&str; 10] = [
+const HEADER: [&str; 11] = [
     "encoding",
     "requests",
     "req/s",
@@ -15,8 +15,11 @@ const HEADER: [&str; 10] = [
     "body B",
     "ratio",
     "server CPU ms",
+    "errors",
 ];
-const NUMERIC: [bool; 10] = [false, true, true, true, true, true, true, true, true, true];
+const NUMERIC: [bool; 11] = [
+    false, true, true, true, true, true, true, true, true, true, true,
+];
 
 fn rows(payload: &HttpPayloadResult) -> Vec<Vec<String>> {
     payload
@@ -36,6 +39,7 @@ fn rows(payload: &HttpPayloadResult) -> Vec<Vec<String>> {
                 r.server_cpu_ms
                     .map(|ms| significant(ms, 3))
                     .unwrap_or_default(),
+                r.errors.to_string(),
             ]
         })
         .collect()
@@ -67,7 +71,7 @@ pub fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
 // NOTE: the README's CSV schema documents these columns; change both together.
 /// The CSV columns of `http`, in order. Everything HTTP-specific has the `http_` prefix;
 /// `payload` and `input_bytes` mean what they mean in `run`'s CSV.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 16] = [
     "payload",
     "input_bytes",
     "http_encoding",
@@ -82,6 +86,7 @@ pub const COLUMNS: [&str; 15] = [
     "http_body_bytes",
     "http_ratio",
     "http_server_cpu_ms",
+    "http_errors",
     "http_interrupted",
 ];
 
@@ -108,6 +113,7 @@ pub fn csv_row(payload: &HttpPayloadResult, load: &LoadSettings, r: &EncodingRes
         r.body_bytes.to_string(),
         ratio(payload, r).to_string(),
         optional(r.server_cpu_ms),
+        r.errors.to_string(),
         payload.interrupted.to_string(),
     ]])
 }
@@ -169,6 +175,8 @@ pub(crate) mod fixtures {
             body_bytes: body,
             server_cpu_ms: Some(p50 * 0.6),
             latencies_ms: vec![p50 * 0.9, p50, p50, p50 * 1.2, p50 * 2.0],
+            errors: 0,
+            first_error: None,
         }
     }
 

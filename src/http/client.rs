@@ -21,72 +21,135 @@ pub(super) struct Sample {
     pub(super) body_bytes: u64,
 }
 
-/// One connection's loop: requests until `claim` says stop, verifying every body.
+/// One connection's requests: what the client counted, good and bad.
+#[derive(Default)]
+pub(super) struct Outcome {
+    pub(super) samples: Vec<Sample>,
+    /// Requests that failed: refused, cut off, timed out, or a body that did not check.
+    pub(super) errors: usize,
+    /// The first failure's message.
+    pub(super) first_error: Option<String>,
+}
+
+/// How long a request may take past the load's deadline before it counts as failed.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// How often a request in flight looks for a stop request.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
+/// A connection to `address` whose bytes read are counted into `read`.
+async fn connect(
+    address: std::net::SocketAddr,
+    read: &Arc<AtomicU64>,
+) -> Result<hyper::client::conn::http1::SendRequest<Empty<Bytes>>> {
+    let stream = TcpStream::connect(address).await?;
+    stream.set_nodelay(true)?;
+    let io = TokioIo::new(Counting {
+        stream,
+        read: read.clone(),
+    });
+    let (sender, connection) = hyper::client::conn::http1::handshake(io).await?;
+    tokio::spawn(connection);
+    Ok(sender)
+}
+
+/// One connection's loop: requests until `claim` says stop, verifying every body. A
+/// failed request is counted and the loop goes on over a new connection; each request
+/// must end by `deadline` (plus [`GRACE`]), and a stop request ends it at once.
 pub(super) async fn client(
     address: std::net::SocketAddr,
     encoding: Encoding,
     payload: Arc<Vec<u8>>,
     claim: Arc<dyn Fn() -> bool + Send + Sync>,
-) -> Result<Vec<Sample>> {
-    let stream = TcpStream::connect(address).await?;
-    stream.set_nodelay(true)?;
+    deadline: Instant,
+) -> Outcome {
     let read = Arc::new(AtomicU64::new(0));
-    let io = TokioIo::new(Counting {
-        stream,
-        read: read.clone(),
-    });
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(io).await?;
-    tokio::spawn(connection);
-    let mut samples = Vec::new();
+    let mut outcome = Outcome::default();
+    let mut sender = None;
     while claim() {
-        let request = hyper::Request::get("/payload")
-            .header(hyper::header::HOST, address.to_string())
-            .header(hyper::header::ACCEPT_ENCODING, encoding.accept_encoding())
-            .body(Empty::<Bytes>::new())?;
-        // hyper 1.x lets one request through before the connection is ready; waiting for
-        // readiness first makes every later one safe ("connection was not ready").
-        sender.ready().await?;
-        let before = read.load(Ordering::Relaxed);
-        let start = Instant::now();
-        let response = sender.send_request(request).await?;
-        let status = response.status();
-        let content_encoding = response
-            .headers()
-            .get(hyper::header::CONTENT_ENCODING)
-            .map(|v| v.to_str().unwrap_or("?").to_string());
-        let body = response.into_body().collect().await?.to_bytes();
-        let latency = start.elapsed();
-        let wire_bytes = read.load(Ordering::Relaxed) - before;
-
-        if status != hyper::StatusCode::OK {
-            bail!("{}: the server answered {status}", encoding.label());
+        let attempt = async {
+            if sender.is_none() {
+                sender = Some(connect(address, &read).await?);
+            }
+            let connection = sender.as_mut().expect("connected above");
+            request(connection, address, encoding, &payload, &read).await
+        };
+        let limit = deadline.saturating_duration_since(Instant::now()) + GRACE;
+        let result = tokio::select! {
+            result = tokio::time::timeout(limit, attempt) => match result {
+                Ok(result) => result,
+                Err(_) => Err(anyhow::anyhow!("no response within {:.1} s", limit.as_secs_f64())),
+            },
+            () = stopped() => break,
+        };
+        match result {
+            Ok(sample) => outcome.samples.push(sample),
+            Err(error) => {
+                outcome.errors += 1;
+                outcome
+                    .first_error
+                    .get_or_insert_with(|| format!("{}: {error:#}", encoding.label()));
+                sender = None; // start over on a fresh connection
+            }
         }
-        let expected = encoding.expected_content_encoding().map(String::from);
-        if content_encoding != expected {
-            bail!(
-                "{}: Content-Encoding was {:?}, expected {:?}",
-                encoding.label(),
-                content_encoding,
-                expected
-            );
-        }
-        let decoded =
-            decode(content_encoding.as_deref(), &body).with_context(|| encoding.label())?;
-        if decoded != *payload {
-            bail!(
-                "{}: the decoded body ({} bytes) differs from the payload ({} bytes)",
-                encoding.label(),
-                decoded.len(),
-                payload.len()
-            );
-        }
-        samples.push(Sample {
-            latency,
-            wire_bytes,
-            body_bytes: body.len() as u64,
-        });
     }
-    Ok(samples)
+    outcome
+}
+
+/// Resolves once a stop (Ctrl-C, SIGTERM) is requested.
+async fn stopped() {
+    while !crate::bench::interrupt::requested() {
+        tokio::time::sleep(STOP_POLL).await;
+    }
+}
+
+/// One request on `sender`, timed from sending to the last body byte, its body decoded
+/// and checked against `payload`.
+async fn request(
+    sender: &mut hyper::client::conn::http1::SendRequest<Empty<Bytes>>,
+    address: std::net::SocketAddr,
+    encoding: Encoding,
+    payload: &[u8],
+    read: &AtomicU64,
+) -> Result<Sample> {
+    let request = hyper::Request::get("/payload")
+        .header(hyper::header::HOST, address.to_string())
+        .header(hyper::header::ACCEPT_ENCODING, encoding.accept_encoding())
+        .body(Empty::<Bytes>::new())?;
+    // hyper 1.x lets one request through before the connection is ready; waiting for
+    // readiness first makes every later one safe ("connection was not ready").
+    sender.ready().await?;
+    let before = read.load(Ordering::Relaxed);
+    let start = Instant::now();
+    let response = sender.send_request(request).await?;
+    let status = response.status();
+    let content_encoding = response
+        .headers()
+        .get(hyper::header::CONTENT_ENCODING)
+        .map(|v| v.to_str().unwrap_or("?").to_string());
+    let body = response.into_body().collect().await?.to_bytes();
+    let latency = start.elapsed();
+    let wire_bytes = read.load(Ordering::Relaxed) - before;
+    if status != hyper::StatusCode::OK {
+        bail!("the server answered {status}");
+    }
+    let expected = encoding.expected_content_encoding().map(String::from);
+    if content_encoding != expected {
+        bail!("Content-Encoding was {content_encoding:?}, expected {expected:?}");
+    }
+    let decoded = decode(content_encoding.as_deref(), &body)?;
+    if decoded != payload {
+        bail!(
+            "the decoded body ({} bytes) differs from the payload ({} bytes)",
+            decoded.len(),
+            payload.len()
+        );
+    }
+    Ok(Sample {
+        latency,
+        wire_bytes,
+        body_bytes: body.len() as u64,
+    })
 }
 
 /// Starts the `auto` server, sends one request with `accept_encoding`, checks that the
@@ -150,11 +213,18 @@ pub(super) async fn measure_encoding(
     let cpu_before = server.cpu_time().await;
     let start = Instant::now();
     let clients: Vec<_> = (0..load.concurrency.max(1))
-        .map(|_| tokio::spawn(client(address, encoding, payload.clone(), claim.clone())))
+        .map(|_| {
+            let client = client(address, encoding, payload.clone(), claim.clone(), deadline);
+            tokio::spawn(client)
+        })
         .collect();
     let mut samples = Vec::new();
+    let (mut errors, mut first_error) = (0, None);
     for handle in clients {
-        samples.extend(handle.await.context("a client task failed")??);
+        let outcome = handle.await.context("a client task failed")?;
+        samples.extend(outcome.samples);
+        errors += outcome.errors;
+        first_error = first_error.or(outcome.first_error);
     }
     let elapsed = start.elapsed().as_secs_f64();
     let cpu_after = server.cpu_time().await;
@@ -185,5 +255,7 @@ pub(super) async fn measure_encoding(
             .iter()
             .map(|s| s.latency.as_secs_f64() * 1e3)
             .collect(),
+        errors,
+        first_error,
     })
 }

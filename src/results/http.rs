@@ -33,6 +33,13 @@ pub struct EncodingResult {
     /// `compare` can judge a change against the spread.
     #[serde(default)]
     pub latencies_ms: Vec<f64>,
+    /// Requests that failed (refused, cut off, timed out, or a body that did not
+    /// check); the load went on after each. Their latencies are not in the figures.
+    #[serde(default)]
+    pub errors: usize,
+    /// The first failure's message, if any.
+    #[serde(default)]
+    pub first_error: Option<String>,
 }
 
 /// The load settings, as saved with the results.

@@ -134,3 +134,44 @@ fn ctrl_c_ends_a_throttled_request_at_once() {
     );
     assert_eq!(status.code(), Some(130));
 }
+
+#[test]
+fn sixty_four_connections_complete_every_request() {
+    // Before each request waited for its connection to be ready, 5 of 6 such runs lost
+    // requests to "connection was not ready".
+    let output = codecbench()
+        .args([
+            "http",
+            "--payload",
+            "small",
+            "--encodings",
+            "zstd:1,zstd:3,gzip:1",
+        ])
+        .args(["--concurrency", "64", "--duration", "1", "--format", "csv"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    for row in csv_rows(&output.stdout) {
+        assert_eq!(row["http_errors"], "0", "{row:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_right_after_start_exits_130() {
+    // The handler is installed first thing: a SIGTERM that lands while the payload is
+    // still being generated stops the run (130), not the process by default (143).
+    for _ in 0..5 {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codecbench"))
+            .args(["run", "--payload", "large", "--quiet", "--format", "csv"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        // SAFETY: kill with a live child's pid has no other effect.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        assert_eq!(child.wait().unwrap().code(), Some(130));
+    }
+}

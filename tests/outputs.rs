@@ -126,3 +126,42 @@ fn a_closed_pipe_stops_the_run_and_leaves_complete_files_marked_interrupted() {
     // The cells still in their last round are kept with the samples they have.
     assert!(!payload["cells"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn a_dash_writes_the_document_to_stdout_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = succeed(
+        codecbench()
+            .current_dir(dir.path())
+            .args([
+                "run",
+                "--payload",
+                "single",
+                "--codecs",
+                "zstd",
+                "--zstd-levels",
+                "1,3",
+            ])
+            .args([
+                "--iterations",
+                "3",
+                "--quiet",
+                "--format",
+                "markdown",
+                "--json",
+                "-",
+            ]),
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let json = &stdout[stdout.find("\n{").expect("the JSON after the table") + 1..];
+    let document: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(
+        document["payloads"][0]["cells"].as_array().unwrap().len(),
+        2
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no file named -"
+    );
+}

@@ -167,13 +167,14 @@ pub struct OutputArgs {
     pub format: Format,
 
     /// Also write the results as CSV to FILE, rewritten atomically after every finished
-    /// cell or encoding, so a run cut short keeps what it finished.
+    /// cell or encoding, so a run cut short keeps what it finished. `-` writes it to
+    /// stdout once, at the end.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
     /// Also write the full results as JSON to FILE: environment, every result and every
     /// timed sample, rewritten atomically after every finished cell or encoding.
-    /// `compare` and `merge` read it.
+    /// `compare` and `merge` read it. `-` writes it to stdout once, at the end.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
 }

@@ -53,6 +53,13 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
             break;
         }
     }
+    files
+        .finish(
+            &mut out,
+            || export::http::render_csv(&report, None),
+            || export::http::render_json(&report, None),
+        )
+        .failing()?;
     if config.format == Format::Json {
         out.write(&export::http::render_json(&report, None))
             .failing()?;

@@ -64,17 +64,34 @@ pub struct SavedFiles {
 
 impl SavedFiles {
     /// Writes what `csv` renders to the CSV file and what `json` renders to the JSON
-    /// file, rendering only for the files asked for.
+    /// file, rendering only for the files asked for. `-` (stdout) is left for
+    /// [`SavedFiles::finish`].
     pub fn write(
         &self,
         csv: impl FnOnce() -> Vec<u8>,
         json: impl FnOnce() -> Vec<u8>,
     ) -> Result<()> {
-        if let Some(path) = &self.csv {
+        if let Some(path) = self.csv.as_deref().filter(|p| !is_stdout(p)) {
             write_file(path, &csv())?;
         }
-        if let Some(path) = &self.json {
+        if let Some(path) = self.json.as_deref().filter(|p| !is_stdout(p)) {
             write_file(path, &json())?;
+        }
+        Ok(())
+    }
+
+    /// Writes the outputs named `-` to `out`, once, at the end of the run.
+    pub fn finish(
+        &self,
+        out: &mut Stdout,
+        csv: impl FnOnce() -> Vec<u8>,
+        json: impl FnOnce() -> Vec<u8>,
+    ) -> io::Result<()> {
+        if self.csv.as_deref().is_some_and(is_stdout) {
+            out.write(&csv())?;
+        }
+        if self.json.as_deref().is_some_and(is_stdout) {
+            out.write(&json())?;
         }
         Ok(())
     }
@@ -93,6 +110,11 @@ impl SavedFiles {
             format!("written to {}", names.join(" and "))
         }
     }
+}
+
+/// Whether `path` is `-`: standard output rather than a file.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 /// Writes a whole file, naming it in the error.

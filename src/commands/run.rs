@@ -54,6 +54,13 @@ pub fn run(config: RunConfig) -> crate::error::Result {
         payload: &mut on_payload,
     };
     let report = measure_all(&config.measure, &payloads, report, sinks).failing()?;
+    files
+        .finish(
+            &mut out.borrow_mut(),
+            || export::csv::render(&report),
+            || export::json::render(&report),
+        )
+        .failing()?;
     if format == Format::Json {
         out.borrow_mut()
             .write(&export::json::render(&report))

@@ -51,6 +51,9 @@ pub fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
         }
     }
     for (option, output) in outputs {
+        if output.as_os_str() == "-" {
+            continue; // standard output
+        }
         let Some(target) = resolve(output) else {
             bail!(
                 "cannot write {} ({option}): no such directory",

@@ -15,6 +15,11 @@ pub(super) trait Entry {
     /// What it measures apart from its payload and load: what the reference is.
     type Id: PartialEq + Copy + std::fmt::Display;
 
+    /// Whether its times are judged by their low quantile when there are samples enough
+    /// (codec cells), or always by the median (HTTP latencies, whose first response on a
+    /// shaped link rides the token bucket's full burst and is no guide to the rest).
+    const LOW_QUANTILE: bool;
+
     /// The reference's identity for `--normalize-to CODEC:LEVEL`.
     fn reference_id(codec: CodecKind, level: i32) -> Self::Id;
     /// Its identity.
@@ -42,6 +47,7 @@ pub(super) trait Entry {
 
 impl Entry for RunCell {
     type Id = CellId;
+    const LOW_QUANTILE: bool = true;
 
     fn reference_id(codec: CodecKind, level: i32) -> CellId {
         CellId::reference(codec, level)
@@ -83,6 +89,7 @@ impl Entry for RunCell {
 
 impl Entry for HttpCell {
     type Id = Encoding;
+    const LOW_QUANTILE: bool = false;
 
     fn reference_id(codec: CodecKind, level: i32) -> Encoding {
         Encoding::of(codec, level)
@@ -180,7 +187,7 @@ impl<E: Entry> Pair<'_, E> {
                 speeds.push((direction, None));
                 continue;
             };
-            let absolute_statistic = Statistic::common(&[b, c]);
+            let absolute_statistic = statistic::<E>(&[b, c]);
             absolute.push(AbsoluteChange {
                 payload: base.payload().to_string(),
                 direction,
@@ -200,7 +207,7 @@ impl<E: Entry> Pair<'_, E> {
                     Against::Reference(t) => Some(t),
                     Against::Nothing | Against::Itself => None,
                 }));
-                let statistic = Statistic::common(&timings);
+                let statistic = statistic::<E>(&timings);
                 measure_change(
                     speed_against(b, base.input_bytes(), before, statistic),
                     speed_against(c, cand.input_bytes(), after, statistic),
@@ -219,6 +226,16 @@ impl<E: Entry> Pair<'_, E> {
             candidate_bytes: cand.size(),
             speeds,
         })
+    }
+}
+
+/// The statistic both sides of a change are judged by: see [`Entry::LOW_QUANTILE`] and
+/// [`Statistic::common`].
+fn statistic<E: Entry>(timings: &[&Timing]) -> Statistic {
+    if E::LOW_QUANTILE {
+        Statistic::common(timings)
+    } else {
+        Statistic::Median
     }
 }
 

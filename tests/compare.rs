@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{bad_input, codecbench};
+use common::{bad_input, codecbench, compare};
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
@@ -47,23 +47,6 @@ fn write_json(dir: &Path, name: &str, run: &Value) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, serde_json::to_vec_pretty(run).unwrap()).unwrap();
     path
-}
-
-/// Runs compare and returns (exit code, stdout).
-fn compare(baseline: &Path, candidate: &Path, extra: &[&str]) -> (i32, String) {
-    let output = codecbench()
-        .arg("compare")
-        .arg(baseline)
-        .arg(candidate)
-        .args(extra)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-    )
 }
 
 #[test]

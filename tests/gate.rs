@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{codecbench, succeed};
+use common::{codecbench, compare, succeed};
 use serde_json::Value;
 
 /// Measures the single record with `args` into `dir/name`, returning the path.
@@ -63,23 +63,6 @@ fn is_reference(cell: &Value) -> bool {
         && cell["library"] == "libzstd"
         && cell["variant"] == "fresh"
         && cell["level"] == 1
-}
-
-/// Runs compare; returns the exit code and stdout.
-fn compare(baseline: &Path, candidate: &Path, extra: &[&str]) -> (i32, String) {
-    let output = codecbench()
-        .arg("compare")
-        .arg(baseline)
-        .arg(candidate)
-        .args(extra)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-    )
 }
 
 const SMALL: [&str; 8] = [

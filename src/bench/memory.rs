@@ -1,11 +1,11 @@
 //! Heap accounting, to report what one response's encoder holds.
 //!
-//! [`CountingAllocator`] wraps the system allocator and keeps, per thread, the bytes live
-//! now and the most live since the last reset. Per thread, so that the progress bar's
-//! thread (or another test) does not count towards the encoder measured on this one. The codecbench binary installs it as the global
-//! allocator, so it sees every allocation of the codecs written in Rust (the `brotli`
-//! port and zlib-rs). C libraries call `malloc` directly and are measured otherwise (see
-//! each codec's `compress_measuring_memory`).
+//! [`CountingAllocator`] wraps the system allocator and, while [`peak_during`] runs,
+//! keeps the bytes live and the most live on the measuring thread, so that the progress
+//! bar's thread (or another test) does not count. Otherwise it only forwards. The
+//! codecbench binary installs it as the global allocator, so it sees every allocation of
+//! the codecs written in Rust (the `brotli` port and zlib-rs). C libraries call `malloc`
+//! directly and are measured otherwise (see each codec's `compress_measuring_memory`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -88,13 +88,13 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// Runs `f` and returns its result with the most heap bytes this thread held at once
 /// beyond what it held before; `None` for the bytes when [`CountingAllocator`] is not the
 /// global allocator. Only this thread's allocations count, so a progress thread does not.
+/// Not reentrant: no measurement runs inside another.
 pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
-    // A probe allocation tells whether the counting allocator is installed.
-    let was_active = ACTIVE.with(|active| active.replace(true));
-    let (outer_live, outer_peak) = (LIVE.with(Cell::get), PEAK.with(Cell::get));
+    ACTIVE.with(|active| active.set(true));
     LIVE.with(|live| live.set(0));
     PEAK.with(|peak| peak.set(0));
     MEASURING.fetch_add(1, Ordering::Relaxed);
+    // A probe allocation tells whether the counting allocator is installed.
     drop(std::hint::black_box(Box::new(0u64)));
     if PEAK.with(Cell::get) > 0 {
         INSTALLED.store(true, Ordering::Relaxed);
@@ -103,10 +103,7 @@ pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
     let result = f();
     let peak = PEAK.with(Cell::get).max(0);
     MEASURING.fetch_sub(1, Ordering::Relaxed);
-    // A nested measurement leaves the outer one's counts as they would have been.
-    LIVE.with(|live| live.set(outer_live + live.get()));
-    PEAK.with(|p| p.set(outer_peak.max(outer_live + peak)));
-    ACTIVE.with(|active| active.set(was_active));
+    ACTIVE.with(|active| active.set(false));
     let installed = INSTALLED.load(Ordering::Relaxed);
     (result, installed.then_some(peak as u64))
 }

@@ -85,10 +85,10 @@ pub fn run_payload(
         done: vec![false; cells.len()],
         finished: Vec::new(),
     };
-    let rounds = plan.rounds.max(1) as usize;
+    // Each cell says when it is done (its planned rounds, or its precision), so the
+    // rounds end as soon as every cell is.
     for round in 0.. {
-        let force = plan.precision.is_none() && round + 1 >= rounds;
-        payload.round(round, force, clock, &mut result, on_step, on_cell)?;
+        payload.round(round, clock, &mut result, on_step, on_cell)?;
         if interrupt::requested() || payload.done.iter().all(|&d| d) {
             break;
         }
@@ -126,12 +126,10 @@ impl<'a> Payload<'a> {
         position
     }
 
-    /// Measures round `round` of every cell not yet done; `force` finishes them all
-    /// after it.
+    /// Measures round `round` of every cell not yet done.
     fn round(
         &mut self,
         round: usize,
-        force: bool,
         clock: &dyn Clock,
         result: &mut PayloadResult,
         on_step: &mut dyn FnMut(Step),
@@ -162,7 +160,7 @@ impl<'a> Payload<'a> {
             if interrupt::requested() {
                 return Ok(()); // the round may have stopped early: the caller judges it
             }
-            if run.done_after(round) || force {
+            if run.done_after(round) {
                 let cell = self.runs[index].take().expect("measured above").finish();
                 self.done[index] = true;
                 let position = self.add(result, index, cell);

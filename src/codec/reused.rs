@@ -77,11 +77,7 @@ impl Codec for LibzstdReused {
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
         let mut slot = self.context.borrow_mut();
         if slot.as_ref().is_none_or(|(l, _)| *l != level) {
-            let mut context = zstd::zstd_safe::CCtx::create();
-            context
-                .set_parameter(zstd::zstd_safe::CParameter::CompressionLevel(level))
-                .map_err(|code| io::Error::other(zstd::zstd_safe::get_error_name(code)))?;
-            *slot = Some((level, context));
+            *slot = Some((level, super::zstd::context_at(level)?));
         }
         let (_, context) = slot.as_mut().expect("set above");
         // with_context starts a new frame on the context: reset, parameters kept.
@@ -98,8 +94,6 @@ impl Codec for LibzstdReused {
 /// gzip over one zlib-rs deflate stream per cell, reset between responses.
 pub struct GzipReused {
     stream: RefCell<Option<(u32, Compress)>>,
-    /// Heap the kept stream took when it was created, for the memory figure.
-    stream_bytes: std::cell::Cell<u64>,
 }
 
 impl GzipReused {
@@ -107,7 +101,6 @@ impl GzipReused {
     pub fn new() -> Self {
         GzipReused {
             stream: RefCell::new(None),
-            stream_bytes: std::cell::Cell::new(0),
         }
     }
 }
@@ -150,28 +143,15 @@ impl Codec for GzipReused {
 
     levels_of!(GzipZlibRs);
 
-    /// The kept stream's heap, measured when it was created, plus the heap the call held
-    /// beyond its output (the stream itself counted once).
+    /// The stream is dropped first, outside the count, so that the measured call builds
+    /// the one the cell then keeps: its heap and the call's, beyond the output.
     fn compress_measuring_memory(
         &self,
         level: i32,
         input: &[u8],
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
-        let created_before = self.stream.borrow().as_ref().map(|(l, _)| *l as i32) == Some(level);
-        if !created_before {
-            // Freed outside the count, so that its release does not offset the new one.
-            *self.stream.borrow_mut() = None;
-        }
-        compress_counting_heap(|| {
-            let output = self.compress(level, input)?;
-            // A stream created by this call is already in the call's heap peak.
-            let held = if created_before {
-                self.stream_bytes.get()
-            } else {
-                0
-            };
-            Ok((output, held))
-        })
+        *self.stream.borrow_mut() = None;
+        compress_counting_heap(|| Ok((self.compress(level, input)?, 0)))
     }
 
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
@@ -180,15 +160,7 @@ impl Codec for GzipReused {
         let mut slot = self.stream.borrow_mut();
         match slot.as_mut() {
             Some((l, stream)) if *l == level => stream.reset(),
-            _ => {
-                // Dropped first, so the new stream's measure does not include the old.
-                *slot = None;
-                let (stream, bytes) = crate::bench::memory::peak_during(|| {
-                    Compress::new(Compression::new(level), false)
-                });
-                self.stream_bytes.set(bytes.unwrap_or(0));
-                *slot = Some((level, stream));
-            }
+            _ => *slot = Some((level, Compress::new(Compression::new(level), false))),
         }
         let (_, stream) = slot.as_mut().expect("set above");
         let mut output = Vec::with_capacity(input.len() / 2 + 64);

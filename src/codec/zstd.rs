@@ -59,10 +59,7 @@ impl Codec for Libzstd {
         input: &[u8],
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
         compress_counting_heap(|| {
-            let mut context = ::zstd::zstd_safe::CCtx::create();
-            context
-                .set_parameter(::zstd::zstd_safe::CParameter::CompressionLevel(level))
-                .map_err(|code| io::Error::other(::zstd::zstd_safe::get_error_name(code)))?;
+            let mut context = context_at(level)?;
             let mut encoder = ::zstd::stream::Encoder::with_context(Vec::new(), &mut context);
             encoder.write_all(input)?;
             let output = encoder.finish()?;
@@ -76,4 +73,18 @@ impl Codec for Libzstd {
         decoder.read_to_end(&mut output)?;
         Ok(output)
     }
+}
+
+/// A fresh libzstd context set to `level`.
+pub(super) fn context_at(level: i32) -> io::Result<::zstd::zstd_safe::CCtx<'static>> {
+    let mut context = ::zstd::zstd_safe::CCtx::create();
+    context
+        .set_parameter(::zstd::zstd_safe::CParameter::CompressionLevel(level))
+        .map_err(zstd_error)?;
+    Ok(context)
+}
+
+/// libzstd's error code as an I/O error with its name.
+pub(super) fn zstd_error(code: ::zstd::zstd_safe::ErrorCode) -> io::Error {
+    io::Error::other(::zstd::zstd_safe::get_error_name(code))
 }

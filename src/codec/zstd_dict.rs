@@ -88,12 +88,11 @@ impl Codec for ZstdDict {
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
         let (output, heap) = compress_counting_heap(|| Ok((self.compress(level, input)?, 0)))?;
         let held = self.with_encoder_dictionary(level, |dictionary| -> io::Result<u64> {
-            let zstd_error = |code| io::Error::other(zstd::zstd_safe::get_error_name(code));
             let mut context = zstd::zstd_safe::CCtx::create();
             context
                 .ref_cdict(dictionary.as_cdict())
-                .map_err(zstd_error)?;
-            stream_unsized(&mut context, input).map_err(zstd_error)?;
+                .map_err(super::zstd::zstd_error)?;
+            stream_unsized(&mut context, input).map_err(super::zstd::zstd_error)?;
             Ok((context.sizeof() + dictionary.as_cdict().sizeof()) as u64)
         })?;
         Ok((output, heap.map(|heap| heap + held)))

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::config::outputs::is_stdout;
+
 /// Writes a whole report to stdout.
 pub fn print(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();
@@ -110,11 +112,6 @@ impl SavedFiles {
             format!("written to {}", names.join(" and "))
         }
     }
-}
-
-/// Whether `path` is `-`: standard output rather than a file.
-pub fn is_stdout(path: &Path) -> bool {
-    path.as_os_str() == "-"
 }
 
 /// Writes a whole file, naming it in the error.

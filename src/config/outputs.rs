@@ -51,8 +51,8 @@ pub fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
         }
     }
     for (option, output) in outputs {
-        if output.as_os_str() == "-" {
-            continue; // standard output
+        if is_stdout(output) {
+            continue;
         }
         let Some(target) = resolve(output) else {
             bail!(
@@ -76,7 +76,8 @@ pub fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
 
 /// Creates and removes a file beside `target` (or opens a device or FIFO for writing
 /// without truncating it), so that an unwritable output is refused before measuring,
-/// and an existing file is left as it was.
+/// and an existing file is left as it was. The results replace a file by renaming over
+/// it, which needs only the directory to be writable, as the probe proves.
 fn prove_writable(option: &str, output: &Path, target: &Path) -> Result<()> {
     let cannot = || format!("cannot write {} ({option})", output.display());
     if target.exists() && !target.is_file() {
@@ -95,31 +96,12 @@ fn prove_writable(option: &str, output: &Path, target: &Path) -> Result<()> {
         .tempfile_in(dir)
         .with_context(cannot)?;
     drop(probe);
-    if target.exists() {
-        // An existing file must be replaceable: read-only files are refused now.
-        let read_only = target
-            .metadata()
-            .with_context(cannot)?
-            .permissions()
-            .readonly();
-        if read_only && !running_as_root() {
-            bail!("{}: {} is read-only", cannot(), target.display());
-        }
-    }
     Ok(())
 }
 
-/// Root replaces read-only files anyway (rename needs only the directory's permission).
-fn running_as_root() -> bool {
-    #[cfg(unix)]
-    {
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        unsafe { libc::geteuid() == 0 }
-    }
-    #[cfg(not(unix))]
-    {
-        false
-    }
+/// Whether `path` is `-`: standard output rather than a file.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 #[cfg(test)]

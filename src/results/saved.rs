@@ -138,11 +138,6 @@ impl RunCell {
     pub fn ratio(&self) -> f64 {
         self.input_bytes as f64 / self.compressed_bytes.max(1) as f64
     }
-
-    /// `libzstd 1.5.7`: the library and its version.
-    pub fn library_version(&self) -> String {
-        format!("{} {}", self.key.id.library, self.version)
-    }
 }
 
 /// Identifies one encoding of an `http` run across runs.

@@ -56,3 +56,26 @@ pub fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>>
         })
         .collect()
 }
+
+/// Runs `codecbench compare BASELINE CANDIDATE EXTRA...`; returns its exit code and
+/// stdout, after checking that it did not panic.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn compare(
+    baseline: &std::path::Path,
+    candidate: &std::path::Path,
+    extra: &[&str],
+) -> (i32, String) {
+    let output = codecbench()
+        .arg("compare")
+        .arg(baseline)
+        .arg(candidate)
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (
+        output.status.code().unwrap(),
+        String::from_utf8(output.stdout).unwrap(),
+    )
+}

@@ -116,8 +116,6 @@ pub struct CellRun<'a> {
     cell: CellResult,
     directions: Option<(Direction, Direction)>,
     precision: Option<Precision>,
-    /// Past the planned rounds, measuring for precision.
-    extra: bool,
 }
 
 impl<'a> CellRun<'a> {
@@ -148,7 +146,6 @@ impl<'a> CellRun<'a> {
             },
             directions: None,
             precision: plan.precision,
-            extra: false,
         };
         let (compressed, compress_time) =
             timed(clock, || codec.compress_measuring_memory(level, input));
@@ -198,7 +195,8 @@ impl<'a> CellRun<'a> {
         let Some((compress, decompress)) = self.directions.as_mut() else {
             return Ok(());
         };
-        let extra = self.extra;
+        // Past the planned rounds a cell is still measured only for its precision.
+        let extra = self.precision.is_some() && round >= planned_rounds(compress, decompress);
         if let Some(target) = compress.round(round, extra) {
             time_iterations(
                 target,
@@ -239,11 +237,7 @@ impl<'a> CellRun<'a> {
         if self.failed() {
             return true;
         }
-        let planned = compress
-            .schedule
-            .per_round
-            .len()
-            .max(decompress.schedule.per_round.len());
+        let planned = planned_rounds(compress, decompress);
         if round + 1 < planned {
             return false;
         }
@@ -263,7 +257,6 @@ impl<'a> CellRun<'a> {
             self.cell.precision_met = Some(met);
             return true;
         }
-        self.extra = true;
         false
     }
 
@@ -301,6 +294,15 @@ pub fn measure_cell(
         }
     }
     run.finish()
+}
+
+/// Rounds the schedules of a cell's two directions plan, the longer of the two.
+fn planned_rounds(compress: &Direction, decompress: &Direction) -> usize {
+    compress
+        .schedule
+        .per_round
+        .len()
+        .max(decompress.schedule.per_round.len())
 }
 
 /// The larger distance from the median to either end of its 95% confidence interval,

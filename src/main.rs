@@ -19,18 +19,11 @@ fn main() -> std::process::ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) if !err.use_stderr() => {
-            // --help and --version: print them whole and succeed.
-            let _ = err.print();
-            return std::process::ExitCode::SUCCESS;
-        }
         Err(err) => {
-            // clap's message ends with usage hints over several lines; keep the first.
-            let rendered = err.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("codecbench: error: {first}");
-            return std::process::ExitCode::from(2);
+            // clap's whole message: the problem, suggestions, possible values and usage.
+            // Help and version go to stdout and exit 0; usage errors exit 2.
+            let _ = err.print();
+            return std::process::ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
     match codecbench::commands::run(cli) {

@@ -321,7 +321,10 @@ fn bad_input_gets_one_line_and_exit_2() {
     assert!(message.contains("--pin 4096"), "{message}");
 
     let message = bad_input(&["run", "--codecs", "lz4"]);
-    assert!(message.contains("lz4"), "{message}");
+    assert!(
+        message.contains("lz4") && message.contains("[possible values: zstd, brotli, gzip]"),
+        "{message}"
+    );
 
     let message = bad_input(&["run", "--codecs", "gzip", "--zstd-levels", "1"]);
     assert!(message.contains("zstd is not in --codecs"), "{message}");
@@ -343,6 +346,28 @@ fn bad_input_gets_one_line_and_exit_2() {
 
     let message = bad_input(&["frobnicate"]);
     assert!(message.contains("frobnicate"), "{message}");
+}
+
+#[test]
+fn command_line_errors_come_whole_from_clap() {
+    let message = bad_input(&["compare", "a.json"]);
+    assert!(
+        message.contains("required arguments were not provided") && message.contains("<CANDIDATE>"),
+        "{message}"
+    );
+    let message = bad_input(&["run", "--iteration", "5"]);
+    assert!(
+        message.contains("a similar argument exists: '--iterations'"),
+        "{message}"
+    );
+    // Bare `codecbench` lists the commands (as help) but still fails.
+    let output = codecbench().output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("Commands:") && stderr.contains("compare"),
+        "{stderr}"
+    );
 }
 
 #[test]

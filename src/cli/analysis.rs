@@ -59,7 +59,7 @@ pub enum CompareFormat {
     Table,
     /// A Markdown table and a summary, e.g. for a CI job summary.
     Markdown,
-    /// The whole comparison as JSON.
+    /// Everything the report holds, as JSON.
     Json,
 }
 
@@ -99,8 +99,13 @@ pub struct RecommendArgs {
     pub from: Option<PathBuf>,
 
     /// Link speeds for the end-to-end table, in Mbit/s, comma-separated.
-    #[arg(long, value_name = "MBIT,...", value_delimiter = ',',
-          default_values_t = [10.0, 100.0, 1000.0], allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "MBIT,...",
+        value_delimiter = ',',
+        default_value = "10,100,1000",
+        allow_hyphen_values = true
+    )]
     pub bandwidth: Vec<f64>,
 
     /// The compression time a dynamic response may take, in milliseconds.

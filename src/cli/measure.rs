@@ -92,7 +92,12 @@ pub struct MeasureArgs {
     pub precision_budget: f64,
 
     /// Codecs to measure, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = CodecKind::ALL)]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "zstd,brotli,gzip"
+    )]
     pub codecs: Vec<CodecKind>,
 
     /// zstd levels: a list and/or inclusive ranges, e.g. `1,3,19` or `-5..-1,1..19`

@@ -27,30 +27,42 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Measure compressed size and compress/decompress speed for each payload × codec × level.
+    /// Measure size and compress/decompress speed for each payload × codec × level.
     Run(RunArgs),
     /// Write the generated payloads to disk (single.json, small.json, large.json).
     Payloads(PayloadsArgs),
-    /// Compare a candidate run with a baseline: exact sizes, and speeds against a threshold
-    /// and the runs' noise. Exits 1 on a regression or a size drift.
+    /// Gate CI: compare a candidate run with a baseline; exit 1 on a regression.
+    ///
+    /// Sizes must match exactly; speeds are judged against a threshold and the runs'
+    /// own noise.
     Compare(CompareArgs),
-    /// Put several runs side by side: a row per setting, columns per run.
+    /// Put several runs side by side: a row per setting, a column per run.
     Merge(MergeArgs),
-    /// Decide: dominated settings, Pareto frontiers, the best setting per scenario, and
-    /// end-to-end time per response at several bandwidths. Measures, or reads --from RUN.
+    /// Pick a codec and level: frontiers, best setting per scenario, time on the wire.
+    ///
+    /// Lists dominated settings, the Pareto frontiers, the best setting per scenario and
+    /// the end-to-end time per response at several bandwidths. Measures, or reads
+    /// --from RUN.
     Recommend(RecommendArgs),
-    /// Show the parameters libzstd selects for each level (strategy, windowLog, chainLog,
-    /// hashLog, searchLog, minMatch, targetLength), for each payload's size and for a
-    /// stream of unknown size, beside the article's table.
+    /// Show the parameters libzstd picks for each level and payload size.
+    ///
+    /// Strategy, windowLog, chainLog, hashLog, searchLog, minMatch and targetLength, for
+    /// each payload's size and for a stream of unknown size, beside the article's table.
     ZstdParams(ZstdParamsArgs),
-    /// Check each of the article's claims against a run: measures the article's matrix
-    /// (or reads --from RUN), prints a row per claim and writes results/REPRODUCTION.md.
+    /// Check each of the article's claims against a measured run.
+    ///
+    /// Measures the article's matrix (or reads --from RUN), prints a row per claim and
+    /// writes a Markdown report.
     Reproduce(ReproduceArgs),
-    /// Draw a saved run as SVG: per payload, ratio against compression and decompression
-    /// speed (log scale), a series per library, and the Pareto frontier.
+    /// Draw a saved run as an SVG chart: ratio against speed, per payload.
+    ///
+    /// Per payload, compression ratio against compression and decompression speed (log
+    /// scale), a series per codec and library, and the Pareto frontier.
     Plot(PlotArgs),
-    /// Measure each encoding through a real HTTP/1.1 server and client on loopback:
-    /// requests/s, latency percentiles and bytes on the wire, every body verified.
+    /// Serve each encoding over real HTTP/1.1 on loopback and measure it.
+    ///
+    /// Requests/s, latency percentiles and bytes on the wire, every body decoded and
+    /// verified.
     Http(HttpArgs),
 }
 

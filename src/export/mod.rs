@@ -21,12 +21,12 @@ pub use document::{render, Style};
 
 use crate::results::codec::PayloadResult;
 
-/// How `run` prints its results on stdout.
+/// How `run` and `http` print their results on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// One table per payload.
     Table,
-    /// CSV, one row per payload × codec × level.
+    /// CSV, one row per measured result (cell or encoding).
     Csv,
     /// One JSON document with every sample.
     Json,

@@ -1,53 +1,99 @@
-//! Progress on stderr: an indicatif bar with the current cell and an ETA when stderr is a
-//! terminal, one plain line per finished cell otherwise, nothing with `--quiet`.
+//! Progress on stderr. In a terminal, an indicatif bar with the current cell and an ETA,
+//! cleared before each payload's table. Elsewhere (CI logs, `2>log`), plain lines: one
+//! as each round starts and at least every [`PLAIN_EVERY`], with the ETA, besides the
+//! line per finished cell. Nothing with `--quiet`.
 
+use std::cell::RefCell;
 use std::io::IsTerminal;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::bench::Step;
 
+/// The longest a log goes without a progress line while a payload is measured.
+pub const PLAIN_EVERY: Duration = Duration::from_secs(30);
+
 /// Where progress goes.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    plain: Option<RefCell<Plain>>,
     quiet: bool,
 }
 
+/// The plain-line reporter's state for the payload being measured.
+struct Plain {
+    started: Instant,
+    last_line: Instant,
+    steps: u64,
+    round: Option<usize>,
+}
+
 impl Progress {
-    /// A bar if stderr is a terminal and `quiet` is off; plain lines if it is not.
+    /// A bar if stderr is a terminal, plain lines if not; neither when `quiet`.
     pub fn new(quiet: bool) -> Self {
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (!quiet && terminal).then(|| {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template("{bar:30} {pos}/{len} cells·rounds, ETA {eta}  {msg}")
                     .expect("a valid template"),
             );
-            bar.enable_steady_tick(Duration::from_millis(250));
             bar
         });
-        Progress { bar, quiet }
+        let plain = (!quiet && !terminal).then(|| {
+            let now = Instant::now();
+            RefCell::new(Plain {
+                started: now,
+                last_line: now,
+                steps: 0,
+                round: None,
+            })
+        });
+        Progress { bar, plain, quiet }
     }
 
-    /// Shows a payload's heading and restarts the bar for its `steps`.
+    /// Shows a payload's heading and restarts the count for its `steps`.
     pub fn start_payload(&self, heading: &str, steps: u64) {
         self.line(heading);
         if let Some(bar) = &self.bar {
             bar.set_length(steps);
             bar.reset();
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
+        if let Some(plain) = &self.plain {
+            let now = Instant::now();
+            *plain.borrow_mut() = Plain {
+                started: now,
+                last_line: now,
+                steps,
+                round: None,
+            };
         }
     }
 
-    /// Moves the bar to `step`.
+    /// Moves to `step`, about to be measured.
     pub fn step(&self, step: &Step) {
+        let done = (step.round * step.cells + step.cell) as u64;
         if let Some(bar) = &self.bar {
-            bar.set_position((step.round * step.cells + step.cell) as u64);
+            bar.set_position(done);
             bar.set_message(format!(
                 "round {}/{}: {}",
                 step.round + 1,
                 step.rounds,
                 step.label
             ));
+        }
+        if let Some(plain) = &self.plain {
+            let now = Instant::now();
+            let mut plain = plain.borrow_mut();
+            let new_round = plain.round != Some(step.round);
+            if new_round || now.duration_since(plain.last_line) >= PLAIN_EVERY {
+                plain.round = Some(step.round);
+                plain.last_line = now;
+                let elapsed = now.duration_since(plain.started);
+                eprintln!("  {}", plain_line(step, done, plain.steps, elapsed));
+            }
         }
     }
 
@@ -70,10 +116,84 @@ impl Progress {
         }
     }
 
-    /// Removes the bar.
+    /// Clears the bar, so that nothing of it stays above the payload's table.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// A plain progress line: `round 2/5, 15/75 cells·rounds, 1m04s elapsed, ETA 4m16s:
+/// small zstd 3 (libzstd 1.5.7)`.
+fn plain_line(step: &Step, done: u64, steps: u64, elapsed: Duration) -> String {
+    let eta = match eta(elapsed, done, steps) {
+        Some(eta) => format!(", ETA {}", duration_text(eta)),
+        None => String::new(),
+    };
+    format!(
+        "round {}/{}, {done}/{steps} cells·rounds, {} elapsed{eta}: {}",
+        step.round + 1,
+        step.rounds,
+        duration_text(elapsed),
+        step.label
+    )
+}
+
+/// Time left if the remaining steps go at the pace of the finished ones; unknown
+/// before the first step finishes. Extra rounds for a precision target can run past
+/// the planned steps: the estimate is then zero.
+fn eta(elapsed: Duration, done: u64, steps: u64) -> Option<Duration> {
+    if done == 0 {
+        return None;
+    }
+    let left = steps.saturating_sub(done);
+    Some(elapsed.mul_f64(left as f64 / done as f64))
+}
+
+/// `42s`, `3m05s` or `1h02m`.
+fn duration_text(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match seconds {
+        0..=59 => format!("{seconds}s"),
+        60..=3599 => format!("{}m{:02}s", seconds / 60, seconds % 60),
+        _ => format!("{}h{:02}m", seconds / 3600, seconds % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_eta_extrapolates_the_pace_so_far() {
+        assert_eq!(eta(Duration::from_secs(10), 0, 100), None);
+        assert_eq!(
+            eta(Duration::from_secs(10), 25, 100),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(eta(Duration::from_secs(10), 120, 100), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn durations_read_as_a_person_writes_them() {
+        assert_eq!(duration_text(Duration::from_millis(42_900)), "42s");
+        assert_eq!(duration_text(Duration::from_secs(185)), "3m05s");
+        assert_eq!(duration_text(Duration::from_secs(3720)), "1h02m");
+    }
+
+    #[test]
+    fn a_plain_line_says_where_the_run_is_and_what_is_left() {
+        let step = Step {
+            round: 1,
+            rounds: 5,
+            cell: 0,
+            cells: 15,
+            label: "small zstd 3 (libzstd 1.5.7)".to_string(),
+        };
+        assert_eq!(
+            plain_line(&step, 15, 75, Duration::from_secs(64)),
+            "round 2/5, 15/75 cells·rounds, 1m04s elapsed, ETA 4m16s: small zstd 3 (libzstd 1.5.7)"
+        );
     }
 }

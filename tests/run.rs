@@ -431,3 +431,44 @@ fn a_time_budget_sizes_iterations_per_cell_and_records_statistics() {
         "no interval from one sample"
     );
 }
+
+#[test]
+fn progress_reaches_a_log_file_while_the_run_goes_on() {
+    // stderr to a file, as in CI: a line per round must show before the table (written
+    // once the payload is done), not all at the end.
+    let dir = tempfile::tempdir().unwrap();
+    let (err_path, out_path) = (dir.path().join("err.log"), dir.path().join("out.txt"));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("codecbench"))
+        .args([
+            "run",
+            "--payload",
+            "small",
+            "--codecs",
+            "zstd",
+            "--zstd-levels",
+            "19",
+        ])
+        .args(["--rounds", "3", "--iterations", "30", "--warmup", "0"])
+        .stderr(std::fs::File::create(&err_path).unwrap())
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let seen_early = loop {
+        let log = std::fs::read_to_string(&err_path).unwrap();
+        if log.contains("round 2/3") {
+            // Read stdout only after the log showed round 2: the table cannot be there.
+            break std::fs::read_to_string(&out_path).unwrap().is_empty();
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended without round lines: {log}"
+        );
+        assert!(std::time::Instant::now() < deadline, "no round line: {log}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(child.wait().unwrap().success());
+    assert!(seen_early, "the round line came after the table");
+    let log = std::fs::read_to_string(&err_path).unwrap();
+    assert!(log.contains("ETA"), "{log}");
+}

@@ -29,7 +29,7 @@ pub struct Step {
     pub cell: usize,
     /// Cells per round.
     pub cells: usize,
-    /// e.g. `small libzstd 1.5.7 3`.
+    /// e.g. `small zstd 3 (libzstd 1.5.7)`.
     pub label: String,
 }
 
@@ -149,8 +149,9 @@ impl<'a> Payload<'a> {
                 cell: index,
                 cells: self.cells.len(),
                 label: format!(
-                    "{} {}, level {level}",
+                    "{} {} {level} ({})",
                     payload_label(self.name),
+                    codec.kind().name(),
                     codec.label()
                 ),
             });

@@ -97,6 +97,7 @@ pub fn measure_all(
             &mut on_cell,
         )?;
         // A run that was stopped says so, not how noisy its partial cells were.
+        progress.finish();
         if let Some(warning) = export::noise_warning(&result).filter(|_| !interrupt::requested()) {
             progress.warn(&warning);
         }
@@ -104,7 +105,6 @@ pub fn measure_all(
         let last = index + 1 == payloads.len() || interrupt::requested();
         (sinks.payload)(&report, last)?;
     }
-    progress.finish();
     Ok(report)
 }
 

@@ -193,19 +193,31 @@ fn malformed_input_is_bad_input() {
 }
 
 #[test]
-fn merge_prints_one_table_with_a_column_group_per_run() {
-    let output = codecbench()
-        .arg("merge")
-        .arg(fixture("base.json"))
-        .arg(fixture("base.csv"))
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(stdout.contains("base.json compress MB/s"), "{stdout}");
-    assert!(stdout.contains("base.csv compress MB/s"), "{stdout}");
-    assert_eq!(stdout.matches("┌").count(), 1, "one table: {stdout}");
-    assert!(stdout.contains("machine unknown (CSV)"), "{stdout}");
+fn merge_puts_runs_side_by_side_within_100_columns() {
+    for columns in ["100", "80"] {
+        let output = codecbench()
+            .env("COLUMNS", columns)
+            .arg("merge")
+            .arg(fixture("base.json"))
+            .arg(fixture("base.csv"))
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(stdout.contains("base.json ┆    base.csv │"), "{stdout}");
+        assert!(
+            stdout.contains("Compress / decompress MB/s, per run"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("÷ zstd:1"), "{stdout}");
+        let widest = stdout.lines().map(|l| l.chars().count()).max().unwrap();
+        let limit: usize = columns.parse().unwrap();
+        assert!(
+            widest <= limit,
+            "{widest} columns wide at COLUMNS={columns}: {stdout}"
+        );
+        assert!(stdout.contains("machine unknown (CSV)"), "{stdout}");
+    }
     let message = bad_input(&["merge", "/no/such/run.json"]);
     assert!(message.contains("/no/such/run.json"), "{message}");
 }

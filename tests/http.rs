@@ -35,7 +35,7 @@ fn each_encoding_gets_a_row_of_verified_requests() {
             .lines()
             .find(|l| l.contains(&format!("│ {encoding} ")))
             .unwrap_or_else(|| panic!("no row for {encoding}: {stdout}"));
-        assert!(row.contains("┆       20 ┆"), "20 requests: {row}");
+        assert!(row.contains("┆   20 ┆"), "20 requests: {row}");
         assert!(row.contains(body), "{row}");
     }
 }
@@ -130,10 +130,12 @@ fn saved_http_results_compare_and_merge() {
     let output =
         succeed(codecbench().args(["merge", json.to_str().unwrap(), csv.to_str().unwrap()]));
     let stdout = String::from_utf8(output.stdout).unwrap();
-    assert!(stdout.contains("h.json p50 ms"), "{stdout}");
+    assert!(stdout.contains("p50 ms / requests per second"), "{stdout}");
+    assert!(stdout.contains("h.json ┆          h.csv"), "{stdout}");
+    // Three encodings, in the raw table and the normalised one.
     assert_eq!(
         stdout.matches("1 connection, unshaped").count(),
-        3,
+        6,
         "{stdout}"
     );
 

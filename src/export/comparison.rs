@@ -5,19 +5,11 @@ use super::thousands;
 use crate::analysis::compare::{
     Comparison, Direction, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
 };
-use crate::results::identity::{CellId, Variant};
+use crate::results::identity::CellId;
 use crate::results::{CellKey, HttpKey};
 
-const HEADER: [&str; 7] = [
-    "payload",
-    "codec",
-    "library",
-    "level",
-    "bytes",
-    "compress",
-    "decompress",
-];
-const NUMERIC: [bool; 7] = [false, false, false, true, true, true, true];
+const HEADER: [&str; 5] = ["payload", "setting", "bytes", "compress", "decompress"];
+const NUMERIC: [bool; 5] = [false, false, true, true, true];
 
 fn speed_text(change: &Option<SpeedChange>) -> String {
     let Some(change) = change else {
@@ -58,20 +50,16 @@ fn bytes_text(baseline: u64, candidate: u64) -> String {
     }
 }
 
-/// The cells' table: payload, codec, library (and variant), level, bytes, speeds.
+/// The cells' table: payload, setting (`zstd 1 (libzstd) ref` for the reference),
+/// bytes, speeds.
 fn cell_row(row: &Row, key: &CellKey) -> Vec<String> {
-    let mut library = key.id.library.to_string();
-    if key.id.variant != Variant::Fresh {
-        library = format!("{library}, {}", key.id.variant);
-    }
+    let mut setting = key.id.to_string();
     if row.is_reference {
-        library.push_str(" (ref)");
+        setting.push_str(" ref");
     }
     vec![
         key.payload.clone(),
-        key.id.codec.to_string(),
-        library,
-        key.id.level.to_string(),
+        setting,
         bytes_text(row.baseline_bytes, row.candidate_bytes),
         speed_text(&row.speed(Direction::Compress).cloned()),
         speed_text(&row.speed(Direction::Decompress).cloned()),

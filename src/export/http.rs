@@ -5,17 +5,8 @@ use super::{significant, thousands};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings};
 
 const HEADER: [&str; 11] = [
-    "encoding",
-    "requests",
-    "req/s",
-    "p50 ms",
-    "p90 ms",
-    "p99 ms",
-    "wire B/response",
-    "body B",
-    "ratio",
-    "server CPU ms",
-    "errors",
+    "encoding", "reqs", "req/s", "p50 ms", "p90 ms", "p99 ms", "wire B", "body B", "ratio",
+    "CPU ms", "errors",
 ];
 const NUMERIC: [bool; 11] = [
     false, true, true, true, true, true, true, true, true, true, true,
@@ -51,11 +42,15 @@ fn ratio(payload: &HttpPayloadResult, result: &EncodingResult) -> f64 {
 
 fn title(payload: &HttpPayloadResult, load: &LoadSettings) -> String {
     format!(
-        "{}: {} bytes over HTTP/1.1 on loopback, {}{}; latency from request to last body byte; server CPU per response; every body decoded and checked",
+        "{}: {} bytes over HTTP/1.1 on loopback, {}{}",
         payload.payload,
         thousands(payload.input_bytes),
         load_label(load.concurrency, load.bandwidth_mbit),
-        if payload.interrupted { "; INTERRUPTED" } else { "" }
+        if payload.interrupted {
+            "; INTERRUPTED"
+        } else {
+            ""
+        }
     )
 }
 
@@ -64,7 +59,13 @@ pub fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
     let mut document = Document::new();
     document
         .title(title(payload, load))
-        .table(Table::new(&HEADER, &NUMERIC, rows(payload)));
+        .table(Table::new(&HEADER, &NUMERIC, rows(payload)))
+        .notes(vec![
+            "reqs: requests made; p50/p90/p99: latency from request to the last body byte;"
+                .to_string(),
+            "wire B: bytes on the wire per response; CPU ms: server CPU per response.".to_string(),
+            "Every body was decoded and checked.".to_string(),
+        ]);
     document
 }
 

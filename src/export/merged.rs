@@ -4,70 +4,63 @@ use super::document::{Document, Table};
 use super::significant;
 use crate::analysis::merge::Merged;
 
-fn header(merged: &Merged) -> (Vec<String>, Vec<bool>) {
-    let mut header: Vec<String> = ["payload", "codec", "library", "level", "ratio"]
-        .map(String::from)
-        .to_vec();
-    let mut numeric = vec![false, false, false, true, true];
-    for label in &merged.labels {
-        for column in ["compress MB/s", "decompress MB/s"] {
-            header.push(format!("{label} {column}"));
-        }
-        for column in ["compress", "decompress"] {
-            header.push(format!("{label} {column} ÷ {}", merged.reference));
-        }
-        numeric.extend([true; 4]);
-    }
-    (header, numeric)
+/// Which figures a codec table shows per run.
+#[derive(Clone, Copy)]
+enum Speeds {
+    /// MB/s.
+    Raw,
+    /// ÷ the reference cell of the same run.
+    Normalized,
 }
 
-fn rows(merged: &Merged) -> Vec<Vec<String>> {
-    let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or_default();
-    merged
+/// One codec table: a row per setting, one `compress / decompress` column per run, so
+/// that two runs fit 100 columns.
+fn codec_table(merged: &Merged, speeds: Speeds) -> Table {
+    let mut header: Vec<String> = ["payload", "setting", "ratio"].map(String::from).to_vec();
+    header.extend(merged.labels.iter().cloned());
+    let mut numeric = vec![false, false, true];
+    numeric.extend(merged.labels.iter().map(|_| true));
+    let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or("-".to_string());
+    let rows = merged
         .rows
         .iter()
         .map(|row| {
-            let ratio = ratio_text(row.ratio, row.sizes_agree);
             let mut cells = vec![
                 row.payload.clone(),
-                row.id.codec.to_string(),
-                super::library_text(&row.id),
-                row.id.level.to_string(),
-                ratio,
+                row.id.to_string(),
+                ratio_text(row.ratio, row.sizes_agree),
             ];
-            for speeds in &row.runs {
-                match speeds {
-                    Some(s) => cells.extend([
+            cells.extend(row.runs.iter().map(|run| match (run, speeds) {
+                (None, _) => String::new(),
+                (Some(s), Speeds::Raw) => {
+                    format!(
+                        "{} / {}",
                         number(s.compress_mb_s),
-                        number(s.decompress_mb_s),
-                        number(s.compress_normalized),
-                        number(s.decompress_normalized),
-                    ]),
-                    None => cells.extend(std::iter::repeat_n(String::new(), 4)),
+                        number(s.decompress_mb_s)
+                    )
                 }
-            }
+                (Some(s), Speeds::Normalized) => format!(
+                    "{} / {}",
+                    number(s.compress_normalized),
+                    number(s.decompress_normalized)
+                ),
+            }));
             cells
         })
-        .collect()
+        .collect();
+    Table::new(&header, &numeric, rows)
 }
 
-fn http_header(merged: &Merged) -> (Vec<String>, Vec<bool>) {
+/// One `http` table: a row per encoding and load, one column per run holding
+/// `p50 ms / req/s`, or the speed ÷ the reference encoding.
+fn http_table(merged: &Merged, speeds: Speeds) -> Table {
     let mut header: Vec<String> = ["payload", "encoding", "load", "ratio"]
         .map(String::from)
         .to_vec();
+    header.extend(merged.labels.iter().cloned());
     let mut numeric = vec![false, false, false, true];
-    for label in &merged.labels {
-        header.push(format!("{label} p50 ms"));
-        header.push(format!("{label} req/s"));
-        header.push(format!("{label} speed ÷ {}", merged.reference));
-        numeric.extend([true; 3]);
-    }
-    (header, numeric)
-}
-
-fn http_rows(merged: &Merged) -> Vec<Vec<String>> {
-    let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or_default();
-    merged
+    numeric.extend(merged.labels.iter().map(|_| true));
+    let rows = merged
         .http_rows
         .iter()
         .map(|row| {
@@ -77,19 +70,24 @@ fn http_rows(merged: &Merged) -> Vec<Vec<String>> {
                 row.load.clone(),
                 ratio_text(row.ratio, row.sizes_agree),
             ];
-            for figures in &row.runs {
-                match figures {
-                    Some(f) => cells.extend([
-                        number(Some(f.p50_ms)),
-                        number(Some(f.requests_per_s)),
-                        number(f.speed_normalized),
-                    ]),
-                    None => cells.extend(std::iter::repeat_n(String::new(), 3)),
+            cells.extend(row.runs.iter().map(|run| {
+                match (run, speeds) {
+                    (None, _) => String::new(),
+                    (Some(f), Speeds::Raw) => format!(
+                        "{} / {}",
+                        significant(f.p50_ms, 3),
+                        significant(f.requests_per_s, 3)
+                    ),
+                    (Some(f), Speeds::Normalized) => f
+                        .speed_normalized
+                        .map(|v| significant(v, 3))
+                        .unwrap_or("-".to_string()),
                 }
-            }
+            }));
             cells
         })
-        .collect()
+        .collect();
+    Table::new(&header, &numeric, rows)
 }
 
 fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
@@ -99,20 +97,38 @@ fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
     )
 }
 
-/// The codec table if there are codec rows (or nothing at all), then the `http` table if
-/// there are `http` rows, then each run's machine.
+/// Draws one kind of table (codec or `http`) of a merge.
+type TableOf = fn(&Merged, Speeds) -> Table;
+
+/// The codec tables if there are codec rows (or nothing at all), then the `http` tables
+/// if there are `http` rows, then each run's machine. Each kind has a raw table and a
+/// normalised one.
 pub fn document(merged: &Merged) -> Document {
     let mut document = Document::new();
+    let reference = &merged.reference;
+    let mut kinds: Vec<([String; 2], TableOf)> = Vec::new();
     if !merged.rows.is_empty() || merged.http_rows.is_empty() {
-        let (header, numeric) = header(merged);
-        document.table(Table::new(&header, &numeric, rows(merged)));
+        let titles = [
+            "Compress / decompress MB/s, per run:".to_string(),
+            format!("Compress / decompress speed ÷ {reference} of each run (above 1: faster):"),
+        ];
+        kinds.push((titles, codec_table));
     }
     if !merged.http_rows.is_empty() {
+        let titles = [
+            "HTTP: p50 ms / requests per second, per run:".to_string(),
+            format!("HTTP: {reference} p50 ÷ this p50, in each run and load (above 1: faster):"),
+        ];
+        kinds.push((titles, http_table));
+    }
+    for ([raw, normalized], table) in kinds {
         if !document.blocks.is_empty() {
             document.gap();
         }
-        let (header, numeric) = http_header(merged);
-        document.table(Table::new(&header, &numeric, http_rows(merged)));
+        document.title(raw).table(table(merged, Speeds::Raw)).gap();
+        document
+            .title(normalized)
+            .table(table(merged, Speeds::Normalized));
     }
     document.notes(machine_lines(merged));
     document

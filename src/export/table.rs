@@ -1,8 +1,23 @@
 //! The terminal renderer: comfy-table tables, headings as `== text ==`, notes as plain
 //! lines. No colours or terminal probing, so the bytes are the same whether stdout is a
-//! tty or a pipe.
+//! tty or a pipe: tables fit `$COLUMNS` when it is set, else 100 columns, wrapping text
+//! cells where they must.
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, CellAlignment};
+use comfy_table::{
+    presets::UTF8_FULL_CONDENSED, CellAlignment, ColumnConstraint, ContentArrangement,
+};
+
+/// The width tables fit when `$COLUMNS` does not say.
+pub const DEFAULT_WIDTH: u16 = 100;
+
+/// The width to fit: `$COLUMNS` if it holds a usable width, else [`DEFAULT_WIDTH`].
+pub fn width() -> u16 {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u16>().ok())
+        .filter(|&w| w >= 40)
+        .unwrap_or(DEFAULT_WIDTH)
+}
 
 use super::document::{Block, Document, Table};
 
@@ -35,12 +50,24 @@ fn draw(table: &Table) -> String {
         return "(none)\n".to_string();
     }
     let mut drawn = comfy_table::Table::new();
-    drawn.force_no_tty().load_style(UTF8_FULL_CONDENSED);
+    drawn
+        .force_no_tty()
+        .load_style(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(width());
     drawn.set_header(table.header.clone());
     drawn.add_rows(table.rows.iter().cloned());
-    for (column, &right) in drawn.column_iter_mut().zip(&table.numeric) {
+    for (index, (column, &right)) in drawn.column_iter_mut().zip(&table.numeric).enumerate() {
         if right {
             column.set_cell_alignment(CellAlignment::Right);
+        }
+        // Figures never wrap, so text columns (and verdict words) give way instead.
+        let words = table.rows.iter().any(|row| {
+            row.get(index)
+                .is_some_and(|cell| cell.chars().any(char::is_alphabetic))
+        });
+        if right && !words {
+            column.set_constraint(ColumnConstraint::ContentWidth);
         }
     }
     format!("{drawn}\n")

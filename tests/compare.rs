@@ -218,6 +218,14 @@ fn merge_puts_runs_side_by_side_within_100_columns() {
         );
         assert!(stdout.contains("machine unknown (CSV)"), "{stdout}");
     }
+    let output = codecbench()
+        .args(["merge", "--format", "csv"])
+        .arg(fixture("base.json"))
+        .arg(fixture("base.csv"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    common::assert_no_float_noise(&output.stdout);
     let message = bad_input(&["merge", "/no/such/run.json"]);
     assert!(message.contains("/no/such/run.json"), "{message}");
 }

@@ -78,6 +78,7 @@ fn saved_http_results_compare_and_merge() {
     ]));
     // stdout and the file hold the same rows.
     let rows = common::csv_rows(&output.stdout);
+    common::assert_no_float_noise(&output.stdout);
     assert_eq!(rows, common::csv_rows(&std::fs::read(&csv).unwrap()));
     let encodings: Vec<&str> = rows.iter().map(|r| r["http_encoding"].as_str()).collect();
     assert_eq!(encodings, ["zstd:1", "gzip:1", "identity"]);
@@ -127,6 +128,13 @@ fn saved_http_results_compare_and_merge() {
         "{stdout}"
     );
 
+    let merged_csv = succeed(
+        codecbench()
+            .args(["merge", "--format", "csv"])
+            .args([&json, &csv]),
+    );
+    common::assert_no_float_noise(&merged_csv.stdout);
+    assert_eq!(common::csv_rows(&merged_csv.stdout).len(), 6);
     let output =
         succeed(codecbench().args(["merge", json.to_str().unwrap(), csv.to_str().unwrap()]));
     let stdout = String::from_utf8(output.stdout).unwrap();

@@ -1,11 +1,12 @@
 //! CSV: one row per payload × codec × level.
 
+use super::{csv_figure, csv_ratio};
 use crate::results::codec::{CellResult, PayloadResult, RunReport};
 use crate::stats::Summary;
 
 // NOTE: the README's CSV schema documents these columns; change both together.
-/// The column names, in order. Each direction has the same seven statistics columns.
-pub const COLUMNS: [&str; 32] = [
+/// The column names, in order. Each direction has the same nine statistics columns.
+pub const COLUMNS: [&str; 36] = [
     "payload",
     "input_bytes",
     "codec",
@@ -23,14 +24,18 @@ pub const COLUMNS: [&str; 32] = [
     "compress_iterations",
     "compress_median_ms",
     "compress_min_ms",
+    "compress_max_ms",
     "compress_mean_ms",
+    "compress_stddev_ms",
     "compress_mad_ms",
     "compress_ci95_low_ms",
     "compress_ci95_high_ms",
     "decompress_iterations",
     "decompress_median_ms",
     "decompress_min_ms",
+    "decompress_max_ms",
     "decompress_mean_ms",
+    "decompress_stddev_ms",
     "decompress_mad_ms",
     "decompress_ci95_low_ms",
     "decompress_ci95_high_ms",
@@ -68,9 +73,8 @@ pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> V
 }
 
 /// One cell's row, in [`COLUMNS`] order.
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 32] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 36] {
     let input = payload.input_bytes;
-    let mb_s = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
     let mut row = vec![
         payload.payload.clone(),
         input.to_string(),
@@ -81,10 +85,9 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 32] {
         cell.id.level.to_string(),
         cell.dotnet_level.clone().unwrap_or_default(),
         cell.compressed_bytes.to_string(),
-        // Full precision, so that ratio == input_bytes / compressed_bytes exactly.
-        cell.ratio(input).map(|r| r.to_string()).unwrap_or_default(),
-        mb_s(cell.compress_mb_s(input)),
-        mb_s(cell.decompress_mb_s(input)),
+        csv_ratio(cell.ratio(input)),
+        csv_figure(cell.compress_mb_s(input)),
+        csv_figure(cell.decompress_mb_s(input)),
         payload.warmup.to_string(),
         payload.rounds.to_string(),
     ];
@@ -105,22 +108,21 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 32] {
     row.try_into().expect("one field per column")
 }
 
-/// One direction's seven columns: iterations, then median, min, mean, MAD and the 95%
-/// interval of the median in ms; empty for a failed cell.
-fn timing_fields(summary: Option<&Summary>) -> [String; 7] {
-    let ms = |pick: fn(&Summary) -> Option<f64>| {
-        summary
-            .and_then(pick)
-            .map(|s| format!("{:.6}", s * 1e3))
-            .unwrap_or_default()
-    };
+/// One direction's nine columns: iterations, then median, min, max, mean, standard
+/// deviation, MAD and the 95% interval of the median in ms, to 4 significant digits;
+/// empty for a failed cell.
+fn timing_fields(summary: Option<&Summary>) -> [String; 9] {
+    let ms =
+        |pick: fn(&Summary) -> Option<f64>| csv_figure(summary.and_then(pick).map(|s| s * 1e3));
     [
         summary
             .map(|s| s.samples_s.len().to_string())
             .unwrap_or_default(),
         ms(|s| Some(s.median_s)),
         ms(|s| Some(s.min_s)),
+        ms(|s| Some(s.max_s)),
         ms(|s| Some(s.mean_s)),
+        ms(|s| Some(s.stddev_s)),
         ms(|s| Some(s.mad_s)),
         ms(|s| s.median_ci95_low_s),
         ms(|s| s.median_ci95_high_s),
@@ -152,7 +154,7 @@ mod tests {
     }
 
     #[test]
-    fn ratio_parses_back_to_input_over_compressed() {
+    fn ratio_is_input_over_compressed_to_4_decimals() {
         let report = fixtures::report();
         let csv = render(&report);
         let mut reader = ::csv::Reader::from_reader(csv.as_slice());
@@ -161,7 +163,8 @@ mod tests {
             let input: f64 = record[1].parse().unwrap();
             let compressed: f64 = record[8].parse().unwrap();
             let ratio: f64 = record[9].parse().unwrap();
-            assert_eq!(ratio, input / compressed);
+            assert!((ratio - input / compressed).abs() <= 5e-5, "{ratio}");
+            assert!(record[9].split('.').nth(1).is_some_and(|d| d.len() == 4));
         }
     }
 }

@@ -99,6 +99,8 @@ pub fn csv_header() -> Vec<u8> {
 /// One encoding's CSV row, header excluded, so rows can follow as encodings finish.
 pub fn csv_row(payload: &HttpPayloadResult, load: &LoadSettings, r: &EncodingResult) -> Vec<u8> {
     let optional = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let figure = |v: f64| super::csv_figure(Some(v));
+    let bytes = |v: f64| format!("{v:.0}");
     super::csv::write_records([[
         payload.payload.clone(),
         payload.input_bytes.to_string(),
@@ -106,14 +108,14 @@ pub fn csv_row(payload: &HttpPayloadResult, load: &LoadSettings, r: &EncodingRes
         load.concurrency.to_string(),
         optional(load.bandwidth_mbit),
         r.requests.to_string(),
-        r.requests_per_s.to_string(),
-        r.p50_ms.to_string(),
-        r.p90_ms.to_string(),
-        r.p99_ms.to_string(),
-        r.wire_bytes.to_string(),
-        r.body_bytes.to_string(),
-        ratio(payload, r).to_string(),
-        optional(r.server_cpu_ms),
+        figure(r.requests_per_s),
+        figure(r.p50_ms),
+        figure(r.p90_ms),
+        figure(r.p99_ms),
+        bytes(r.wire_bytes),
+        bytes(r.body_bytes),
+        super::csv_ratio(Some(ratio(payload, r))),
+        super::csv_figure(r.server_cpu_ms),
         r.errors.to_string(),
         payload.interrupted.to_string(),
     ]])

@@ -176,9 +176,7 @@ fn long_csv<R, F>(
     writer.into_inner().expect("CSV into memory")
 }
 
-fn number(v: Option<f64>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_default()
-}
+use super::{csv_figure, csv_ratio};
 
 /// The merged `http` runs as long-format CSV: one row per encoding and run.
 pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
@@ -202,16 +200,16 @@ pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
                 row.payload.clone(),
                 row.encoding.label(),
                 row.load.clone(),
-                row.ratio.to_string(),
+                csv_ratio(Some(row.ratio)),
             ]
         },
         |row| &row.runs,
         |f| {
             vec![
-                f.p50_ms.to_string(),
-                f.requests_per_s.to_string(),
-                f.wire_bytes.to_string(),
-                number(f.speed_normalized),
+                csv_figure(Some(f.p50_ms)),
+                csv_figure(Some(f.requests_per_s)),
+                format!("{:.0}", f.wire_bytes),
+                csv_figure(f.speed_normalized),
             ]
         },
     )
@@ -241,16 +239,16 @@ pub fn render_csv(merged: &Merged) -> Vec<u8> {
                 row.id.codec.to_string(),
                 super::library_text(&row.id),
                 row.id.level.to_string(),
-                row.ratio.to_string(),
+                csv_ratio(Some(row.ratio)),
             ]
         },
         |row| &row.runs,
         |s| {
             vec![
-                number(s.compress_mb_s),
-                number(s.decompress_mb_s),
-                number(s.compress_normalized),
-                number(s.decompress_normalized),
+                csv_figure(s.compress_mb_s),
+                csv_figure(s.decompress_mb_s),
+                csv_figure(s.compress_normalized),
+                csv_figure(s.decompress_normalized),
             ]
         },
     )

@@ -94,14 +94,29 @@ pub fn noise_warning(payload: &PayloadResult) -> Option<String> {
 }
 
 /// Formats `value` with at least `digits` significant digits and no exponent:
-/// 1234.5 → "1234", 98.76 → "98.8", 0.01234 → "0.0123".
+/// 1234.5 → "1234", 98.76 → "98.8", 0.01234 → "0.0123", 0.099999 → "0.100".
 pub fn significant(value: f64, digits: i32) -> String {
     if !value.is_finite() || value == 0.0 {
         return format!("{value}");
     }
-    let magnitude = value.abs().log10().floor() as i32;
+    // The magnitude after rounding, so that 0.0999999 reads 0.1000, not 0.10000.
+    let rounded: f64 = format!("{:.*e}", (digits - 1).max(0) as usize, value)
+        .parse()
+        .unwrap_or(value);
+    let magnitude = rounded.abs().log10().floor() as i32;
     let decimals = (digits - 1 - magnitude).clamp(0, 9) as usize;
     format!("{value:.decimals$}")
+}
+
+/// A measured figure for CSV: 4 significant digits (more digits than the noise allows
+/// would be float noise, e.g. `32.401475999999995`), empty when absent.
+pub(crate) fn csv_figure(value: Option<f64>) -> String {
+    value.map(|v| significant(v, 4)).unwrap_or_default()
+}
+
+/// A compression ratio for CSV: 4 decimals.
+pub(crate) fn csv_ratio(value: Option<f64>) -> String {
+    value.map(|v| format!("{v:.4}")).unwrap_or_default()
 }
 
 /// Formats an integer with comma thousands separators.
@@ -250,6 +265,9 @@ mod tests {
         assert_eq!(significant(1.106, 3), "1.11");
         assert_eq!(significant(0.01234, 3), "0.0123");
         assert_eq!(significant(0.0, 3), "0");
+        assert_eq!(significant(0.099999, 3), "0.100");
+        assert_eq!(significant(9.9996, 4), "10.00");
+        assert_eq!(csv_figure(Some(32.401475999999995)), "32.40");
     }
 
     #[test]

@@ -243,7 +243,7 @@ mod tests {
         assert!(csv.http_cells()[0].latency.samples_s.is_empty());
 
         let mut bad = String::from_utf8(crate::export::http::render_csv(&report, None)).unwrap();
-        bad = bad.replacen(",32.8,", ",fast,", 1);
+        bad = bad.replacen(",32.80,", ",fast,", 1);
         let message = format!("{:#}", parse(bad.as_bytes(), "b", "b.csv").unwrap_err());
         assert!(
             message.contains("'fast' in column http_p50_ms is not a number"),

@@ -85,3 +85,23 @@ pub fn compare(
         String::from_utf8(output.stdout).unwrap(),
     )
 }
+
+/// Fails if a CSV field holds float noise (`32.401475999999995`): every fractional
+/// figure must come rounded to the precision it has, at most 6 significant digits.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn assert_no_float_noise(csv: &[u8]) {
+    let text = String::from_utf8(csv.to_vec()).unwrap();
+    for row in csv_rows(csv) {
+        for (column, field) in &row {
+            if !field.contains('.') || field.parse::<f64>().is_err() {
+                continue;
+            }
+            let digits = field
+                .chars()
+                .filter(char::is_ascii_digit)
+                .skip_while(|&c| c == '0')
+                .count();
+            assert!(digits <= 6, "{column} = {field}: float noise in {text}");
+        }
+    }
+}

@@ -149,24 +149,22 @@ fn a_dictionary_shrinks_one_record() {
 
 #[test]
 fn both_encoders_give_the_same_bytes_and_brotli_cannot_be_reused() {
-    let text = stdout_of(&[
-        "run",
-        "--payload",
-        "single",
-        "--codecs",
-        "zstd,gzip",
-        "--zstd-levels",
-        "1",
-        "--gzip-levels",
-        "1",
-        "--encoder",
-        "both",
-        "--iterations",
-        "2",
-        "--quiet",
-        "--format",
-        "csv",
-    ]);
+    let text = stdout_of(
+        &[
+            &["run"][..],
+            &common::TWO_CELLS,
+            &[
+                "--encoder",
+                "both",
+                "--iterations",
+                "2",
+                "--quiet",
+                "--format",
+                "csv",
+            ],
+        ]
+        .concat(),
+    );
     let rows = csv_rows(text.as_bytes());
     let libraries: Vec<String> = rows
         .iter()

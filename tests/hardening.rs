@@ -163,7 +163,11 @@ fn unwritable_outputs_are_refused_before_measuring() {
         ),
         (
             &["reproduce", "--out", "/no/such/dir/R.md"],
-            "no directory /no/such/dir",
+            "cannot write /no/such/dir/R.md (--out): no such directory",
+        ),
+        (
+            &["recommend", "--export-json", "/no/such/dir/r.json"],
+            "cannot write /no/such/dir/r.json (--export-json)",
         ),
         (
             &["payloads", "--out", "/proc/codecbench"],
@@ -243,15 +247,9 @@ fn a_corrupted_round_trip_is_caught_and_never_reported_as_valid() {
     let (csv_path, json_path) = (dir.path().join("run.csv"), dir.path().join("run.json"));
     let output = codecbench()
         .env("CODECBENCH_TEST_CORRUPT", "gzip")
-        .args(["run", "--payload", "single", "--codecs", "zstd,gzip"])
-        .args([
-            "--zstd-levels",
-            "1",
-            "--gzip-levels",
-            "1",
-            "--iterations",
-            "3",
-        ])
+        .arg("run")
+        .args(common::TWO_CELLS)
+        .args(["--iterations", "3"])
         .arg("--csv")
         .arg(&csv_path)
         .arg("--json")

@@ -165,3 +165,57 @@ fn a_dash_writes_the_document_to_stdout_once() {
         "no file named -"
     );
 }
+
+#[test]
+fn one_run_writes_every_format_and_each_file_is_what_stdout_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, extension) in [("csv", "csv"), ("json", "json"), ("markdown", "md")] {
+        let path = |ext: &str| dir.path().join(format!("{format}-run.{ext}"));
+        let output = succeed(
+            codecbench()
+                .arg("run")
+                .args(common::TWO_CELLS)
+                .args(["--iterations", "5"])
+                .args(["--quiet", "--format", format])
+                .arg("--export-csv")
+                .arg(path("csv"))
+                .arg("--export-json")
+                .arg(path("json"))
+                .arg("--export-markdown")
+                .arg(path("md")),
+        );
+        let file = std::fs::read(path(extension)).unwrap();
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(file).unwrap(),
+            "--format {format} and --export-{format}"
+        );
+        // The three files are one run: the same sizes in each.
+        let rows = common::csv_rows(&std::fs::read(path("csv")).unwrap());
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path("json")).unwrap()).unwrap();
+        let markdown = std::fs::read_to_string(path("md")).unwrap();
+        let cells = json["payloads"][0]["cells"].as_array().unwrap();
+        assert_eq!(rows.len(), 2);
+        for (row, cell) in rows.iter().zip(cells) {
+            assert_eq!(
+                row["compressed_bytes"],
+                cell["compressed_bytes"].to_string()
+            );
+            assert!(markdown.contains(&format!("| {} |", row["compressed_bytes"])));
+        }
+    }
+}
+
+#[test]
+fn two_formats_into_one_file_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let same = dir.path().join("out");
+    let same = same.to_str().unwrap();
+    let message = bad_input(&["run", "--export-csv", same, "--export-json", same]);
+    assert!(
+        message.contains("--export-csv and --export-json both name"),
+        "{message}"
+    );
+    assert!(!dir.path().join("out").exists());
+}

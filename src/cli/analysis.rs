@@ -131,6 +131,11 @@ pub struct RecommendArgs {
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
     pub format: CompareFormat,
 
+    /// Save the run this command measures as JSON to FILE, for `compare`, `plot` or a
+    /// later `--from`.
+    #[arg(long, value_name = "FILE", conflicts_with = "from")]
+    pub export_json: Option<PathBuf>,
+
     /// What to measure and how, when there is no --from.
     #[command(flatten)]
     pub measure: MeasureArgs,
@@ -155,9 +160,15 @@ pub struct ReproduceArgs {
     #[arg(long, value_name = "RUN")]
     pub from: Option<PathBuf>,
 
-    /// Where to write the Markdown report.
-    #[arg(long, value_name = "FILE", default_value = "results/REPRODUCTION.md")]
-    pub out: PathBuf,
+    /// Also write the report, with the run's machine and source, as Markdown to FILE
+    /// (the repository keeps its own in results/REPRODUCTION.md).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Save the run this command measures as JSON to FILE, for `compare`, `plot` or a
+    /// later `--from`.
+    #[arg(long, value_name = "FILE", conflicts_with = "from")]
+    pub export_json: Option<PathBuf>,
 
     /// What to measure and how, when there is no --from. The defaults are the article's.
     #[command(flatten)]

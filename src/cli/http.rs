@@ -41,6 +41,11 @@ pub struct HttpArgs {
     #[arg(long, value_name = "MBIT", allow_hyphen_values = true)]
     pub bandwidth: Option<f64>,
 
+    /// No progress on stderr: neither the heading nor the line per encoding. Warnings
+    /// and errors still show.
+    #[arg(long, short)]
+    pub quiet: bool,
+
     /// Where the results go.
     #[command(flatten)]
     pub output: OutputArgs,

@@ -174,12 +174,17 @@ pub struct OutputArgs {
     /// Also write the results as CSV to FILE, rewritten atomically after every finished
     /// cell or encoding, so a run cut short keeps what it finished. `-` writes it to
     /// stdout once, at the end.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long = "export-csv", visible_alias = "csv", value_name = "FILE")]
     pub csv: Option<PathBuf>,
 
     /// Also write the full results as JSON to FILE: environment, every result and every
-    /// timed sample, rewritten atomically after every finished cell or encoding.
-    /// `compare` and `merge` read it. `-` writes it to stdout once, at the end.
-    #[arg(long, value_name = "FILE")]
+    /// timed sample, rewritten like --export-csv. `compare`, `merge`, `plot` and
+    /// `recommend --from` read it. `-` writes it to stdout once, at the end.
+    #[arg(long = "export-json", visible_alias = "json", value_name = "FILE")]
     pub json: Option<PathBuf>,
+
+    /// Also write the Markdown tables to FILE, rewritten like --export-csv; the same
+    /// bytes as `--format markdown`.
+    #[arg(long = "export-markdown", value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
 }

@@ -15,7 +15,7 @@ use crate::{payload, results};
 /// Prints the advice for a run; a measured run's failed round trips fail the command
 /// after the advice is printed.
 pub fn recommend(config: RecommendConfig) -> crate::error::Result {
-    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure)?;
+    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure, &config.save)?;
     let advice = advise(&run, &config.options);
     if advice.is_empty() {
         outcome?;
@@ -64,17 +64,19 @@ pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
     .failing()
 }
 
-/// Checks the article's claims against a run and writes REPRODUCTION.md.
+/// Checks the article's claims against a run, prints them, and writes the Markdown
+/// report if asked.
 pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
-    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure)?;
+    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure, &config.save)?;
     let claims = crate::analysis::reproduce::check(&run);
     let source = match &config.from {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
     };
-    let file = reproduction::file_document(&claims, &source, run.machine.as_deref());
-    let markdown = render(&file, Style::Markdown);
-    write_file(&config.out, &markdown).failing()?;
+    if let Some(out) = &config.out {
+        let file = reproduction::file_document(&claims, &source, run.machine.as_deref());
+        write_file(out, &render(&file, Style::Markdown)).failing()?;
+    }
     print(&render(&reproduction::document(&claims), Style::Terminal)).failing()?;
     outcome
 }

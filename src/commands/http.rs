@@ -5,6 +5,7 @@ use anyhow::Result;
 use super::output::{SavedFiles, Stdout};
 use crate::bench::interrupt;
 use crate::config::http::HttpConfig;
+use crate::config::outputs::Export;
 use crate::environment::Environment;
 use crate::error::{Error, Failing};
 use crate::export::{self, significant, thousands, Format, Style};
@@ -25,10 +26,7 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         payloads: Vec::new(),
     };
     // As for `run`: the config proved the paths writable; the files are kept whole.
-    let files = SavedFiles {
-        csv: config.csv.clone(),
-        json: config.json.clone(),
-    };
+    let files = SavedFiles(config.exports.clone());
     let mut out = Stdout::new();
     if config.format == Format::Csv {
         out.write(&export::http::csv_header()).failing()?;
@@ -54,11 +52,7 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         }
     }
     files
-        .finish(
-            &mut out,
-            || export::http::render_csv(&report, None),
-            || export::http::render_json(&report, None),
-        )
+        .finish(&mut out, |export| render(&report, None, export))
         .failing()?;
     if config.format == Format::Json {
         out.write(&export::http::render_json(&report, None))
@@ -100,13 +94,18 @@ fn measure_payload(
     out: &mut Stdout,
 ) -> Result<HttpPayloadResult> {
     let load = config.load;
-    eprintln!(
+    let progress = |line: String| {
+        if !config.quiet {
+            eprintln!("{line}");
+        }
+    };
+    progress(format!(
         "{}: {} bytes, {} encodings over HTTP/1.1 on 127.0.0.1, {}",
         payload.name,
         thousands(payload.bytes.len() as u64),
         config.encodings.len(),
         load_label(load.concurrency, load.bandwidth_mbit),
-    );
+    ));
     let mut current = HttpPayloadResult {
         payload: payload.name.clone(),
         input_bytes: payload.bytes.len() as u64,
@@ -119,13 +118,13 @@ fn measure_payload(
             0 => String::new(),
             n => format!(", {n} FAILED"),
         };
-        eprintln!(
+        progress(format!(
             "  {:<10} {} requests, {} req/s, p50 {} ms{failed}",
             r.encoding,
             r.requests,
             significant(r.requests_per_s, 3),
             significant(r.p50_ms, 3)
-        );
+        ));
         current.encodings.push(r.clone());
         current.interrupted = interrupt::requested();
         save(files, report, Some(&current))?;
@@ -146,8 +145,21 @@ fn save(
     report: &HttpReport,
     current: Option<&HttpPayloadResult>,
 ) -> Result<()> {
-    files.write(
-        || export::http::render_csv(report, current),
-        || export::http::render_json(report, current),
-    )
+    files.write(|export| render(report, current, export))
+}
+
+/// `report` (with `current`, the payload being measured, if any) in the `export` format.
+fn render(report: &HttpReport, current: Option<&HttpPayloadResult>, export: Export) -> Vec<u8> {
+    match export {
+        Export::Csv => export::http::render_csv(report, current),
+        Export::Json => export::http::render_json(report, current),
+        Export::Markdown => export::render_each(
+            report
+                .payloads
+                .iter()
+                .chain(current)
+                .map(|p| export::http::document(p, &report.load)),
+            Style::Markdown,
+        ),
+    }
 }

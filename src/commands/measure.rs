@@ -1,13 +1,16 @@
 //! Measuring every payload of a configuration, shared by `run`, `recommend` and
 //! `reproduce`: progress and noise warnings on stderr, results through sinks.
 
+use std::io::IsTerminal;
 use std::path::Path;
 
 use anyhow::{bail, Result};
 
+use super::output::SavedFiles;
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{interrupt, run_payload, Step};
 use crate::cli::MeasureArgs;
+use crate::config::outputs::Exports;
 use crate::config::MeasureConfig;
 use crate::environment::{Environment, Pin};
 use crate::error::{Error, Failing};
@@ -109,16 +112,27 @@ pub fn measure_all(
 }
 
 /// The end of a measuring command: interrupted (saying where the results went), failed
-/// round trips (each named on stderr), or success.
-pub fn outcome(report: &RunReport, whereabouts: &str) -> crate::error::Result {
+/// round trips (each named on stderr), or success, with where the run was saved (or how
+/// to save one) unless `quiet`.
+pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::error::Result {
     if interrupt::by_closed_stdout() {
         return Ok(()); // as ripgrep does: a reader that stopped reading is no failure
     }
     if interrupt::requested() {
         let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
         return Err(Error::Interrupted(format!(
-            "{cells} measured cells {whereabouts}"
+            "{cells} measured cells {}",
+            files.whereabouts()
         )));
+    }
+    if !quiet {
+        if let Some(saved) = files.saved() {
+            eprintln!("codecbench: results written to {saved}");
+        } else if std::io::stdout().is_terminal() {
+            eprintln!(
+                "codecbench: not saved; add --export-json FILE to keep the run for compare, merge, plot and recommend --from"
+            );
+        }
     }
     let failures = report.failures();
     for failure in &failures {
@@ -130,12 +144,13 @@ pub fn outcome(report: &RunReport, whereabouts: &str) -> crate::error::Result {
     }
 }
 
-/// A saved run from `from`, or a run of `measure` made now, for `recommend` and
-/// `reproduce`; the second part is how the measuring ended, to return once the
-/// analysis is printed.
+/// A saved run from `from`, or a run of `measure` made now (and kept in `save`'s files
+/// as it goes), for `recommend` and `reproduce`; the second part is how the measuring
+/// ended, to return once the analysis is printed.
 pub fn saved_or_measured(
     from: Option<&Path>,
     measure: MeasureArgs,
+    save: &Exports,
 ) -> crate::error::Result<(LoadedRun, crate::error::Result)> {
     if let Some(path) = from {
         let run = results::load(path)?;
@@ -144,17 +159,22 @@ pub fn saved_or_measured(
     }
     let config = MeasureConfig::from_args(measure)?;
     let (payloads, pin) = prepare(&config)?;
+    let files = SavedFiles(save.clone());
     let report = measure_all(
         &config,
         &payloads,
         empty_report(&config, pin),
         Sinks {
-            cell: &mut |_, _, _| Ok(()),
-            payload: &mut |_, _| Ok(()),
+            cell: &mut |report, so_far, _| {
+                files.write(|export| super::run::render(report, Some(so_far), export))
+            },
+            payload: &mut |report, _| {
+                files.write(|export| super::run::render(report, None, export))
+            },
         },
     )
     .failing()?;
-    let outcome = outcome(&report, "not saved");
+    let outcome = outcome(&report, &files, config.quiet);
     Ok((LoadedRun::from_report(&report, "this run"), outcome))
 }
 

@@ -1,11 +1,11 @@
 //! Where results go: stdout, and files rewritten whole and atomically.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::config::outputs::is_stdout;
+use crate::config::outputs::{is_stdout, Export, Exports};
 
 /// Writes a whole report to stdout.
 pub fn print(bytes: &[u8]) -> Result<()> {
@@ -54,63 +54,51 @@ impl Default for Stdout {
     }
 }
 
-/// The files `--csv` and `--json` keep up to date. Both are rewritten whole, atomically,
-/// after every finished cell or encoding, so a run cut short leaves complete files of
-/// what it finished, never a half-written row.
-pub struct SavedFiles {
-    /// The CSV file, if asked for.
-    pub csv: Option<PathBuf>,
-    /// The JSON file, if asked for.
-    pub json: Option<PathBuf>,
-}
+/// The files the `--export-*` options keep up to date. Each is rewritten whole,
+/// atomically, after every finished cell or encoding, so a run cut short leaves complete
+/// files of what it finished, never a half-written row.
+pub struct SavedFiles(pub Exports);
 
 impl SavedFiles {
-    /// Writes what `csv` renders to the CSV file and what `json` renders to the JSON
-    /// file, rendering only for the files asked for. `-` (stdout) is left for
-    /// [`SavedFiles::finish`].
-    pub fn write(
-        &self,
-        csv: impl FnOnce() -> Vec<u8>,
-        json: impl FnOnce() -> Vec<u8>,
-    ) -> Result<()> {
-        if let Some(path) = self.csv.as_deref().filter(|p| !is_stdout(p)) {
-            write_file(path, &csv())?;
-        }
-        if let Some(path) = self.json.as_deref().filter(|p| !is_stdout(p)) {
-            write_file(path, &json())?;
+    /// Writes what `render` gives for each format asked for, rendering only those. `-`
+    /// (stdout) is left for [`SavedFiles::finish`].
+    pub fn write(&self, render: impl Fn(Export) -> Vec<u8>) -> Result<()> {
+        for (export, path) in self.0.files() {
+            if !is_stdout(path) {
+                write_file(path, &render(export))?;
+            }
         }
         Ok(())
     }
 
     /// Writes the outputs named `-` to `out`, once, at the end of the run.
-    pub fn finish(
-        &self,
-        out: &mut Stdout,
-        csv: impl FnOnce() -> Vec<u8>,
-        json: impl FnOnce() -> Vec<u8>,
-    ) -> io::Result<()> {
-        if self.csv.as_deref().is_some_and(is_stdout) {
-            out.write(&csv())?;
-        }
-        if self.json.as_deref().is_some_and(is_stdout) {
-            out.write(&json())?;
+    pub fn finish(&self, out: &mut Stdout, render: impl Fn(Export) -> Vec<u8>) -> io::Result<()> {
+        for (export, path) in self.0.files() {
+            if is_stdout(path) {
+                out.write(&render(export))?;
+            }
         }
         Ok(())
     }
 
-    /// Where the results went, for the message after a stop: `written to FILE and
-    /// FILE`, or that nothing was saved.
+    /// Where the results went: `written to FILE and FILE`, or that nothing was saved.
     pub fn whereabouts(&self) -> String {
-        let names: Vec<String> = [&self.csv, &self.json]
-            .into_iter()
-            .flatten()
-            .map(|p| p.display().to_string())
-            .collect();
-        if names.is_empty() {
-            "nothing saved (no --csv or --json)".to_string()
-        } else {
-            format!("written to {}", names.join(" and "))
+        match self.saved() {
+            Some(names) => format!("written to {names}"),
+            None => "not saved (no --export-json or --export-csv)".to_string(),
         }
+    }
+
+    /// `FILE and FILE`, the files written, if any was asked for.
+    pub fn saved(&self) -> Option<String> {
+        let names: Vec<String> = self
+            .0
+            .files()
+            .into_iter()
+            .filter(|(_, path)| !is_stdout(path))
+            .map(|(_, path)| path.display().to_string())
+            .collect();
+        (!names.is_empty()).then(|| names.join(" and "))
     }
 }
 

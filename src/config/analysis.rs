@@ -1,11 +1,11 @@
 //! Checks of `recommend`, `zstd-params`, `reproduce` and `plot`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
 use super::levels::checked_levels;
-use super::outputs::{self, Input};
+use super::outputs::{self, Exports, Input};
 use super::payload_sources;
 use crate::analysis::recommend::AdviceOptions;
 use crate::cli::{
@@ -23,6 +23,8 @@ pub struct RecommendConfig {
     pub format: CompareFormat,
     /// What to measure when there is no saved run; checked when it is used.
     pub measure: MeasureArgs,
+    /// Where the measured run is saved, if anywhere.
+    pub save: Exports,
 }
 
 impl RecommendConfig {
@@ -43,6 +45,7 @@ impl RecommendConfig {
         {
             bail!("--bandwidth {bad} must be a number of Mbit/s above 0");
         }
+        let save = save_to(args.export_json, &args.measure, &[])?;
         Ok(RecommendConfig {
             from: args.from,
             options: AdviceOptions {
@@ -52,6 +55,7 @@ impl RecommendConfig {
             },
             format: args.format,
             measure: args.measure,
+            save,
         })
     }
 }
@@ -107,33 +111,47 @@ impl PlotConfig {
 pub struct ReproduceConfig {
     /// A saved run to read instead of measuring.
     pub from: Option<PathBuf>,
-    /// Where REPRODUCTION.md goes.
-    pub out: PathBuf,
+    /// Where the Markdown report goes, if anywhere.
+    pub out: Option<PathBuf>,
     /// What to measure when there is no saved run.
     pub measure: MeasureArgs,
+    /// Where the measured run is saved, if anywhere.
+    pub save: Exports,
 }
 
 impl ReproduceConfig {
     /// Refuses an output that does not fit (no such directory, or a path that would
     /// overwrite the saved run or a payload), before measuring for minutes.
     pub fn from_args(args: ReproduceArgs) -> Result<Self> {
-        if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                bail!(
-                    "cannot write {}: no directory {}",
-                    args.out.display(),
-                    dir.display()
-                );
-            }
+        if let Some(out) = &args.out {
+            let payloads = payload_sources(&args.measure.payloads)?;
+            let mut inputs = vec![Input::Payloads(&payloads)];
+            inputs.extend(args.from.as_deref().map(Input::File));
+            outputs::check(&[("--out", out)], &inputs)?;
         }
-        let payloads = payload_sources(&args.measure.payloads)?;
-        let mut inputs = vec![Input::Payloads(&payloads)];
-        inputs.extend(args.from.as_deref().map(Input::File));
-        outputs::check(&[("--out", &args.out)], &inputs)?;
+        let written: Vec<&Path> = args.out.iter().map(PathBuf::as_path).collect();
+        let save = save_to(args.export_json, &args.measure, &written)?;
         Ok(ReproduceConfig {
             from: args.from,
             out: args.out,
             measure: args.measure,
+            save,
         })
     }
+}
+
+/// `--export-json FILE` of a command that measures, checked against the payloads and
+/// the command's other outputs.
+fn save_to(json: Option<PathBuf>, measure: &MeasureArgs, written: &[&Path]) -> Result<Exports> {
+    let save = Exports {
+        json,
+        ..Exports::default()
+    };
+    if let Some(path) = &save.json {
+        let payloads = payload_sources(&measure.payloads)?;
+        let mut inputs = vec![Input::Payloads(&payloads)];
+        inputs.extend(written.iter().map(|p| Input::File(p)));
+        outputs::check(&[("--export-json", path)], &inputs)?;
+    }
+    Ok(save)
 }

@@ -1,6 +1,5 @@
 //! Checks of `codecbench http`.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
@@ -30,10 +29,10 @@ pub struct HttpConfig {
     pub rng: RngKind,
     /// What stdout shows.
     pub format: Format,
-    /// Where CSV also goes.
-    pub csv: Option<PathBuf>,
-    /// Where JSON also goes.
-    pub json: Option<PathBuf>,
+    /// The files kept up to date as results come.
+    pub exports: super::outputs::Exports,
+    /// No progress lines.
+    pub quiet: bool,
 }
 
 impl HttpConfig {
@@ -77,7 +76,7 @@ impl HttpConfig {
             args.payloads
         };
         let payloads = payload_sources(&names)?;
-        super::check_outputs(&args.output, &payloads)?;
+        let exports = super::exports(&args.output, &payloads)?;
         Ok(HttpConfig {
             encodings,
             load,
@@ -85,8 +84,8 @@ impl HttpConfig {
             seed: args.generator.seed,
             rng: args.generator.rng,
             format: args.output.format,
-            csv: args.output.csv,
-            json: args.output.json,
+            exports,
+            quiet: args.quiet,
         })
     }
 }

@@ -24,34 +24,36 @@ pub struct RunConfig {
     pub measure: MeasureConfig,
     /// What stdout shows.
     pub format: Format,
-    /// Where to also write CSV, if anywhere.
-    pub csv_path: Option<PathBuf>,
-    /// Where to also write JSON, if anywhere.
-    pub json_path: Option<PathBuf>,
+    /// The files kept up to date as results come.
+    pub exports: outputs::Exports,
 }
 
 impl RunConfig {
     /// Validates `args`; see [`MeasureConfig::from_args`].
     pub fn from_args(args: RunArgs) -> Result<Self> {
         let measure = MeasureConfig::from_args(args.measure)?;
-        check_outputs(&args.output, &measure.payloads)?;
+        let exports = exports(&args.output, &measure.payloads)?;
         Ok(RunConfig {
             measure,
             format: args.output.format,
-            csv_path: args.output.csv,
-            json_path: args.output.json,
+            exports,
         })
     }
 }
 
-/// Refuses `--csv` and `--json` paths that would overwrite a payload, and proves them
-/// writable.
-pub fn check_outputs(output: &crate::cli::OutputArgs, payloads: &[PayloadSource]) -> Result<()> {
-    let files: Vec<(&str, &std::path::Path)> = [("--csv", &output.csv), ("--json", &output.json)]
-        .into_iter()
-        .filter_map(|(option, path)| path.as_deref().map(|p| (option, p)))
-        .collect();
-    outputs::check(&files, &[outputs::Input::Payloads(payloads)])
+/// The export files `output` asks for, checked: none overwrites a payload or another
+/// export, and each is writable.
+pub fn exports(
+    output: &crate::cli::OutputArgs,
+    payloads: &[PayloadSource],
+) -> Result<outputs::Exports> {
+    let exports = outputs::Exports {
+        csv: output.csv.clone(),
+        json: output.json.clone(),
+        markdown: output.markdown.clone(),
+    };
+    exports.check(&[outputs::Input::Payloads(payloads)])?;
+    Ok(exports)
 }
 
 /// The payloads `--payload` names, or the three built-ins when it is not given.

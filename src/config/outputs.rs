@@ -99,6 +99,74 @@ fn prove_writable(option: &str, output: &Path, target: &Path) -> Result<()> {
     Ok(())
 }
 
+/// A format a measuring command can keep a file of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    /// One row per result.
+    Csv,
+    /// Everything, every sample included; what `compare` and `merge` read best.
+    Json,
+    /// The tables `--format markdown` prints.
+    Markdown,
+}
+
+impl Export {
+    /// The option that asks for it.
+    pub fn option(self) -> &'static str {
+        match self {
+            Export::Csv => "--export-csv",
+            Export::Json => "--export-json",
+            Export::Markdown => "--export-markdown",
+        }
+    }
+}
+
+/// The files a measuring command keeps up to date, one per format at most.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exports {
+    /// Where CSV goes, if anywhere.
+    pub csv: Option<PathBuf>,
+    /// Where JSON goes, if anywhere.
+    pub json: Option<PathBuf>,
+    /// Where Markdown goes, if anywhere.
+    pub markdown: Option<PathBuf>,
+}
+
+impl Exports {
+    /// Each format asked for, with its path.
+    pub fn files(&self) -> Vec<(Export, &Path)> {
+        [
+            (Export::Csv, &self.csv),
+            (Export::Json, &self.json),
+            (Export::Markdown, &self.markdown),
+        ]
+        .into_iter()
+        .filter_map(|(export, path)| path.as_deref().map(|p| (export, p)))
+        .collect()
+    }
+
+    /// Refuses two formats into one file and any file that is one of `inputs`, then
+    /// proves each writable; see [`check`].
+    pub fn check(&self, inputs: &[Input]) -> Result<()> {
+        let files = self.files();
+        for (index, (export, path)) in files.iter().enumerate() {
+            for (other, other_path) in &files[..index] {
+                let same = !is_stdout(path) && resolve(path) == resolve(other_path);
+                if same {
+                    bail!(
+                        "{} and {} both name {}: give each format its own file",
+                        other.option(),
+                        export.option(),
+                        path.display()
+                    );
+                }
+            }
+        }
+        let named: Vec<(&str, &Path)> = files.iter().map(|(e, p)| (e.option(), *p)).collect();
+        check(&named, inputs)
+    }
+}
+
 /// Whether `path` is `-`: standard output rather than a file.
 pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"

@@ -17,7 +17,7 @@ pub mod svg;
 pub mod table;
 pub mod zstd_params;
 
-pub use document::{render, Style};
+pub use document::{render, Document, Style};
 
 use crate::results::codec::PayloadResult;
 
@@ -32,6 +32,19 @@ pub enum Format {
     Json,
     /// GitHub-flavoured Markdown tables.
     Markdown,
+}
+
+/// Documents in `style`, one after another with an empty line between: what `run`
+/// and `http` print on stdout, payload by payload, and what `--export-markdown` holds.
+pub fn render_each(documents: impl IntoIterator<Item = Document>, style: Style) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (index, document) in documents.into_iter().enumerate() {
+        if index > 0 {
+            out.push(b'\n');
+        }
+        out.extend(render(&document, style));
+    }
+    out
 }
 
 /// The library, with the variant when it is not a fresh encoder: `libzstd, reused`.

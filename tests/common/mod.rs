@@ -11,6 +11,19 @@ pub fn codecbench() -> Command {
     cmd
 }
 
+/// `run` options for one small matrix: the single record, zstd 1 and gzip 1.
+#[allow(dead_code)] // not every test file uses every helper
+pub const TWO_CELLS: [&str; 8] = [
+    "--payload",
+    "single",
+    "--codecs",
+    "zstd,gzip",
+    "--zstd-levels",
+    "1",
+    "--gzip-levels",
+    "1",
+];
+
 /// Runs codecbench with `args`, expecting exit code 2 and an error that names the
 /// problem; returns it. Checks past the command line are one line; clap's own errors
 /// (unknown or missing arguments) come whole, with suggestions and usage.

@@ -143,9 +143,13 @@ pub struct MeasureArgs {
     pub pin: Option<usize>,
 
     /// No progress on stderr: neither the bar (shown when stderr is a terminal) nor the
-    /// line per cell. Warnings and errors still show.
-    #[arg(long, short)]
+    /// line per cell, and no noise warning. Errors still show.
+    #[arg(long, short, conflicts_with = "verbose")]
     pub quiet: bool,
+
+    /// List every imprecise timing under the noise warning, not just the worst.
+    #[arg(long, short)]
+    pub verbose: bool,
 
     /// Options of the record generator, for the built-in payloads.
     #[command(flatten)]

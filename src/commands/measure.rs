@@ -101,7 +101,9 @@ pub fn measure_all(
         )?;
         // A run that was stopped says so, not how noisy its partial cells were.
         progress.finish();
-        if let Some(warning) = export::noise_warning(&result).filter(|_| !interrupt::requested()) {
+        let remedies = config.noise_remedies();
+        let warning = export::noise::warning(&result, &remedies, config.verbose);
+        if let Some(warning) = warning.filter(|_| !interrupt::requested() && !config.quiet) {
             progress.warn(&warning);
         }
         report.payloads.push(result);

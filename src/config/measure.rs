@@ -22,6 +22,8 @@ pub struct MeasureConfig {
     pub pin: Option<usize>,
     /// No progress output.
     pub quiet: bool,
+    /// `-v`: every imprecise timing under the noise warning.
+    pub verbose: bool,
     /// Untimed warm-up iterations.
     pub warmup: u32,
     /// Rounds to spread the timed iterations over.
@@ -50,6 +52,7 @@ impl MeasureConfig {
             iterations: iteration_choice(&args)?,
             pin: args.pin,
             quiet: args.quiet,
+            verbose: args.verbose,
             warmup: args.warmup,
             rounds: args.rounds,
             precision: precision(&args)?,
@@ -190,6 +193,28 @@ fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Res
     Ok(())
 }
 
+impl MeasureConfig {
+    /// What would make imprecise medians precise, leaving out what is already in use:
+    /// for the noise warning.
+    pub fn noise_remedies(&self) -> Vec<String> {
+        let mut remedies = vec![match (self.precision, self.iterations) {
+            (Some(_), _) => "a larger --precision-budget".to_string(),
+            (None, IterationChoice::Fixed(n)) => format!("--iterations above {n}"),
+            (None, IterationChoice::Budget { min_time, .. }) if min_time == QUICK_MIN_TIME => {
+                "the default iterations instead of --quick".to_string()
+            }
+            (None, IterationChoice::Budget { .. }) => "a longer --min-time".to_string(),
+            (None, IterationChoice::BySize) => {
+                "--precision 5 (extra rounds until each median is within ±5%)".to_string()
+            }
+        }];
+        if self.pin.is_none() {
+            remedies.push("--pin CPU".to_string());
+        }
+        remedies
+    }
+}
+
 /// How `run` decides each cell's timed iterations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum IterationChoice {
@@ -250,4 +275,33 @@ fn iteration_choice(args: &MeasureArgs) -> Result<IterationChoice> {
             count.map_or(IterationChoice::BySize, IterationChoice::Fixed)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::MeasureConfig;
+    use crate::cli::{Cli, Command};
+
+    fn config(args: &[&str]) -> MeasureConfig {
+        let cli = Cli::try_parse_from([&["codecbench", "run"][..], args].concat()).unwrap();
+        let Command::Run(run) = cli.command else {
+            unreachable!("a run command")
+        };
+        MeasureConfig::from_args(run.measure).unwrap()
+    }
+
+    #[test]
+    fn the_noise_warning_suggests_only_what_is_not_in_use() {
+        let remedies = config(&[]).noise_remedies();
+        assert!(remedies[0].starts_with("--precision 5"), "{remedies:?}");
+        assert_eq!(remedies[1], "--pin CPU");
+        let pinned = config(&["--pin", "0", "--iterations", "15"]).noise_remedies();
+        assert_eq!(pinned, ["--iterations above 15"]);
+        let quick = config(&["--quick"]).noise_remedies();
+        assert!(quick[0].contains("instead of --quick"), "{quick:?}");
+        let precise = config(&["--precision", "5", "--pin", "1"]).noise_remedies();
+        assert_eq!(precise, ["a larger --precision-budget"]);
+    }
 }

@@ -34,19 +34,27 @@ fn draw(table: &Table) -> String {
     if table.rows.is_empty() {
         return "(none)\n".to_string();
     }
-    let line = |cells: Vec<&str>| format!("| {} |\n", cells.join(" | "));
-    let mut out = line(table.header.iter().map(String::as_str).collect());
+    let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+    let mut out = line(table.header.iter().map(|h| cell_text(h)).collect());
     let alignment = (0..table.header.len())
         .map(|i| match table.numeric.get(i) {
-            Some(true) => "---:",
-            _ => "---",
+            Some(true) => "---:".to_string(),
+            _ => "---".to_string(),
         })
         .collect();
     out.push_str(&line(alignment));
     for row in &table.rows {
-        out.push_str(&line(row.iter().map(String::as_str).collect()));
+        out.push_str(&line(row.iter().map(|c| cell_text(c)).collect()));
     }
     out
+}
+
+/// A cell as Markdown: one line, with the characters Markdown would read as syntax
+/// (`|` ends a cell, `*` starts emphasis) escaped.
+fn cell_text(text: &str) -> String {
+    text.replace('\n', " ")
+        .replace('|', "\\|")
+        .replace('*', "\\*")
 }
 
 #[cfg(test)]

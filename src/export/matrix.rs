@@ -4,10 +4,13 @@
 use super::document::{Document, Table};
 use super::{iteration_text, library_text, significant, thousands};
 use crate::results::codec::{CellResult, PayloadResult};
+use crate::stats::Summary;
 
 /// One payload's matrix as a document.
 pub fn document(payload: &PayloadResult) -> Document {
     let mut document = Document::new();
+    let mut notes = legend(payload);
+    notes.extend(failure_lines(payload));
     document
         .title(matrix_title(payload))
         .table(Table::new(
@@ -15,24 +18,28 @@ pub fn document(payload: &PayloadResult) -> Document {
             &MATRIX_NUMERIC,
             matrix_rows(payload),
         ))
-        .notes(failure_lines(payload));
+        .notes(notes);
     document
 }
 
-/// Column titles of the human-readable matrices (table and Markdown).
+/// Column titles of the human-readable matrices (table and Markdown); the renderers
+/// turn the line breaks into spaces where a header must be one line.
 const MATRIX_HEADER: [&str; 8] = [
-    "codec",
+    "setting",
     "library",
-    "level",
-    ".NET level",
     "bytes",
     "ratio",
-    "compress MB/s",
-    "decompress MB/s",
+    "compress\nMB/s",
+    "compress\ntime",
+    "decompress\nMB/s",
+    "decompress\ntime",
 ];
 
 /// Whether each matrix column holds numbers, so should be right-aligned.
-const MATRIX_NUMERIC: [bool; 8] = [false, false, true, false, true, true, true, true];
+const MATRIX_NUMERIC: [bool; 8] = [false, false, true, true, true, true, true, true];
+
+/// Marks a figure from one timed iteration, whose spread cannot be known.
+pub const SINGLE_SAMPLE: &str = "*";
 
 /// One payload's matrix as display strings, one row per cell.
 fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {
@@ -44,23 +51,103 @@ fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {
 }
 
 fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 8] {
-    let speed = |mb_s: Option<f64>| match (mb_s, &cell.failure) {
-        (_, Some(_)) => "FAILED".to_string(),
-        (Some(v), None) => significant(v, 3),
-        (None, None) => String::new(),
+    let figures = |summary: Option<&Summary>| -> [String; 2] {
+        if cell.failure.is_some() {
+            return ["FAILED".to_string(), String::new()];
+        }
+        let Some(summary) = summary else {
+            return [String::new(), String::new()];
+        };
+        let mark = if summary.samples_s.len() < 2 {
+            SINGLE_SAMPLE
+        } else {
+            ""
+        };
+        [
+            format!("{}{mark}", significant(summary.median_mb_s(input_bytes), 3)),
+            format!("{}{mark}", duration_text(summary.median_s)),
+        ]
     };
+    let [compress_mb_s, compress_time] = figures(cell.compress.as_ref());
+    let [decompress_mb_s, decompress_time] = figures(cell.decompress.as_ref());
     [
-        cell.id.codec.to_string(),
+        format!("{} {}", cell.id.codec, cell.id.level),
         library_text(&cell.id),
-        cell.id.level.to_string(),
-        cell.dotnet_level.clone().unwrap_or_default(),
         thousands(cell.compressed_bytes),
         cell.ratio(input_bytes)
             .map(|r| format!("{r:.2}"))
             .unwrap_or_default(),
-        speed(cell.compress_mb_s(input_bytes)),
-        speed(cell.decompress_mb_s(input_bytes)),
+        compress_mb_s,
+        compress_time,
+        decompress_mb_s,
+        decompress_time,
     ]
+}
+
+/// A time per response to 3 significant digits in the unit that reads best: `850 ns`,
+/// `12.3 µs`, `1.23 ms`, `2.50 s`.
+pub fn duration_text(seconds: f64) -> String {
+    let (value, unit) = match seconds {
+        s if s < 1e-6 => (s * 1e9, "ns"),
+        s if s < 1e-3 => (s * 1e6, "µs"),
+        s if s < 1.0 => (s * 1e3, "ms"),
+        s => (s, "s"),
+    };
+    format!("{} {unit}", significant(value, 3))
+}
+
+/// Lines under the table that say what its marks and names mean: which levels .NET's
+/// named levels are (`.NET Fastest/Optimal/SmallestSize: zstd 1/3/-, gzip 1/6/9`), and
+/// the single-iteration mark when a cell has it.
+fn legend(payload: &PayloadResult) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut codecs: Vec<String> = Vec::new();
+    for cell in &payload.cells {
+        if let Some(name) = &cell.dotnet_level {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+            let codec = cell.id.codec.to_string();
+            if !codecs.contains(&codec) {
+                codecs.push(codec);
+            }
+        }
+    }
+    let level = |codec: &str, name: &str| {
+        payload
+            .cells
+            .iter()
+            .find(|c| c.id.codec.to_string() == codec && c.dotnet_level.as_deref() == Some(name))
+            .map(|c| c.id.level.to_string())
+            .unwrap_or("-".to_string())
+    };
+    let mut lines = Vec::new();
+    if !names.is_empty() {
+        let per_codec: Vec<String> = codecs
+            .iter()
+            .map(|codec| {
+                let levels: Vec<String> = names.iter().map(|n| level(codec, n)).collect();
+                format!("{codec} {}", levels.join("/"))
+            })
+            .collect();
+        lines.push(format!(
+            ".NET {}: {}",
+            names.join("/"),
+            per_codec.join(", ")
+        ));
+    }
+    let single = payload.cells.iter().any(|c| {
+        [&c.compress, &c.decompress]
+            .into_iter()
+            .flatten()
+            .any(|s| s.samples_s.len() < 2)
+    });
+    if single {
+        lines.push(format!(
+            "{SINGLE_SAMPLE} one timed iteration: its spread is unknown (raise --iterations, --min-time or --max-iterations)"
+        ));
+    }
+    lines
 }
 
 /// The line above each payload's matrix.
@@ -104,4 +191,32 @@ fn failed_lines(payload: &PayloadResult) -> Vec<String> {
                 .map(|why| format!("FAILED {} {}: {why}", c.id, c.version))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::fixtures;
+
+    #[test]
+    fn a_single_iteration_is_marked_and_explained() {
+        let mut payload = fixtures::report().payloads[0].clone();
+        payload.cells[1].compress = Summary::from_seconds(vec![0.1]);
+        let rows = matrix_rows(&payload);
+        assert_eq!(rows[1][4], "2.99*");
+        assert_eq!(rows[1][5], "100 ms*");
+        assert_eq!(rows[1][6], "1494", "the other direction had 3 iterations");
+        assert!(!rows[0].iter().any(|c| c.contains(SINGLE_SAMPLE)));
+        let notes = legend(&payload);
+        assert!(notes[1].starts_with("* one timed iteration"), "{notes:?}");
+        assert_eq!(legend(&fixtures::report().payloads[0]).len(), 1);
+    }
+
+    #[test]
+    fn times_read_in_the_unit_that_fits() {
+        assert_eq!(duration_text(850e-9), "850 ns");
+        assert_eq!(duration_text(12.34e-6), "12.3 µs");
+        assert_eq!(duration_text(0.116), "116 ms");
+        assert_eq!(duration_text(2.5), "2.50 s");
+    }
 }

@@ -11,6 +11,7 @@ pub mod json;
 pub mod markdown;
 pub mod matrix;
 pub mod merged;
+pub mod noise;
 pub mod recommendation;
 pub mod reproduction;
 pub mod svg;
@@ -67,43 +68,6 @@ pub fn iteration_text(payload: &PayloadResult) -> String {
         "{count} after {} warm-up, in {} rounds",
         payload.warmup, payload.rounds
     )
-}
-
-/// Largest number of noisy directions named one per line; the rest are counted.
-const NOISY_LINES: usize = 8;
-
-/// The noise warning for one payload, one cell direction per line under a heading and a
-/// suggestion; `None` when every direction looks steady.
-pub fn noise_warning(payload: &PayloadResult) -> Option<String> {
-    let noisy: Vec<String> = payload
-        .cells
-        .iter()
-        .flat_map(|cell| {
-            [
-                ("compress", &cell.compress),
-                ("decompress", &cell.decompress),
-            ]
-            .into_iter()
-            .filter_map(move |(direction, summary)| {
-                let noise = summary.as_ref()?.noise()?;
-                Some(format!("  {} {direction}: {noise}", cell.id))
-            })
-        })
-        .collect();
-    if noisy.is_empty() {
-        return None;
-    }
-    let mut lines = vec![format!(
-        "codecbench: warning: {}: {} of {} timings are noisy; more iterations (--iterations, --min-time), --pin CPU or a quieter machine would steady them:",
-        payload.payload,
-        noisy.len(),
-        2 * payload.cells.len()
-    )];
-    lines.extend(noisy.iter().take(NOISY_LINES).cloned());
-    if noisy.len() > NOISY_LINES {
-        lines.push(format!("  and {} more", noisy.len() - NOISY_LINES));
-    }
-    Some(lines.join("\n") + "\n")
 }
 
 /// Formats `value` with at least `digits` significant digits and no exponent:
@@ -259,16 +223,6 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn noise_warning_names_each_noisy_direction() {
-        let report = fixtures::report();
-        let warning = noise_warning(&report.payloads[0]).unwrap();
-        insta::assert_snapshot!(warning);
-        let mut steady = report.payloads[0].clone();
-        steady.cells.retain(|c| c.failure.is_some());
-        assert_eq!(noise_warning(&steady), None);
-    }
 
     #[test]
     fn speeds_keep_three_significant_digits() {

@@ -1,0 +1,90 @@
+//! The warning after a payload whose medians are less precise than `compare` needs
+//! (their 95% interval beyond ±[`IMPRECISE_RATIO`], or a slow start): one line per
+//! payload, naming the worst timing and only the remedies not already in use; one line
+//! per timing with `--verbose`.
+
+use crate::results::codec::PayloadResult;
+use crate::stats::Noise;
+#[cfg(doc)]
+use crate::stats::IMPRECISE_RATIO;
+
+/// The warning for one payload, ending in a newline; `None` when every timing is
+/// precise. `remedies` are the options worth trying, in the order to try them.
+pub fn warning(payload: &PayloadResult, remedies: &[String], verbose: bool) -> Option<String> {
+    let noisy: Vec<(String, Noise)> = payload
+        .cells
+        .iter()
+        .flat_map(|cell| {
+            [
+                ("compress", &cell.compress),
+                ("decompress", &cell.decompress),
+            ]
+            .into_iter()
+            .filter_map(move |(direction, summary)| {
+                let noise = summary.as_ref()?.noise()?;
+                Some((format!("{} {direction}", cell.id), noise))
+            })
+        })
+        .collect();
+    let (worst, worst_noise) = noisy
+        .iter()
+        .max_by(|a, b| severity(a.1).total_cmp(&severity(b.1)))?;
+    let timings = 2 * payload.cells.len();
+    let try_ = match remedies {
+        [] => String::new(),
+        _ => format!("; try {}", remedies.join(", ")),
+    };
+    let details = if verbose { "" } else { " (-v lists them)" };
+    let mut text = format!(
+        "codecbench: warning: {}: {} of {timings} medians are imprecise, worst {worst} {worst_noise}{try_}{details}\n",
+        payload.payload,
+        noisy.len(),
+    );
+    if verbose {
+        for (timing, noise) in &noisy {
+            text.push_str(&format!("  {timing}: {noise}\n"));
+        }
+    }
+    Some(text)
+}
+
+/// How bad a noise is, to pick the worst: the interval's half-width, or for a slow start
+/// the excess of the first iterations.
+fn severity(noise: Noise) -> f64 {
+    match noise {
+        Noise::Imprecise(ratio) => ratio,
+        Noise::SlowStart(ratio) => ratio - 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::fixtures;
+    use crate::stats::Summary;
+
+    #[test]
+    fn one_line_names_the_worst_and_the_remedies_and_verbose_lists_each() {
+        let mut payload = fixtures::report().payloads[0].clone();
+        // Five samples spread ±10–30%: an imprecise median.
+        payload.cells[0].compress = Summary::from_seconds(vec![0.9, 1.1, 1.0, 1.2, 0.7]);
+        let remedies = ["--precision 5".to_string(), "--pin CPU".to_string()];
+        let short = warning(&payload, &remedies, false).unwrap();
+        assert_eq!(short.lines().count(), 1, "{short}");
+        insta::assert_snapshot!(short);
+        let long = warning(&payload, &[], true).unwrap();
+        assert!(long.lines().count() > 1, "{long}");
+        assert!(!long.contains("try "), "{long}");
+        assert!(
+            long.contains("  zstd 1 (libzstd) compress: ±16% at 95%"),
+            "{long}"
+        );
+    }
+
+    #[test]
+    fn precise_medians_give_no_warning() {
+        let mut payload = fixtures::report().payloads[0].clone();
+        payload.cells.retain(|c| c.failure.is_some());
+        assert_eq!(warning(&payload, &[], true), None);
+    }
+}

@@ -94,9 +94,10 @@ pub fn plot(args: PlotConfig) -> crate::error::Result {
     let svg = export::svg::render_svg(&run, &advice).map_err(anyhow::Error::msg)?;
     write_file(&args.out, &svg)?;
     println!(
-        "{}: {} payloads, {cells} settings",
+        "{}: {}, {}",
         args.out.display(),
-        advice.len(),
+        export::count(advice.len() as u64, "payload"),
+        export::count(cells as u64, "setting"),
     );
     Ok(())
 }

@@ -81,7 +81,10 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
     }
     match failures.iter().map(|r| r.errors).sum::<usize>() {
         0 => Ok(()),
-        n => Err(Error::failed(format!("{n} requests failed"))),
+        n => Err(Error::failed(format!(
+            "{} failed",
+            export::count(n as u64, "request")
+        ))),
     }
 }
 

@@ -77,9 +77,10 @@ pub fn measure_all(
         let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
         progress.start_payload(
             &format!(
-                "{}: {} bytes, {cell_count} settings, {} each way",
+                "{}: {} bytes, {}, {} each way",
                 payload.name,
                 thousands(payload.bytes.len() as u64),
+                export::count(cell_count as u64, "setting"),
                 export::iteration_text(&planned),
             ),
             (cell_count * plan.rounds as usize) as u64,
@@ -123,7 +124,8 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
     if interrupt::requested() {
         let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
         return Err(Error::Interrupted(format!(
-            "{cells} measured cells {}",
+            "{} {}",
+            export::count(cells as u64, "measured cell"),
             files.whereabouts()
         )));
     }
@@ -142,7 +144,10 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
     }
     match failures.len() {
         0 => Ok(()),
-        n => Err(Error::failed(format!("{n} cells failed their round trip"))),
+        n => Err(Error::failed(format!(
+            "{} failed their round trip",
+            export::count(n as u64, "cell")
+        ))),
     }
 }
 

@@ -28,8 +28,9 @@ pub fn run(config: PayloadsConfig) -> crate::error::Result {
         write_file(&path, &bytes)?;
         writeln!(
             out,
-            "{}: {records} records, {} bytes",
+            "{}: {}, {} bytes",
             path.display(),
+            crate::export::count(records, "record"),
             thousands(bytes.len() as u64)
         )
         .context("cannot write to stdout")?;

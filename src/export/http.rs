@@ -17,8 +17,11 @@ fn rows(payload: &HttpPayloadResult) -> Vec<Vec<String>> {
         .encodings
         .iter()
         .map(|r| {
+            let label = crate::http::Encoding::parse(&r.encoding)
+                .map(|e| e.table_label())
+                .unwrap_or(r.encoding.clone());
             vec![
-                r.encoding.clone(),
+                label,
                 r.requests.to_string(),
                 significant(r.requests_per_s, 3),
                 significant(r.p50_ms, 3),
@@ -54,12 +57,24 @@ fn title(payload: &HttpPayloadResult, load: &LoadSettings) -> String {
     )
 }
 
+/// The table, with the errors column only when a request failed (each failure is
+/// also named on stderr), so that the usual table fits 100 columns.
+fn table(payload: &HttpPayloadResult) -> Table {
+    let mut table = Table::new(&HEADER, &NUMERIC, rows(payload));
+    if payload.encodings.iter().all(|r| r.errors == 0) {
+        table.header.pop();
+        table.numeric.pop();
+        table.rows.iter_mut().for_each(|row| drop(row.pop()));
+    }
+    table
+}
+
 /// One payload's table under a title line.
 pub fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
     let mut document = Document::new();
     document
         .title(title(payload, load))
-        .table(Table::new(&HEADER, &NUMERIC, rows(payload)))
+        .table(table(payload))
         .notes(vec![
             "reqs: requests made; p50/p90/p99: latency from request to the last body byte;"
                 .to_string(),
@@ -221,6 +236,18 @@ mod tests {
         let report = fixtures::report();
         let text = super::super::table::render(&document(&report.payloads[0], &report.load));
         insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn failed_requests_bring_the_errors_column_and_auto_names_its_encoding() {
+        let mut payload = fixtures::report().payloads[0].clone();
+        assert!(!table(&payload).header.contains(&"errors".to_string()));
+        payload.encodings[1].errors = 2;
+        payload.encodings[2].encoding = "auto".to_string();
+        let table = table(&payload);
+        assert_eq!(table.header.last().unwrap(), "errors");
+        assert_eq!(table.rows[1].last().unwrap(), "2");
+        assert_eq!(table.rows[2][0], "auto → zstd:1");
     }
 
     #[test]

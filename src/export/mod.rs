@@ -96,6 +96,19 @@ pub(crate) fn csv_ratio(value: Option<f64>) -> String {
     value.map(|v| format!("{v:.4}")).unwrap_or_default()
 }
 
+/// `1 record`, `2 records`: a count with its noun, plural when it is not one.
+///
+/// ```
+/// assert_eq!(codecbench::export::count(1u64, "cell"), "1 cell");
+/// assert_eq!(codecbench::export::count(66u64, "cell"), "66 cells");
+/// ```
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    match n.into() {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
 /// Formats an integer with comma thousands separators.
 ///
 /// ```

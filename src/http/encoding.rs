@@ -5,6 +5,9 @@ use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 use crate::codec::{Brotli, BrotliLibrary, Codec, GzipZlibRs, Libzstd};
 
+/// The level `auto` serves every codec at, as ASP.NET Core's Fastest does.
+const AUTO_LEVEL: i32 = 1;
+
 /// A content coding and its level, as `zstd:1`, `br:4`, `gzip:1` or `identity`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Encoding {
@@ -111,6 +114,15 @@ impl Encoding {
         }
     }
 
+    /// The label a table shows: `auto → zstd:1`, naming what every response to a
+    /// browser's Accept-Encoding was checked to carry, else [`Encoding::label`].
+    pub fn table_label(self) -> String {
+        match self {
+            Encoding::Auto => format!("auto → {}", Encoding::Zstd(AUTO_LEVEL).label()),
+            other => other.label(),
+        }
+    }
+
     /// `zstd:1`, or `identity`.
     pub fn label(self) -> String {
         match self {
@@ -132,7 +144,7 @@ impl Encoding {
             Encoding::Zstd(l) => (none.zstd(true), l),
             Encoding::Br(l) => (none.br(true), l),
             Encoding::Gzip(l) => (none.gzip(true), l),
-            Encoding::Auto => (none.zstd(true).br(true).gzip(true), 1),
+            Encoding::Auto => (none.zstd(true).br(true).gzip(true), AUTO_LEVEL),
             Encoding::Identity => return None,
         };
         Some(layer.quality(CompressionLevel::Precise(level)))

@@ -28,6 +28,10 @@ pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     let (machine, results) = match first {
         None => bail!("{source} is empty"),
+        // A payload (the records a run compresses) is a JSON array; a saved run never is.
+        Some(b'[') => bail!(
+            "{source} is a JSON array (a payload?), not a saved run: save one with `run --export-json FILE`"
+        ),
         Some(b'{') => from_json(bytes)
             .with_context(|| format!("{source} is not a valid codecbench JSON run"))?,
         Some(_) => (
@@ -302,6 +306,10 @@ mod tests {
         };
         let cases = [
             (write("empty.json", "  "), "empty"),
+            (
+                write("small.json", "[{\"id\": 1}]"),
+                "a JSON array (a payload?), not a saved run",
+            ),
             (
                 write("cut.json", "{\"schema_version\": 1, \"environ"),
                 "not a valid",

@@ -231,8 +231,12 @@ fn plot_writes_an_svg_with_both_panels() {
     );
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(svg.starts_with("<svg"));
-    assert!(svg.contains("single: ratio against compression speed"));
-    assert!(svg.contains("single: ratio against decompression speed"));
+    assert!(svg.contains("single (290 bytes): compression"));
+    assert!(svg.contains("single (290 bytes): decompression"));
+    assert!(
+        svg.contains(">zstd (libzstd)</text>"),
+        "a legend entry per codec and library"
+    );
     assert!(svg.trim_end().ends_with("</svg>"));
 
     let message = bad_input(&[

@@ -91,7 +91,12 @@ pub fn plot(args: PlotConfig) -> crate::error::Result {
         bandwidths_mbit: Vec::new(),
     };
     let advice = advise(&run, &options);
-    let svg = export::svg::render_svg(&run, &advice).map_err(anyhow::Error::msg)?;
+    let caption = export::svg::Caption {
+        run: run.label.clone(),
+        machine: run.machine.clone(),
+        date: results::read::measured_on(&args.run),
+    };
+    let svg = export::svg::render_svg(&run, &advice, &caption);
     write_file(&args.out, &svg)?;
     println!(
         "{}: {}, {}",

@@ -22,6 +22,15 @@ pub fn load(path: &Path) -> Result<LoadedRun> {
     parse(&bytes, &label, &path.display().to_string())
 }
 
+/// The day a saved JSON run was measured (`2026-11-30`), from its environment's
+/// timestamp; `None` for CSV or a file without one.
+pub fn measured_on(path: &Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    let timestamp = value.get("environment")?.get("timestamp")?.as_str()?;
+    Some(timestamp.get(..10).unwrap_or(timestamp).to_string())
+}
+
 /// Parses a saved run from `bytes`, calling it `label`; errors name it `source`. Any
 /// bytes give a run or an error, never a panic (a property test feeds it garbage).
 pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {

@@ -1,0 +1,147 @@
+//! Placing level labels beside their points so that no two overlap, no label covers a
+//! point, and none leaves the plot: each label tries eight spots around its point,
+//! nearest first (right, left, above, below, then the diagonals), and is dropped when
+//! none is free. This is the greedy point-feature labelling of Christensen, Marks and
+//! Shieber ("An empirical study of algorithms for point-feature label placement", ACM
+//! TOG 1995), without its annealing step: the charts here have tens of points, not
+//! thousands.
+
+/// A rectangle in pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+impl Rect {
+    /// Whether the two share any area.
+    pub fn overlaps(&self, other: &Rect) -> bool {
+        self.x < other.x + other.w
+            && other.x < self.x + self.w
+            && self.y < other.y + other.h
+            && other.y < self.y + self.h
+    }
+
+    /// Whether `self` lies wholly inside `outer`.
+    pub fn inside(&self, outer: &Rect) -> bool {
+        self.x >= outer.x
+            && self.y >= outer.y
+            && self.x + self.w <= outer.x + outer.w
+            && self.y + self.h <= outer.y + outer.h
+    }
+}
+
+/// Font size of level labels, in pixels.
+pub const LABEL_SIZE: f64 = 11.0;
+/// Width of one character at [`LABEL_SIZE`]: 0.62 em, a little above the digit width of
+/// common sans-serif fonts (0.55 em), so the boxes err on the wide side.
+const CHAR_WIDTH: f64 = LABEL_SIZE * 0.62;
+/// Radius of a point's marker, with a pixel to spare.
+pub const MARKER_RADIUS: f64 = 5.0;
+/// Gap between a marker and its label.
+const GAP: f64 = 2.0;
+
+/// The box `text` takes at [`LABEL_SIZE`].
+fn text_size(text: &str) -> (f64, f64) {
+    (text.chars().count() as f64 * CHAR_WIDTH, LABEL_SIZE)
+}
+
+/// For each point `(x, y, text)`, the box its label takes, or `None` where it is
+/// dropped; labels are placed in the order given, so put the important ones first.
+pub fn place(points: &[(f64, f64, String)], plot: &Rect) -> Vec<Option<Rect>> {
+    let markers: Vec<Rect> = points
+        .iter()
+        .map(|&(x, y, _)| Rect {
+            x: x - MARKER_RADIUS,
+            y: y - MARKER_RADIUS,
+            w: 2.0 * MARKER_RADIUS,
+            h: 2.0 * MARKER_RADIUS,
+        })
+        .collect();
+    let mut placed: Vec<Rect> = Vec::new();
+    points
+        .iter()
+        .map(|(x, y, text)| {
+            let (w, h) = text_size(text);
+            let free = candidates(*x, *y, w, h).into_iter().find(|spot| {
+                spot.inside(plot)
+                    && !markers.iter().any(|m| m.overlaps(spot))
+                    && !placed.iter().any(|p| p.overlaps(spot))
+            })?;
+            placed.push(free);
+            Some(free)
+        })
+        .collect()
+}
+
+/// The eight spots around a point, nearest first.
+fn candidates(x: f64, y: f64, w: f64, h: f64) -> [Rect; 8] {
+    let near = MARKER_RADIUS + GAP;
+    let diagonal = MARKER_RADIUS * 0.7 + GAP;
+    let rect = |left: f64, top: f64| Rect {
+        x: left,
+        y: top,
+        w,
+        h,
+    };
+    [
+        rect(x + near, y - h / 2.0),
+        rect(x - near - w, y - h / 2.0),
+        rect(x - w / 2.0, y - near - h),
+        rect(x - w / 2.0, y + near),
+        rect(x + diagonal, y - diagonal - h),
+        rect(x + diagonal, y + diagonal),
+        rect(x - diagonal - w, y - diagonal - h),
+        rect(x - diagonal - w, y + diagonal),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLOT: Rect = Rect {
+        x: 0.0,
+        y: 0.0,
+        w: 400.0,
+        h: 300.0,
+    };
+
+    #[test]
+    fn a_lone_label_sits_right_of_its_point() {
+        let spots = place(&[(100.0, 100.0, "19".to_string())], &PLOT);
+        let spot = spots[0].unwrap();
+        assert!(spot.x > 100.0 && spot.x < 110.0, "{spot:?}");
+        assert!((spot.y + spot.h / 2.0 - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn crowded_labels_move_or_drop_but_never_overlap() {
+        // Twenty points on top of each other, as zstd -5..-1 and 12..15 are.
+        let points: Vec<(f64, f64, String)> = (0..20)
+            .map(|i| (200.0 + i as f64 * 0.5, 150.0, format!("{}", i - 5)))
+            .collect();
+        let spots = place(&points, &PLOT);
+        let kept: Vec<Rect> = spots.iter().flatten().copied().collect();
+        assert!(kept.len() >= 2 && kept.len() < 20, "{}", kept.len());
+        for (i, a) in kept.iter().enumerate() {
+            assert!(a.inside(&PLOT));
+            for b in &kept[i + 1..] {
+                assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn labels_stay_inside_the_plot() {
+        let spots = place(&[(398.0, 2.0, "11".to_string())], &PLOT);
+        let spot = spots[0].unwrap();
+        assert!(spot.inside(&PLOT), "{spot:?}");
+    }
+}

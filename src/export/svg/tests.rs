@@ -1,0 +1,131 @@
+//! The chart as a reader sees it: enough ticks, no overlapping labels, a title that says
+//! what was measured where and when.
+
+use super::labels::Rect;
+use super::*;
+use crate::analysis::recommend::{advise, fixtures, AdviceOptions};
+
+fn options() -> AdviceOptions {
+    AdviceOptions {
+        latency_budget_s: 0.005,
+        cache_budget_s: 1.0,
+        bandwidths_mbit: Vec::new(),
+    }
+}
+
+/// The repository's reference run: the article's full matrix on three payloads.
+fn reference() -> LoadedRun {
+    let bytes = include_bytes!("../../../results/reference.json");
+    crate::results::read::parse(bytes, "reference.json", "reference.json").unwrap()
+}
+
+fn caption() -> Caption {
+    Caption {
+        run: "reference.json".into(),
+        machine: Some("AMD EPYC, 2 cores, linux x86_64".into()),
+        date: Some("2026-11-30".into()),
+    }
+}
+
+#[test]
+fn every_axis_has_enough_ticks_over_its_whole_range() {
+    let run = reference();
+    let chart = layout(&run, &advise(&run, &options()), &caption());
+    assert_eq!(chart.panels.len(), 6);
+    for panel in &chart.panels {
+        for ticks in [&panel.x_ticks, &panel.y_ticks] {
+            assert!(
+                (axis::MIN_TICKS..=axis::MAX_TICKS).contains(&ticks.len()),
+                "{}: {ticks:?}",
+                panel.caption
+            );
+            assert!(
+                ticks.iter().all(|(_, text)| !text.ends_with(".0")),
+                "{ticks:?}"
+            );
+        }
+        // The ticks span the points: none lies beyond the outermost ticks by more than
+        // one tick gap.
+        let xs: Vec<f64> = panel.x_ticks.iter().map(|(x, _)| *x).collect();
+        let gap = (xs[xs.len() - 1] - xs[0]) / (xs.len() - 1) as f64;
+        for mark in &panel.marks {
+            assert!(mark.x >= xs[0] - gap && mark.x <= xs[xs.len() - 1] + gap);
+        }
+    }
+}
+
+#[test]
+fn no_two_labels_overlap_and_none_covers_a_point() {
+    let run = reference();
+    let chart = layout(&run, &advise(&run, &options()), &caption());
+    for panel in &chart.panels {
+        let labels: Vec<&Rect> = panel
+            .marks
+            .iter()
+            .filter_map(|m| m.label.as_ref())
+            .map(|l| &l.0)
+            .collect();
+        assert!(
+            labels.len() * 2 >= panel.marks.len(),
+            "{}: most points keep a label",
+            panel.caption
+        );
+        for (i, a) in labels.iter().enumerate() {
+            assert!(a.inside(&panel.plot), "{a:?}");
+            for b in &labels[i + 1..] {
+                assert!(!a.overlaps(b), "{}: {a:?} overlaps {b:?}", panel.caption);
+            }
+            for mark in &panel.marks {
+                let r = labels::MARKER_RADIUS;
+                let marker = Rect {
+                    x: mark.x - r,
+                    y: mark.y - r,
+                    w: 2.0 * r,
+                    h: 2.0 * r,
+                };
+                assert!(!a.overlaps(&marker), "{a:?} covers a point");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_title_names_payloads_machine_and_date_and_the_legend_codec_and_library() {
+    let run = reference();
+    let svg = String::from_utf8(render_svg(&run, &advise(&run, &options()), &caption())).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.contains("payload single, small, large · AMD EPYC, 2 cores, linux x86_64 · 2026-11-30"),
+        "{}",
+        &svg[..600]
+    );
+    for name in [
+        "zstd (libzstd)",
+        "brotli (libbrotli)",
+        "brotli (brotli-rs)",
+        "gzip (zlib-rs)",
+        "Pareto frontier",
+    ] {
+        assert!(
+            svg.contains(&format!(">{name}</text>")),
+            "legend entry {name}"
+        );
+    }
+    assert!(svg.contains("small (298,727 bytes): decompression"));
+}
+
+#[test]
+fn each_setting_is_a_point_and_the_frontier_a_line() {
+    let run = fixtures::run();
+    let chart = layout(&run, &advise(&run, &options()), &Caption::default());
+    assert_eq!(chart.panels.len(), 2);
+    for panel in &chart.panels {
+        assert_eq!(panel.marks.len(), 6);
+        assert!(panel.frontier.len() >= 2);
+        assert!(
+            panel.marks.iter().all(|m| m.label.is_some()),
+            "six points all keep labels"
+        );
+    }
+}

@@ -1,0 +1,201 @@
+//! Writing a laid-out [`Chart`] as SVG text.
+
+use std::fmt::Write as _;
+
+use super::labels::{LABEL_SIZE, MARKER_RADIUS};
+use super::{Chart, Panel, Series};
+use crate::codec::CodecKind;
+
+/// Font size of legend entries.
+const LEGEND_SIZE: f64 = 13.0;
+
+/// Where each legend entry goes: `(line, x)` from the chart's left edge, wrapping at
+/// `width`; the frontier's entry comes last.
+fn legend_spots(series: &[Series], width: f64) -> Vec<(usize, f64)> {
+    let mut spots = Vec::new();
+    let (mut line, mut x) = (0, 24.0);
+    let names = series
+        .iter()
+        .map(|s| s.name.as_str())
+        .chain(["Pareto frontier"]);
+    for name in names {
+        let entry = 22.0 + name.chars().count() as f64 * LEGEND_SIZE * 0.6 + 18.0;
+        if x + entry > width - 24.0 && x > 24.0 {
+            (line, x) = (line + 1, 24.0);
+        }
+        spots.push((line, x));
+        x += entry;
+    }
+    spots
+}
+
+/// Lines the legend takes at `width`.
+pub fn legend_lines(series: &[Series], width: f64) -> usize {
+    legend_spots(series, width)
+        .last()
+        .map_or(1, |(line, _)| line + 1)
+}
+
+/// The chart as an SVG document.
+pub fn svg(chart: &Chart) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"#,
+        w = chart.width,
+        h = chart.height
+    );
+    let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    text(&mut out, 24.0, 30.0, 20.0, "start", "#000", &chart.title);
+    text(&mut out, 24.0, 52.0, 13.0, "start", "#444", &chart.subtitle);
+    legend(&mut out, chart);
+    for panel in &chart.panels {
+        draw_panel(&mut out, panel, &chart.series);
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn legend(out: &mut String, chart: &Chart) {
+    let spots = legend_spots(&chart.series, chart.width);
+    for (index, &(line, x)) in spots.iter().enumerate() {
+        let y = 76.0 + line as f64 * super::LEGEND_LINE;
+        match chart.series.get(index) {
+            Some(series) => {
+                marker(out, x + 8.0, y - 4.0, series.codec, series.colour);
+                text(out, x + 20.0, y, LEGEND_SIZE, "start", "#222", &series.name);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    r##"<line x1="{}" y1="{y2}" x2="{}" y2="{y2}" stroke="#555" stroke-width="1.5" stroke-dasharray="5 3"/>"##,
+                    x,
+                    x + 16.0,
+                    y2 = y - 4.0
+                );
+                text(
+                    out,
+                    x + 20.0,
+                    y,
+                    LEGEND_SIZE,
+                    "start",
+                    "#222",
+                    "Pareto frontier",
+                );
+            }
+        }
+    }
+}
+
+fn draw_panel(out: &mut String, panel: &Panel, series: &[Series]) {
+    let plot = &panel.plot;
+    let (bottom, right) = (plot.y + plot.h, plot.x + plot.w);
+    text(
+        out,
+        plot.x,
+        plot.y - 14.0,
+        15.0,
+        "start",
+        "#000",
+        &panel.caption,
+    );
+    for (x, label) in &panel.x_ticks {
+        grid(out, *x, plot.y, *x, bottom);
+        text(out, *x, bottom + 16.0, 12.0, "middle", "#333", label);
+    }
+    for (y, label) in &panel.y_ticks {
+        grid(out, plot.x, *y, right, *y);
+        text(out, plot.x - 6.0, y + 4.0, 12.0, "end", "#333", label);
+    }
+    let _ = writeln!(
+        out,
+        r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#888"/>"##,
+        plot.x, plot.y, plot.w, plot.h
+    );
+    text(
+        out,
+        plot.x + plot.w / 2.0,
+        bottom + 38.0,
+        13.0,
+        "middle",
+        "#222",
+        &panel.x_title,
+    );
+    let (title_x, title_y) = (plot.x - 52.0, plot.y + plot.h / 2.0);
+    let _ = writeln!(
+        out,
+        r##"<text x="{title_x:.1}" y="{title_y:.1}" font-size="13" fill="#222" text-anchor="middle" transform="rotate(-90 {title_x:.1} {title_y:.1})">ratio (uncompressed ÷ compressed)</text>"##
+    );
+    if panel.frontier.len() > 1 {
+        let points: Vec<String> = panel
+            .frontier
+            .iter()
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            r##"<polyline points="{}" fill="none" stroke="#555" stroke-width="1.5" stroke-dasharray="5 3"/>"##,
+            points.join(" ")
+        );
+    }
+    for mark in &panel.marks {
+        let colour = series.get(mark.series).map_or("#000", |s| s.colour);
+        let codec = series.get(mark.series).map_or(CodecKind::Zstd, |s| s.codec);
+        marker(out, mark.x, mark.y, codec, colour);
+        if let Some((rect, level)) = &mark.label {
+            // The baseline sits about 0.8 em below the box's top.
+            let baseline = rect.y + LABEL_SIZE * 0.82;
+            text(out, rect.x, baseline, LABEL_SIZE, "start", colour, level);
+        }
+    }
+}
+
+/// zstd a circle, brotli a square, gzip a triangle, so codecs differ without colour.
+fn marker(out: &mut String, x: f64, y: f64, codec: CodecKind, colour: &str) {
+    let r = MARKER_RADIUS - 1.0;
+    let _ = match codec {
+        CodecKind::Zstd => writeln!(
+            out,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{colour}"/>"#
+        ),
+        CodecKind::Brotli => writeln!(
+            out,
+            r#"<rect x="{:.1}" y="{:.1}" width="{}" height="{}" fill="{colour}"/>"#,
+            x - r,
+            y - r,
+            2.0 * r,
+            2.0 * r
+        ),
+        CodecKind::Gzip => writeln!(
+            out,
+            r#"<path d="M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z" fill="{colour}"/>"#,
+            y - r - 0.5,
+            x + r,
+            y + r - 0.5,
+            x - r,
+            y + r - 0.5
+        ),
+    };
+}
+
+fn grid(out: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
+    let _ = writeln!(
+        out,
+        r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#e4e4e4"/>"##
+    );
+}
+
+fn text(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, fill: &str, content: &str) {
+    let _ = writeln!(
+        out,
+        r#"<text x="{x:.1}" y="{y:.1}" font-size="{size}" fill="{fill}" text-anchor="{anchor}">{}</text>"#,
+        escape(content)
+    );
+}
+
+/// `&`, `<` and `>` as XML entities.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

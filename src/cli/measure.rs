@@ -51,8 +51,8 @@ pub struct MeasureArgs {
           allow_hyphen_values = true)]
     pub max_iterations: Option<u32>,
 
-    /// A fast preset for CI and first looks: --min-time 0.05 --max-iterations 200. The
-    /// whole default matrix takes about a minute on a 2-core machine.
+    /// A fast preset for first looks: --min-time 0.05 --max-iterations 200. The whole
+    /// default matrix takes about 30 seconds on a 2-core machine; too noisy to gate CI on.
     #[arg(long, conflicts_with_all = ["iterations", "min_time"])]
     pub quick: bool,
 

@@ -279,6 +279,28 @@ fn a_corrupted_round_trip_is_caught_and_never_reported_as_valid() {
     let zstd = rows.iter().find(|r| r["codec"] == "zstd").unwrap();
     assert_eq!(zstd["status"], "ok");
 
+    // Streamed, the failed cell (second in setting order, done first) is named as
+    // itself in its CSV row and progress line, and so is the cell before it.
+    let streamed = codecbench()
+        .env("CODECBENCH_TEST_CORRUPT", "gzip")
+        .arg("run")
+        .args(common::TWO_CELLS)
+        .args(["--iterations", "3", "--rounds", "3", "--format", "csv"])
+        .output()
+        .unwrap();
+    let rows = csv_rows(&streamed.stdout);
+    let named: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["codec"].as_str(), r["status"].as_str()))
+        .collect();
+    assert_eq!(named, [("gzip", "failed"), ("zstd", "ok")]);
+    let stderr = String::from_utf8(streamed.stderr).unwrap();
+    assert!(
+        stderr.contains("  gzip     1: FAILED (zlib-rs)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("  zstd     1: 241 B"), "{stderr}");
+
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     let cells = json["payloads"][0]["cells"].as_array().unwrap();

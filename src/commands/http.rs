@@ -58,6 +58,24 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         out.write(&export::http::render_json(&report, None))
             .failing()?;
     }
+    let failed_requests = name_failures(&report);
+    if interrupt::requested() && !interrupt::by_closed_stdout() {
+        return Err(Error::Interrupted(format!(
+            "the encodings measured so far are {}",
+            files.whereabouts()
+        )));
+    }
+    match failed_requests {
+        0 => Ok(()),
+        n => Err(Error::failed(format!(
+            "{} failed",
+            export::count(n as u64, "request")
+        ))),
+    }
+}
+
+/// Names each encoding whose requests failed on stderr; returns the failed requests.
+fn name_failures(report: &HttpReport) -> usize {
     let failures: Vec<&EncodingResult> = report
         .payloads
         .iter()
@@ -73,19 +91,7 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
             failed.first_error.as_deref().unwrap_or("unknown")
         );
     }
-    if interrupt::requested() && !interrupt::by_closed_stdout() {
-        return Err(Error::Interrupted(format!(
-            "the encodings measured so far are {}",
-            files.whereabouts()
-        )));
-    }
-    match failures.iter().map(|r| r.errors).sum::<usize>() {
-        0 => Ok(()),
-        n => Err(Error::failed(format!(
-            "{} failed",
-            export::count(n as u64, "request")
-        ))),
-    }
+    failures.iter().map(|r| r.errors).sum()
 }
 
 /// Measures one payload's encodings, saving and streaming each as it finishes.

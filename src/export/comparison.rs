@@ -146,10 +146,10 @@ fn finding_lines(comparison: &Comparison) -> Vec<String> {
         "cells"
     };
     lines.push(format!(
-        "{} {what} compared: {} regressed, {} size drifts, {} failed, {} missing, {} extra",
+        "{} {what} compared: {} regressed, {}, {} failed, {} missing, {} extra",
         comparison.rows.len(),
         comparison.regressions().count(),
-        comparison.size_drifts().count(),
+        super::count(comparison.size_drifts().count() as u64, "size drift"),
         comparison.failed.len(),
         comparison.missing.len(),
         comparison.extra.len()

@@ -281,7 +281,9 @@ impl Comparison {
             reasons.push(count(self.missing.len(), "missing from the candidate"));
         }
         if self.size_drifts().next().is_some() && !self.allow_size_drift {
-            reasons.push(count(self.size_drifts().count(), "size drifts"));
+            let n = self.size_drifts().count();
+            let noun = if n == 1 { "size drift" } else { "size drifts" };
+            reasons.push(count(n, noun));
         }
         if self.regressions().next().is_some() {
             reasons.push(count(self.regressions().count(), "regressed"));
@@ -292,7 +294,12 @@ impl Comparison {
             .filter(|m| m.verdict == Verdict::Regressed)
             .count();
         if machine_fails && slower > 0 {
-            reasons.push(count(slower, "machine-level slowdowns (--absolute)"));
+            let noun = if slower == 1 {
+                "machine-level slowdown"
+            } else {
+                "machine-level slowdowns"
+            };
+            reasons.push(count(slower, &format!("{noun} (--absolute)")));
         }
         reasons
     }

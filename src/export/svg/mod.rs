@@ -170,23 +170,7 @@ fn panel(
     left: f64,
     top: f64,
 ) -> Option<Panel> {
-    let speed = |cell: &RunCell| {
-        let timing = if compress {
-            &cell.compress
-        } else {
-            &cell.decompress
-        };
-        timing
-            .as_ref()
-            .map(|t| t.mb_s(cell.input_bytes))
-            .filter(|v| v.is_finite() && *v > 0.0)
-    };
-    let cells: Vec<(&RunCell, f64)> = run
-        .codec_cells()
-        .iter()
-        .filter(|c| c.key.payload == payload.payload)
-        .filter_map(|c| speed(c).map(|s| (c, s)))
-        .collect();
+    let cells = cells_with_speed(run, &payload.payload, compress);
     let (x_min, x_max) = min_max(cells.iter().map(|(_, s)| *s))?;
     let (y_min, y_max) = min_max(cells.iter().map(|(c, _)| c.ratio()))?;
     let plot = Rect {
@@ -234,6 +218,30 @@ fn panel(
         marks: marks(&cells, series, frontier_settings, &x, &y, &plot),
         frontier: frontier(frontier_settings, payload.input_bytes, compress, &x, &y),
     })
+}
+
+/// The payload's cells that have a speed in this direction, with it in MB/s.
+fn cells_with_speed<'a>(
+    run: &'a LoadedRun,
+    payload: &str,
+    compress: bool,
+) -> Vec<(&'a RunCell, f64)> {
+    let speed = |cell: &RunCell| {
+        let timing = if compress {
+            &cell.compress
+        } else {
+            &cell.decompress
+        };
+        timing
+            .as_ref()
+            .map(|t| t.mb_s(cell.input_bytes))
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    run.codec_cells()
+        .iter()
+        .filter(|c| c.key.payload == payload)
+        .filter_map(|c| speed(c).map(|s| (c, s)))
+        .collect()
 }
 
 fn min_max(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {

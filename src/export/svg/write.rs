@@ -88,6 +88,12 @@ fn legend(out: &mut String, chart: &Chart) {
 }
 
 fn draw_panel(out: &mut String, panel: &Panel, series: &[Series]) {
+    draw_axes(out, panel);
+    draw_points(out, panel, series);
+}
+
+/// The caption, grid, ticks, frame and axis titles of a panel.
+fn draw_axes(out: &mut String, panel: &Panel) {
     let plot = &panel.plot;
     let (bottom, right) = (plot.y + plot.h, plot.x + plot.w);
     text(
@@ -126,6 +132,10 @@ fn draw_panel(out: &mut String, panel: &Panel, series: &[Series]) {
         out,
         r##"<text x="{title_x:.1}" y="{title_y:.1}" font-size="13" fill="#222" text-anchor="middle" transform="rotate(-90 {title_x:.1} {title_y:.1})">ratio (uncompressed ÷ compressed)</text>"##
     );
+}
+
+/// The frontier, then each point with its label.
+fn draw_points(out: &mut String, panel: &Panel, series: &[Series]) {
     if panel.frontier.len() > 1 {
         let points: Vec<String> = panel
             .frontier

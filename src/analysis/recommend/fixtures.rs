@@ -1,0 +1,42 @@
+//! A matrix with the shape of the article's small payload, for the tests of the advice
+//! and its reporters.
+
+use super::*;
+use crate::results::Timing;
+
+/// A cell of the small payload with these median times in milliseconds.
+fn cell(codec: &str, level: i32, bytes: u64, compress_ms: f64, decompress_ms: f64) -> RunCell {
+    let key = CellKey::new("small", codec, level);
+    let (compress, decompress) = (compress_ms / 1e3, decompress_ms / 1e3);
+    RunCell::for_test(
+        key,
+        298_727,
+        bytes,
+        Timing::of(compress, vec![]),
+        Timing::of(decompress, vec![]),
+    )
+}
+
+/// The shape of the article's small-payload matrix.
+pub fn run() -> LoadedRun {
+    LoadedRun {
+        label: "run.json".into(),
+        machine: None,
+        results: crate::results::Results::Codec(vec![
+            cell("zstd", 1, 41_132, 0.7, 0.17),
+            cell("zstd", 3, 43_644, 1.0, 0.18),
+            cell("zstd", 19, 36_245, 370.0, 0.16),
+            cell("brotli", 1, 44_606, 1.0, 0.35),
+            cell("brotli", 11, 34_020, 800.0, 0.5),
+            cell("gzip", 1, 69_832, 1.0, 0.6),
+        ]),
+    }
+}
+
+pub fn options() -> AdviceOptions {
+    AdviceOptions {
+        latency_budget_s: 0.005,
+        cache_budget_s: 1.0,
+        bandwidths_mbit: vec![10.0, 1000.0],
+    }
+}

@@ -136,6 +136,11 @@ pub struct RecommendArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "from")]
     pub export_json: Option<PathBuf>,
 
+    /// Let the picks include the brotli crate's Rust port, which no common web server
+    /// runs (it is always shown for comparison).
+    #[arg(long)]
+    pub pick_rust_brotli: bool,
+
     /// What to measure and how, when there is no --from.
     #[command(flatten)]
     pub measure: MeasureArgs,
@@ -169,6 +174,11 @@ pub struct ReproduceArgs {
     /// later `--from`.
     #[arg(long, value_name = "FILE", conflicts_with = "from")]
     pub export_json: Option<PathBuf>,
+
+    /// Let the picks include the brotli crate's Rust port, which no common web server
+    /// runs (it is always shown for comparison).
+    #[arg(long)]
+    pub pick_rust_brotli: bool,
 
     /// What to measure and how, when there is no --from. The defaults are the article's.
     #[command(flatten)]

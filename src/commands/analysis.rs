@@ -89,6 +89,7 @@ pub fn plot(args: PlotConfig) -> crate::error::Result {
         latency_budget_s: 0.005,
         cache_budget_s: 1.0,
         bandwidths_mbit: Vec::new(),
+        pick_rust_brotli: false,
     };
     let advice = advise(&run, &options);
     let caption = export::svg::Caption {

@@ -52,6 +52,7 @@ impl RecommendConfig {
                 latency_budget_s: args.latency_budget_ms / 1e3,
                 cache_budget_s: args.cache_budget_ms / 1e3,
                 bandwidths_mbit: args.bandwidth,
+                pick_rust_brotli: args.pick_rust_brotli,
             },
             format: args.format,
             measure: args.measure,

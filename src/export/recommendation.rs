@@ -124,11 +124,12 @@ fn scenarios(advice: &PayloadAdvice) -> Section {
 /// The end-to-end time per response at each link speed.
 fn bandwidths(advice: &PayloadAdvice) -> Section {
     Section {
-        title: "End-to-end time per response: compress + transfer + decompress".into(),
+        title: "End-to-end time per response (compress + transfer + decompress), or sent as is"
+            .into(),
         header: vec![
             "link Mbit/s",
             "uncompressed ms",
-            "best setting",
+            "fastest",
             "its ms",
             "saved",
         ],
@@ -140,7 +141,9 @@ fn bandwidths(advice: &PayloadAdvice) -> Section {
                 vec![
                     significant(row.mbit, 3),
                     ms(row.identity_s),
-                    row.best.name(),
+                    row.best
+                        .as_ref()
+                        .map_or("identity (uncompressed)".to_string(), Setting::name),
                     ms(row.best_s),
                     format!("{:.0}%", (1.0 - row.best_s / row.identity_s) * 100.0),
                 ]

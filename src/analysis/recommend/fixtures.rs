@@ -38,5 +38,6 @@ pub fn options() -> AdviceOptions {
         latency_budget_s: 0.005,
         cache_budget_s: 1.0,
         bandwidths_mbit: vec![10.0, 1000.0],
+        pick_rust_brotli: false,
     }
 }

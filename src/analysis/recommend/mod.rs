@@ -1,6 +1,12 @@
 //! From a measured matrix to a decision: which settings are dominated, the Pareto
 //! frontiers, the best setting for each of the article's scenarios, and end-to-end time
-//! per response at several bandwidths.
+//! per response at several bandwidths, against sending the body uncompressed.
+//!
+//! Every setting is shown, but picks come only from what a web server can deploy: the
+//! libraries servers link (libzstd, Google's C brotli, zlib-ng or zlib-rs), with a fresh
+//! or pooled encoder. The brotli crate's Rust port is picked only when asked, and a
+//! trained dictionary never, since a browser cannot use one without dictionary transport
+//! (RFC 9842) on both sides.
 //!
 //! Everything works on medians. A setting A is *dominated* by B when B's body is at most
 //! as large and B compresses at least as fast, and B is strictly better on one of the two
@@ -9,6 +15,7 @@
 
 use serde::Serialize;
 
+use crate::results::identity::{Library, Variant};
 use crate::results::{CellKey, LoadedRun, RunCell};
 
 /// What `recommend` needs to know besides the run.
@@ -20,6 +27,17 @@ pub struct AdviceOptions {
     pub cache_budget_s: f64,
     /// Link speeds for the end-to-end table, in Mbit/s (10^6 bits per second).
     pub bandwidths_mbit: Vec<f64>,
+    /// Pick the brotli crate's Rust port too, which no common web server runs.
+    pub pick_rust_brotli: bool,
+}
+
+impl AdviceOptions {
+    /// Whether a setting may be recommended, not only shown.
+    fn may_pick(&self, setting: &Setting) -> bool {
+        let id = &setting.key.id;
+        !matches!(id.variant, Variant::Dictionary { .. })
+            && (self.pick_rust_brotli || id.library != Library::BrotliRs)
+    }
 }
 
 /// One setting's figures, as the advice uses them.
@@ -82,9 +100,10 @@ pub struct BandwidthRow {
     pub mbit: f64,
     /// Sending the body uncompressed, in seconds.
     pub identity_s: f64,
-    /// The setting with the least compress + transfer + decompress time.
-    pub best: Setting,
-    /// Its end-to-end seconds.
+    /// The setting with the least compress + transfer + decompress time, if it beats
+    /// sending the body uncompressed; `None` when identity is fastest.
+    pub best: Option<Setting>,
+    /// The fastest end-to-end seconds, identity's when it wins.
     pub best_s: f64,
 }
 
@@ -186,6 +205,11 @@ fn advise_payload(
 ) -> PayloadAdvice {
     let compress_time: fn(&Setting) -> f64 = |s| s.compress_s;
     let decompress_time: fn(&Setting) -> f64 = |s| s.decompress_s;
+    let pickable: Vec<Setting> = settings
+        .iter()
+        .filter(|s| options.may_pick(s))
+        .cloned()
+        .collect();
     PayloadAdvice {
         payload: payload.to_string(),
         input_bytes,
@@ -194,21 +218,21 @@ fn advise_payload(
         decompress_frontier: frontier(settings, decompress_time),
         scenarios: vec![
             pick(
-                settings,
+                &pickable,
                 "per-request dynamic response",
                 Some(options.latency_budget_s),
             ),
             pick(
-                settings,
+                &pickable,
                 "compress once and cache",
                 Some(options.cache_budget_s),
             ),
-            pick(settings, "static asset, compressed at build time", None),
+            pick(&pickable, "static asset, compressed at build time", None),
         ],
         bandwidths: options
             .bandwidths_mbit
             .iter()
-            .map(|&mbit| bandwidth_row(settings, input_bytes, mbit))
+            .map(|&mbit| bandwidth_row(&pickable, input_bytes, mbit))
             .collect(),
     }
 }
@@ -262,17 +286,19 @@ fn pick(settings: &[Setting], scenario: &'static str, budget_s: Option<f64>) -> 
     }
 }
 
-/// The setting with the shortest end-to-end time over a link of `mbit`.
+/// The setting with the shortest end-to-end time over a link of `mbit`, unless sending
+/// the body uncompressed is at least as fast.
 fn bandwidth_row(settings: &[Setting], input_bytes: u64, mbit: f64) -> BandwidthRow {
+    let identity_s = transfer_s(input_bytes, mbit);
     let best = settings
         .iter()
         .min_by(|a, b| a.end_to_end_s(mbit).total_cmp(&b.end_to_end_s(mbit)))
-        .expect("at least one setting");
+        .filter(|s| s.end_to_end_s(mbit) < identity_s);
     BandwidthRow {
         mbit,
-        identity_s: transfer_s(input_bytes, mbit),
-        best: best.clone(),
-        best_s: best.end_to_end_s(mbit),
+        identity_s,
+        best_s: best.map_or(identity_s, |s| s.end_to_end_s(mbit)),
+        best: best.cloned(),
     }
 }
 

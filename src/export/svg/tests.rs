@@ -10,6 +10,7 @@ fn options() -> AdviceOptions {
         latency_budget_s: 0.005,
         cache_budget_s: 1.0,
         bandwidths_mbit: Vec::new(),
+        pick_rust_brotli: false,
     }
 }
 

@@ -64,8 +64,28 @@ fn sections(advice: &PayloadAdvice) -> Vec<Section> {
             false,
         ),
         scenarios(advice),
+        per_encoding(advice),
         bandwidths(advice),
     ]
+}
+
+/// Each scenario's best setting per codec, in the order servers negotiate them.
+fn per_encoding(advice: &PayloadAdvice) -> Section {
+    let name = |choice: &Option<Setting>| choice.as_ref().map_or("none".to_string(), Setting::name);
+    Section {
+        title: "Per encoding, in the order servers prefer them (a client without zstd gets br, then gzip)".into(),
+        header: vec!["scenario", "zstd", "br", "gzip"],
+        numeric: vec![false, false, false, false],
+        rows: advice
+            .scenarios
+            .iter()
+            .map(|pick| {
+                let mut row = vec![pick.scenario.to_string()];
+                row.extend(pick.per_encoding.iter().map(|e| name(&e.choice)));
+                row
+            })
+            .collect(),
+    }
 }
 
 /// The dominated settings and what dominates each.

@@ -15,6 +15,7 @@
 
 use serde::Serialize;
 
+use crate::codec::CodecKind;
 use crate::results::identity::{Library, Variant};
 use crate::results::{CellKey, LoadedRun, RunCell};
 
@@ -91,6 +92,19 @@ pub struct ScenarioPick {
     pub choice: Option<Setting>,
     /// One line on why.
     pub reason: String,
+    /// The same rule within each codec, in the order servers prefer them (zstd, then
+    /// br, then gzip, as ASP.NET Core 11 negotiates): what a client that does not accept
+    /// the first gets.
+    pub per_encoding: Vec<EncodingPick>,
+}
+
+/// The best setting of one codec for a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EncodingPick {
+    /// The codec.
+    pub codec: CodecKind,
+    /// Its best setting under the scenario's rule, if any fits.
+    pub choice: Option<Setting>,
 }
 
 /// One row of the end-to-end table.
@@ -256,12 +270,32 @@ fn dominated(settings: &[Setting]) -> Vec<Domination> {
         .collect()
 }
 
-/// The best ratio whose compression fits `budget_s` (any time with none), and why.
-fn pick(settings: &[Setting], scenario: &'static str, budget_s: Option<f64>) -> ScenarioPick {
-    let choice = match budget_s {
+/// The best ratio whose compression fits `budget_s` (any time with none).
+fn best_for(settings: &[Setting], budget_s: Option<f64>) -> Option<&Setting> {
+    match budget_s {
         Some(budget) => best_within(settings, budget),
         None => settings.iter().reduce(better_ratio),
-    };
+    }
+}
+
+/// The best ratio whose compression fits `budget_s` (any time with none), why, and the
+/// same within each codec.
+fn pick(settings: &[Setting], scenario: &'static str, budget_s: Option<f64>) -> ScenarioPick {
+    let choice = best_for(settings, budget_s);
+    let per_encoding = CodecKind::ALL
+        .into_iter()
+        .map(|codec| {
+            let own: Vec<Setting> = settings
+                .iter()
+                .filter(|s| s.key.id.codec == codec)
+                .cloned()
+                .collect();
+            EncodingPick {
+                codec,
+                choice: best_for(&own, budget_s).cloned(),
+            }
+        })
+        .collect();
     let reason = match (choice, budget_s) {
         (Some(s), Some(budget)) => format!(
             "the best ratio ({:.2}x) whose compression takes at most {} ({})",
@@ -283,6 +317,7 @@ fn pick(settings: &[Setting], scenario: &'static str, budget_s: Option<f64>) -> 
         scenario,
         choice: choice.cloned(),
         reason,
+        per_encoding,
     }
 }
 

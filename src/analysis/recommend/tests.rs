@@ -150,3 +150,35 @@ fn picks_come_from_the_libraries_servers_run_unless_asked() {
     let static_pick = advice.scenarios[2].choice.as_ref().unwrap();
     assert_eq!(static_pick.name(), "brotli 11 (brotli-rs)");
 }
+
+#[test]
+fn each_scenario_names_a_fallback_per_encoding_in_negotiation_order() {
+    let advice = &advise(&run(), &options())[0];
+    let dynamic = &advice.scenarios[0];
+    let codecs: Vec<CodecKind> = dynamic.per_encoding.iter().map(|e| e.codec).collect();
+    assert_eq!(codecs, CodecKind::ALL);
+    let names: Vec<Option<String>> = dynamic
+        .per_encoding
+        .iter()
+        .map(|e| e.choice.as_ref().map(Setting::name))
+        .collect();
+    // Within 5 ms: zstd 1 (zstd 19 takes 370 ms), brotli 1, gzip 1.
+    assert_eq!(
+        names,
+        [
+            Some("zstd 1 (libzstd)".to_string()),
+            Some("brotli 1 (libbrotli)".to_string()),
+            Some("gzip 1 (zlib-rs)".to_string()),
+        ]
+    );
+    // Whatever the time, brotli's best is 11; zstd's is 19.
+    let static_pick = &advice.scenarios[2].per_encoding;
+    assert_eq!(
+        static_pick[0].choice.as_ref().unwrap().name(),
+        "zstd 19 (libzstd)"
+    );
+    assert_eq!(
+        static_pick[1].choice.as_ref().unwrap().name(),
+        "brotli 11 (libbrotli)"
+    );
+}

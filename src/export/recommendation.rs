@@ -65,8 +65,40 @@ fn sections(advice: &PayloadAdvice) -> Vec<Section> {
         ),
         scenarios(advice),
         per_encoding(advice),
+        capacity(advice),
         bandwidths(advice),
     ]
+}
+
+/// What each pick costs in CPU and saves in bytes at scale.
+fn capacity(advice: &PayloadAdvice) -> Section {
+    Section {
+        title: "Capacity if each response is compressed: cores per 1,000 responses/s; bytes saved per million".into(),
+        header: vec!["scenario", "setting", "cores per 1,000/s", "saved per million"],
+        numeric: vec![false, false, true, true],
+        rows: advice
+            .scenarios
+            .iter()
+            .filter_map(|pick| {
+                let s = pick.choice.as_ref()?;
+                Some(vec![
+                    pick.scenario.to_string(),
+                    s.name(),
+                    significant(s.cores_per_1000_per_s(), 3),
+                    decimal_bytes(s.bytes_saved_per_million(advice.input_bytes)),
+                ])
+            })
+            .collect(),
+    }
+}
+
+/// `257.6 GB`, `49.0 MB`: bytes in decimal units, as disks and links count them.
+fn decimal_bytes(bytes: f64) -> String {
+    let units = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")];
+    match units.iter().find(|(size, _)| bytes.abs() >= *size) {
+        Some((size, unit)) => format!("{} {unit}", significant(bytes / size, 4)),
+        None => format!("{bytes:.0} B"),
+    }
 }
 
 /// Each scenario's best setting per codec, in the order servers negotiate them.

@@ -67,6 +67,18 @@ impl Setting {
     pub fn end_to_end_s(&self, mbit: f64) -> f64 {
         self.compress_s + transfer_s(self.compressed_bytes, mbit) + self.decompress_s
     }
+
+    /// CPU cores busy compressing 1,000 responses a second: one core compresses
+    /// `1 / compress_s` of them.
+    pub fn cores_per_1000_per_s(&self) -> f64 {
+        self.compress_s * 1000.0
+    }
+
+    /// Bytes kept off the wire by a million responses of `input_bytes` each; negative
+    /// when the encoding makes bodies larger.
+    pub fn bytes_saved_per_million(&self, input_bytes: u64) -> f64 {
+        (input_bytes as f64 - self.compressed_bytes as f64) * 1e6
+    }
 }
 
 /// Seconds to send `bytes` at `mbit` Mbit/s.

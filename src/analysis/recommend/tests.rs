@@ -182,3 +182,13 @@ fn each_scenario_names_a_fallback_per_encoding_in_negotiation_order() {
         "brotli 11 (libbrotli)"
     );
 }
+
+#[test]
+fn capacity_counts_cores_and_bytes_saved() {
+    let advice = &advise(&run(), &options())[0];
+    let zstd_1 = advice.scenarios[0].choice.as_ref().unwrap();
+    // 0.7 ms per response: 0.7 cores for 1,000 responses a second.
+    assert!((zstd_1.cores_per_1000_per_s() - 0.7).abs() < 1e-12);
+    // (298,727 − 41,132) bytes × 10^6 = 257.6 GB per million responses.
+    assert_eq!(zstd_1.bytes_saved_per_million(298_727), 257_595e6);
+}

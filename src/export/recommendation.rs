@@ -68,6 +68,31 @@ fn sections(advice: &PayloadAdvice) -> Vec<Section> {
         capacity(advice),
         bandwidths(advice),
     ]
+    .into_iter()
+    .chain((!advice.pooling.is_empty()).then(|| pooling(advice)))
+    .collect()
+}
+
+/// What reusing encoders saves, where the run measured both (`--encoder both`).
+fn pooling(advice: &PayloadAdvice) -> Section {
+    Section {
+        title: "Encoder pool: compression time per response, fresh encoder against one reused"
+            .into(),
+        header: vec!["setting", "fresh ms", "reused ms", "saved"],
+        numeric: vec![false, true, true, true],
+        rows: advice
+            .pooling
+            .iter()
+            .map(|p| {
+                vec![
+                    p.fresh.name(),
+                    ms(p.fresh.compress_s),
+                    ms(p.reused.compress_s),
+                    format!("{:.0}%", p.share_saved() * 100.0),
+                ]
+            })
+            .collect(),
+    }
 }
 
 /// What each pick costs in CPU and saves in bytes at scale.

@@ -192,3 +192,28 @@ fn capacity_counts_cores_and_bytes_saved() {
     // (298,727 − 41,132) bytes × 10^6 = 257.6 GB per million responses.
     assert_eq!(zstd_1.bytes_saved_per_million(298_727), 257_595e6);
 }
+
+#[test]
+fn a_pool_saves_the_set_up_share_of_each_reused_setting() {
+    use crate::results::Timing;
+    let mut cells = match one_record().results {
+        crate::results::Results::Codec(cells) => cells,
+        _ => unreachable!("a codec run"),
+    };
+    let mut reused = cells[0].clone(); // zstd 1, 11.5 µs fresh
+    reused.key.id.variant = Variant::Reused;
+    reused.compress = Some(Timing::of(3.2e-6, vec![]));
+    cells.push(reused);
+    let run = LoadedRun {
+        label: "pool.json".into(),
+        machine: None,
+        results: crate::results::Results::Codec(cells),
+    };
+    let advice = &advise(&run, &options())[0];
+    assert_eq!(advice.pooling.len(), 1);
+    let saving = &advice.pooling[0];
+    assert_eq!(saving.fresh.name(), "zstd 1 (libzstd)");
+    assert!((saving.share_saved() - (1.0 - 3.2 / 11.5)).abs() < 1e-12);
+    // Without reused cells, nothing to say.
+    assert!(advise(&one_record(), &options())[0].pooling.is_empty());
+}

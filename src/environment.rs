@@ -63,6 +63,14 @@ impl Environment {
         }
     }
 
+    /// The day the run started, e.g. `2026-11-30`.
+    pub fn day(&self) -> String {
+        self.timestamp
+            .get(..10)
+            .unwrap_or(&self.timestamp)
+            .to_string()
+    }
+
     /// One line naming the machine, e.g. `AMD EPYC, 2 cores, linux x86_64`.
     pub fn machine(&self) -> String {
         format!(

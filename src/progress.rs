@@ -29,6 +29,19 @@ struct Plain {
     round: Option<usize>,
 }
 
+impl Plain {
+    /// A payload of `steps` cells·rounds, starting now.
+    fn starting(steps: u64) -> Self {
+        let now = Instant::now();
+        Plain {
+            started: now,
+            last_line: now,
+            steps,
+            round: None,
+        }
+    }
+}
+
 impl Progress {
     /// A bar if stderr is a terminal, plain lines if not; neither when `quiet`.
     pub fn new(quiet: bool) -> Self {
@@ -41,15 +54,7 @@ impl Progress {
             );
             bar
         });
-        let plain = (!quiet && !terminal).then(|| {
-            let now = Instant::now();
-            RefCell::new(Plain {
-                started: now,
-                last_line: now,
-                steps: 0,
-                round: None,
-            })
-        });
+        let plain = (!quiet && !terminal).then(|| RefCell::new(Plain::starting(0)));
         Progress { bar, plain, quiet }
     }
 
@@ -62,13 +67,7 @@ impl Progress {
             bar.enable_steady_tick(Duration::from_millis(250));
         }
         if let Some(plain) = &self.plain {
-            let now = Instant::now();
-            *plain.borrow_mut() = Plain {
-                started: now,
-                last_line: now,
-                steps,
-                round: None,
-            };
+            *plain.borrow_mut() = Plain::starting(steps);
         }
     }
 

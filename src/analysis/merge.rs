@@ -209,6 +209,7 @@ mod tests {
         let a = LoadedRun {
             label: "a".into(),
             machine: Some("A".into()),
+            measured_on: None,
             results: crate::results::Results::Codec(vec![
                 cell("zstd", 1, 100, 0.001),
                 cell("gzip", 1, 200, 0.002),
@@ -217,6 +218,7 @@ mod tests {
         let b = LoadedRun {
             label: "b".into(),
             machine: None,
+            measured_on: None,
             results: crate::results::Results::Codec(vec![
                 cell("zstd", 1, 100, 0.0005),
                 cell("brotli", 11, 50, 1.0),

@@ -93,11 +93,6 @@ pub enum MergeFormat {
 /// Options of `codecbench recommend`.
 #[derive(Debug, Args)]
 pub struct RecommendArgs {
-    /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
-    /// then ignored.
-    #[arg(long, value_name = "RUN")]
-    pub from: Option<PathBuf>,
-
     /// Link speeds for the end-to-end table, in Mbit/s, comma-separated.
     #[arg(
         long,
@@ -131,19 +126,14 @@ pub struct RecommendArgs {
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
     pub format: CompareFormat,
 
-    /// Save the run this command measures as JSON to FILE, for `compare`, `plot` or a
-    /// later `--from`.
-    #[arg(long, value_name = "FILE", conflicts_with = "from")]
-    pub export_json: Option<PathBuf>,
-
     /// Let the picks include the brotli crate's Rust port, which no common web server
     /// runs (it is always shown for comparison).
     #[arg(long)]
     pub pick_rust_brotli: bool,
 
-    /// What to measure and how, when there is no --from.
+    /// The run to analyse: saved, or measured now.
     #[command(flatten)]
-    pub measure: MeasureArgs,
+    pub source: RunSourceArgs,
 }
 
 /// Options of `codecbench plot`.
@@ -160,27 +150,30 @@ pub struct PlotArgs {
 /// Options of `codecbench reproduce`.
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
-    /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
-    /// then ignored.
-    #[arg(long, value_name = "RUN")]
-    pub from: Option<PathBuf>,
-
     /// Also write the report, with the run's machine and source, as Markdown to FILE
     /// (the repository keeps its own in results/REPRODUCTION.md).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+
+    /// The run to check: saved, or measured now (the defaults are the article's).
+    #[command(flatten)]
+    pub source: RunSourceArgs,
+}
+
+/// The run `recommend` and `reproduce` analyse: a saved one, or one they measure.
+#[derive(Debug, Args)]
+pub struct RunSourceArgs {
+    /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
+    /// then ignored.
+    #[arg(long, value_name = "RUN")]
+    pub from: Option<PathBuf>,
 
     /// Save the run this command measures as JSON to FILE, for `compare`, `plot` or a
     /// later `--from`.
     #[arg(long, value_name = "FILE", conflicts_with = "from")]
     pub export_json: Option<PathBuf>,
 
-    /// Let the picks include the brotli crate's Rust port, which no common web server
-    /// runs (it is always shown for comparison).
-    #[arg(long)]
-    pub pick_rust_brotli: bool,
-
-    /// What to measure and how, when there is no --from. The defaults are the article's.
+    /// What to measure and how, when there is no --from.
     #[command(flatten)]
     pub measure: MeasureArgs,
 }

@@ -7,7 +7,7 @@ mod measure;
 
 pub use analysis::{
     CompareArgs, CompareFormat, MergeArgs, MergeFormat, ParamsFormat, PayloadsArgs, PlotArgs,
-    RecommendArgs, ReproduceArgs, ZstdParamsArgs,
+    RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs,
 };
 pub use http::HttpArgs;
 pub use measure::{GeneratorArgs, MeasureArgs, OutputArgs, RunArgs};

@@ -15,7 +15,7 @@ use crate::{payload, results};
 /// Prints the advice for a run; a measured run's failed round trips fail the command
 /// after the advice is printed.
 pub fn recommend(config: RecommendConfig) -> crate::error::Result {
-    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure, &config.save)?;
+    let (run, outcome) = saved_or_measured(config.source)?;
     let advice = advise(&run, &config.options);
     if advice.is_empty() {
         outcome?;
@@ -67,12 +67,12 @@ pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
 /// Checks the article's claims against a run, prints them, and writes the Markdown
 /// report if asked.
 pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
-    let (run, outcome) = saved_or_measured(config.from.as_deref(), config.measure, &config.save)?;
-    let claims = crate::analysis::reproduce::check(&run);
-    let source = match &config.from {
+    let source = match &config.source.from {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
     };
+    let (run, outcome) = saved_or_measured(config.source)?;
+    let claims = crate::analysis::reproduce::check(&run);
     if let Some(out) = &config.out {
         let file = reproduction::file_document(&claims, &source, run.machine.as_deref());
         write_file(out, &render(&file, Style::Markdown)).failing()?;
@@ -95,7 +95,7 @@ pub fn plot(args: PlotConfig) -> crate::error::Result {
     let caption = export::svg::Caption {
         run: run.label.clone(),
         machine: run.machine.clone(),
-        date: results::read::measured_on(&args.run),
+        date: run.measured_on.clone(),
     };
     let svg = export::svg::render_svg(&run, &advice, &caption);
     write_file(&args.out, &svg)?;

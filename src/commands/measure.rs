@@ -2,15 +2,13 @@
 //! `reproduce`: progress and noise warnings on stderr, results through sinks.
 
 use std::io::IsTerminal;
-use std::path::Path;
 
 use anyhow::{bail, Result};
 
 use super::output::SavedFiles;
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{interrupt, run_payload, Step};
-use crate::cli::MeasureArgs;
-use crate::config::outputs::Exports;
+use crate::config::analysis::RunSource;
 use crate::config::MeasureConfig;
 use crate::environment::{Environment, Pin};
 use crate::error::{Error, Failing};
@@ -151,22 +149,20 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
     }
 }
 
-/// A saved run from `from`, or a run of `measure` made now (and kept in `save`'s files
-/// as it goes), for `recommend` and `reproduce`; the second part is how the measuring
+/// The saved run `source` names, or a run it describes made now (and kept in its
+/// `save` files as it goes), for `recommend` and `reproduce`; the second part is how the measuring
 /// ended, to return once the analysis is printed.
 pub fn saved_or_measured(
-    from: Option<&Path>,
-    measure: MeasureArgs,
-    save: &Exports,
+    source: RunSource,
 ) -> crate::error::Result<(LoadedRun, crate::error::Result)> {
-    if let Some(path) = from {
+    if let Some(path) = &source.from {
         let run = results::load(path)?;
         run.cells()?;
         return Ok((run, Ok(())));
     }
-    let config = MeasureConfig::from_args(measure)?;
+    let config = MeasureConfig::from_args(source.measure)?;
     let (payloads, pin) = prepare(&config)?;
-    let files = SavedFiles(save.clone());
+    let files = SavedFiles(source.save);
     let report = measure_all(
         &config,
         &payloads,

@@ -9,22 +9,51 @@ use super::outputs::{self, Exports, Input};
 use super::payload_sources;
 use crate::analysis::recommend::AdviceOptions;
 use crate::cli::{
-    CompareFormat, MeasureArgs, ParamsFormat, RecommendArgs, ReproduceArgs, ZstdParamsArgs,
+    CompareFormat, MeasureArgs, ParamsFormat, RecommendArgs, ReproduceArgs, RunSourceArgs,
+    ZstdParamsArgs,
 };
 use crate::payload::{PayloadSource, RngKind};
 
 /// Settings of `codecbench recommend`.
 pub struct RecommendConfig {
-    /// A saved run to read instead of measuring.
-    pub from: Option<PathBuf>,
+    /// The run to advise on.
+    pub source: RunSource,
     /// Budgets and link speeds.
     pub options: AdviceOptions,
     /// What stdout shows.
     pub format: CompareFormat,
+}
+
+/// The run `recommend` and `reproduce` analyse: a saved one, or one to measure.
+pub struct RunSource {
+    /// A saved run to read instead of measuring.
+    pub from: Option<PathBuf>,
     /// What to measure when there is no saved run; checked when it is used.
     pub measure: MeasureArgs,
     /// Where the measured run is saved, if anywhere.
     pub save: Exports,
+}
+
+impl RunSource {
+    /// Checks `--export-json` against the payloads and the command's other outputs,
+    /// `written`.
+    fn from_args(args: RunSourceArgs, written: &[&Path]) -> Result<Self> {
+        let save = Exports {
+            json: args.export_json,
+            ..Exports::default()
+        };
+        if let Some(path) = &save.json {
+            let payloads = payload_sources(&args.measure.payloads)?;
+            let mut inputs = vec![Input::Payloads(&payloads)];
+            inputs.extend(written.iter().map(|p| Input::File(p)));
+            outputs::check(&[("--export-json", path)], &inputs)?;
+        }
+        Ok(RunSource {
+            from: args.from,
+            measure: args.measure,
+            save,
+        })
+    }
 }
 
 impl RecommendConfig {
@@ -45,9 +74,8 @@ impl RecommendConfig {
         {
             bail!("--bandwidth {bad} must be a number of Mbit/s above 0");
         }
-        let save = save_to(args.export_json, &args.measure, &[])?;
         Ok(RecommendConfig {
-            from: args.from,
+            source: RunSource::from_args(args.source, &[])?,
             options: AdviceOptions {
                 latency_budget_s: args.latency_budget_ms / 1e3,
                 cache_budget_s: args.cache_budget_ms / 1e3,
@@ -55,8 +83,6 @@ impl RecommendConfig {
                 pick_rust_brotli: args.pick_rust_brotli,
             },
             format: args.format,
-            measure: args.measure,
-            save,
         })
     }
 }
@@ -110,14 +136,10 @@ impl PlotConfig {
 
 /// Settings of `codecbench reproduce`.
 pub struct ReproduceConfig {
-    /// A saved run to read instead of measuring.
-    pub from: Option<PathBuf>,
+    /// The run to check.
+    pub source: RunSource,
     /// Where the Markdown report goes, if anywhere.
     pub out: Option<PathBuf>,
-    /// What to measure when there is no saved run.
-    pub measure: MeasureArgs,
-    /// Where the measured run is saved, if anywhere.
-    pub save: Exports,
 }
 
 impl ReproduceConfig {
@@ -125,34 +147,15 @@ impl ReproduceConfig {
     /// overwrite the saved run or a payload), before measuring for minutes.
     pub fn from_args(args: ReproduceArgs) -> Result<Self> {
         if let Some(out) = &args.out {
-            let payloads = payload_sources(&args.measure.payloads)?;
+            let payloads = payload_sources(&args.source.measure.payloads)?;
             let mut inputs = vec![Input::Payloads(&payloads)];
-            inputs.extend(args.from.as_deref().map(Input::File));
+            inputs.extend(args.source.from.as_deref().map(Input::File));
             outputs::check(&[("--out", out)], &inputs)?;
         }
         let written: Vec<&Path> = args.out.iter().map(PathBuf::as_path).collect();
-        let save = save_to(args.export_json, &args.measure, &written)?;
         Ok(ReproduceConfig {
-            from: args.from,
+            source: RunSource::from_args(args.source, &written)?,
             out: args.out,
-            measure: args.measure,
-            save,
         })
     }
-}
-
-/// `--export-json FILE` of a command that measures, checked against the payloads and
-/// the command's other outputs.
-fn save_to(json: Option<PathBuf>, measure: &MeasureArgs, written: &[&Path]) -> Result<Exports> {
-    let save = Exports {
-        json,
-        ..Exports::default()
-    };
-    if let Some(path) = &save.json {
-        let payloads = payload_sources(&measure.payloads)?;
-        let mut inputs = vec![Input::Payloads(&payloads)];
-        inputs.extend(written.iter().map(|p| Input::File(p)));
-        outputs::check(&[("--export-json", path)], &inputs)?;
-    }
-    Ok(save)
 }

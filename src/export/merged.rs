@@ -273,6 +273,7 @@ mod tests {
         LoadedRun {
             label: label.into(),
             machine: machine.map(String::from),
+            measured_on: None,
             results: crate::results::Results::Codec(vec![
                 cell("zstd", 1, 41_132, 0.0005),
                 cell("brotli", 1, 44_606, 0.0006),

@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use super::codec::{RunReport, Status, SCHEMA_VERSION};
 use super::http::{load_label, HttpReport, HTTP_KIND};
 use super::saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Timing};
+use crate::environment::Environment;
 use crate::http::Encoding;
 use crate::stats::Summary;
 
@@ -22,26 +23,18 @@ pub fn load(path: &Path) -> Result<LoadedRun> {
     parse(&bytes, &label, &path.display().to_string())
 }
 
-/// The day a saved JSON run was measured (`2026-11-30`), from its environment's
-/// timestamp; `None` for CSV or a file without one.
-pub fn measured_on(path: &Path) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
-    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    let timestamp = value.get("environment")?.get("timestamp")?.as_str()?;
-    Some(timestamp.get(..10).unwrap_or(timestamp).to_string())
-}
-
 /// Parses a saved run from `bytes`, calling it `label`; errors name it `source`. Any
 /// bytes give a run or an error, never a panic (a property test feeds it garbage).
 pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    let (machine, results) = match first {
+    let (environment, results) = match first {
         None => bail!("{source} is empty"),
         // A payload (the records a run compresses) is a JSON array; a saved run never is.
         Some(b'[') => bail!(
             "{source} is a JSON array (a payload?), not a saved run: save one with `run --export-json FILE`"
         ),
         Some(b'{') => from_json(bytes)
+            .map(|(environment, results)| (Some(environment), results))
             .with_context(|| format!("{source} is not a valid codecbench JSON run"))?,
         Some(_) => (
             None,
@@ -54,12 +47,13 @@ pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
     }
     Ok(LoadedRun {
         label: label.to_string(),
-        machine,
+        machine: environment.as_ref().map(Environment::machine),
+        measured_on: environment.as_ref().map(Environment::day),
         results,
     })
 }
 
-fn from_json(bytes: &[u8]) -> Result<(Option<String>, Results)> {
+fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
     let mut value: serde_json::Value = serde_json::from_slice(bytes)?;
     match value.get("schema_version").and_then(|v| v.as_u64()) {
         Some(version) if version == u64::from(SCHEMA_VERSION) => {}
@@ -73,14 +67,12 @@ fn from_json(bytes: &[u8]) -> Result<(Option<String>, Results)> {
         let report: HttpReport = serde_json::from_value(value)?;
         validate_http(&report)?;
         let cells = http_cells_of(&report)?;
-        return Ok((Some(report.environment.machine()), Results::Http(cells)));
+        return Ok((report.environment, Results::Http(cells)));
     }
     let report: RunReport = serde_json::from_value(value)?;
     validate_run(&report)?;
-    Ok((
-        Some(report.environment.machine()),
-        Results::Codec(cells_of(&report)),
-    ))
+    let results = Results::Codec(cells_of(&report));
+    Ok((report.environment, results))
 }
 
 /// Refuses values no measurement gives: an empty payload, an empty output from a cell

@@ -228,6 +228,8 @@ pub struct LoadedRun {
     pub label: String,
     /// The machine line from the JSON environment; `None` for CSV.
     pub machine: Option<String>,
+    /// The day it was measured, from the JSON environment; `None` for CSV.
+    pub measured_on: Option<String>,
     /// What it measured.
     pub results: Results,
 }
@@ -238,6 +240,7 @@ impl LoadedRun {
         LoadedRun {
             label: label.to_string(),
             machine: Some(report.environment.machine()),
+            measured_on: Some(report.environment.day()),
             results: Results::Codec(super::read::cells_of(report)),
         }
     }
@@ -330,6 +333,7 @@ impl LoadedRun {
         LoadedRun {
             label: label.into(),
             machine: None,
+            measured_on: None,
             results: Results::Codec(cells),
         }
     }

@@ -10,6 +10,7 @@ fn http_run(label: &str, encodings: &[(&str, u64, f64)]) -> LoadedRun {
     LoadedRun {
         label: label.into(),
         machine: None,
+        measured_on: None,
         results: Results::Http(
             encodings
                 .iter()

@@ -273,20 +273,32 @@ impl Comparison {
     /// Why the comparison fails the job, one reason a line; empty when it passes.
     pub fn failures(&self) -> Vec<String> {
         let mut reasons = Vec::new();
-        let count = |n: usize, what: &str| format!("{n} {what}");
+        // `1 size drift`, `2 size drifts`: the noun agrees with the count.
+        let count =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         if !self.failed.is_empty() {
-            reasons.push(count(self.failed.len(), "failed in the candidate"));
+            reasons.push(count(
+                self.failed.len(),
+                "failed in the candidate",
+                "failed in the candidate",
+            ));
         }
         if !self.missing.is_empty() && !self.allow_missing {
-            reasons.push(count(self.missing.len(), "missing from the candidate"));
+            reasons.push(count(
+                self.missing.len(),
+                "missing from the candidate",
+                "missing from the candidate",
+            ));
         }
         if self.size_drifts().next().is_some() && !self.allow_size_drift {
-            let n = self.size_drifts().count();
-            let noun = if n == 1 { "size drift" } else { "size drifts" };
-            reasons.push(count(n, noun));
+            reasons.push(count(
+                self.size_drifts().count(),
+                "size drift",
+                "size drifts",
+            ));
         }
         if self.regressions().next().is_some() {
-            reasons.push(count(self.regressions().count(), "regressed"));
+            reasons.push(count(self.regressions().count(), "regressed", "regressed"));
         }
         let machine_fails = self.basis == SpeedBasis::Absolute;
         let slower = self
@@ -294,12 +306,11 @@ impl Comparison {
             .filter(|m| m.verdict == Verdict::Regressed)
             .count();
         if machine_fails && slower > 0 {
-            let noun = if slower == 1 {
-                "machine-level slowdown"
-            } else {
-                "machine-level slowdowns"
-            };
-            reasons.push(count(slower, &format!("{noun} (--absolute)")));
+            reasons.push(count(
+                slower,
+                "machine-level slowdown (--absolute)",
+                "machine-level slowdowns (--absolute)",
+            ));
         }
         reasons
     }

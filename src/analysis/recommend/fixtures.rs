@@ -22,6 +22,7 @@ pub fn run() -> LoadedRun {
     LoadedRun {
         label: "run.json".into(),
         machine: None,
+        measured_on: None,
         results: crate::results::Results::Codec(vec![
             cell("zstd", 1, 41_132, 0.7, 0.17),
             cell("zstd", 3, 43_644, 1.0, 0.18),

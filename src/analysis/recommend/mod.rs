@@ -16,7 +16,7 @@
 use serde::Serialize;
 
 use crate::codec::CodecKind;
-use crate::results::identity::{Library, Variant};
+use crate::results::identity::{CellId, Library, Variant};
 use crate::results::{CellKey, LoadedRun, RunCell};
 
 /// What `recommend` needs to know besides the run.
@@ -177,12 +177,11 @@ fn pool_savings(settings: &[Setting]) -> Vec<PoolSaving> {
         .iter()
         .filter(|s| s.key.id.variant == Variant::Reused)
         .filter_map(|reused| {
-            let fresh = settings.iter().find(|f| {
-                f.key.id.variant == Variant::Fresh
-                    && f.key.id.codec == reused.key.id.codec
-                    && f.key.id.library == reused.key.id.library
-                    && f.key.id.level == reused.key.id.level
-            })?;
+            let fresh_id = CellId {
+                variant: Variant::Fresh,
+                ..reused.key.id
+            };
+            let fresh = settings.iter().find(|f| f.key.id == fresh_id)?;
             Some(PoolSaving {
                 fresh: fresh.clone(),
                 reused: reused.clone(),

@@ -100,6 +100,7 @@ fn one_record() -> LoadedRun {
     LoadedRun {
         label: "single.json".into(),
         machine: None,
+        measured_on: None,
         results: crate::results::Results::Codec(vec![
             cell("zstd", 1, "libzstd", 241, 11.5),
             cell("brotli", 1, "libbrotli", 243, 5.0),
@@ -207,6 +208,7 @@ fn a_pool_saves_the_set_up_share_of_each_reused_setting() {
     let run = LoadedRun {
         label: "pool.json".into(),
         machine: None,
+        measured_on: None,
         results: crate::results::Results::Codec(cells),
     };
     let advice = &advise(&run, &options())[0];

@@ -22,6 +22,7 @@ fn exact_sizes_hold_and_a_missing_cell_is_unmeasured() {
     let run = LoadedRun {
         label: "run".into(),
         machine: None,
+        measured_on: None,
         results: crate::results::Results::Codec(vec![
             cell("small", "zstd", 1, 298_727, 41_132, 0.7),
             cell("small", "zstd", 3, 298_727, 43_645, 1.0),
@@ -80,6 +81,7 @@ fn shape_claims_follow_the_matrix() {
     let run = LoadedRun {
         label: "run".into(),
         machine: None,
+        measured_on: None,
         results: crate::results::Results::Codec(cells),
     };
     let claims = check(&run);

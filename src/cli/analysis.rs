@@ -103,6 +103,26 @@ pub struct RecommendArgs {
     )]
     pub bandwidth: Vec<f64>,
 
+    /// The link speed the picks and the one answer are for, in Mbit/s.
+    #[arg(
+        long,
+        value_name = "MBIT",
+        default_value_t = 100.0,
+        allow_hyphen_values = true
+    )]
+    pub link: f64,
+
+    /// Round-trip time of the link, in milliseconds: each round trip TCP slow start
+    /// needs beyond the first costs one (0 counts bandwidth only, as on a warm
+    /// connection).
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 0.0,
+        allow_hyphen_values = true
+    )]
+    pub rtt: f64,
+
     /// The compression time a dynamic response may take, in milliseconds.
     #[arg(
         long,

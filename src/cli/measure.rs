@@ -29,6 +29,17 @@ pub struct MeasureArgs {
     #[arg(long = "payload", value_name = "NAME|PATH")]
     pub payloads: Vec<String>,
 
+    /// Generated payloads of these record counts, comma-separated (e.g. 1,3,10,30,100),
+    /// after any --payload: bodies of many sizes, so `recommend` can place the minimum
+    /// body size worth compressing.
+    #[arg(
+        long,
+        value_name = "N,...",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub records: Vec<String>,
+
     /// Timed iterations per direction, at most 10,000,000. Default: 1000 for bodies up to
     /// 10 kB, 60 up to 1 MB, 15 above (the article's counts for its three payloads).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000),

@@ -57,6 +57,15 @@ impl CodecKind {
         }
     }
 
+    /// The HTTP content coding (RFC 9110 §8.4.1): `zstd`, `br` or `gzip`.
+    pub fn content_coding(self) -> &'static str {
+        match self {
+            CodecKind::Zstd => "zstd",
+            CodecKind::Brotli => "br",
+            CodecKind::Gzip => "gzip",
+        }
+    }
+
     /// Every implementation codecbench has of this codec, the one servers run first.
     pub fn implementations(self) -> Vec<Box<dyn Codec>> {
         match self {

@@ -3,7 +3,7 @@
 
 use super::measure::saved_or_measured;
 use super::output::{print, write_file};
-use crate::analysis::recommend::{advise, AdviceOptions};
+use crate::analysis::recommend::{advise, answers, AdviceOptions};
 use crate::analysis::zstd_params::selected;
 use crate::cli::{CompareFormat, ParamsFormat};
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
@@ -25,16 +25,17 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
         )
         .into());
     }
+    let answers = answers(&run, &config.options);
     let bytes = match config.format {
         CompareFormat::Table => render(
-            &recommendation::document(&advice, &config.options),
+            &recommendation::document(&answers, &advice, &config.options),
             Style::Terminal,
         ),
         CompareFormat::Markdown => render(
-            &recommendation::document(&advice, &config.options),
+            &recommendation::document(&answers, &advice, &config.options),
             Style::Markdown,
         ),
-        CompareFormat::Json => recommendation::render_json(&advice),
+        CompareFormat::Json => recommendation::render_json(&answers, &advice),
     };
     print(&bytes).failing()?;
     outcome
@@ -88,6 +89,10 @@ pub fn plot(args: PlotConfig) -> crate::error::Result {
     let options = AdviceOptions {
         latency_budget_s: 0.005,
         cache_budget_s: 1.0,
+        link: crate::analysis::recommend::Link {
+            mbit: 100.0,
+            rtt_s: 0.0,
+        },
         bandwidths_mbit: Vec::new(),
         pick_rust_brotli: false,
     };

@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use super::levels::checked_levels;
 use super::outputs::{self, Exports, Input};
 use super::payload_sources;
-use crate::analysis::recommend::AdviceOptions;
+use crate::analysis::recommend::{AdviceOptions, Link};
 use crate::cli::{
     CompareFormat, MeasureArgs, ParamsFormat, RecommendArgs, ReproduceArgs, RunSourceArgs,
     ZstdParamsArgs,
@@ -43,7 +43,7 @@ impl RunSource {
             ..Exports::default()
         };
         if let Some(path) = &save.json {
-            let payloads = payload_sources(&args.measure.payloads)?;
+            let payloads = payload_sources(&args.measure.payloads, &args.measure.records)?;
             let mut inputs = vec![Input::Payloads(&payloads)];
             inputs.extend(written.iter().map(|p| Input::File(p)));
             outputs::check(&[("--export-json", path)], &inputs)?;
@@ -74,11 +74,24 @@ impl RecommendConfig {
         {
             bail!("--bandwidth {bad} must be a number of Mbit/s above 0");
         }
+        if !(args.link.is_finite() && args.link > 0.0) {
+            bail!("--link {} must be a number of Mbit/s above 0", args.link);
+        }
+        if !(args.rtt.is_finite() && args.rtt >= 0.0) {
+            bail!(
+                "--rtt {} must be a number of milliseconds, 0 or more",
+                args.rtt
+            );
+        }
         Ok(RecommendConfig {
             source: RunSource::from_args(args.source, &[])?,
             options: AdviceOptions {
                 latency_budget_s: args.latency_budget_ms / 1e3,
                 cache_budget_s: args.cache_budget_ms / 1e3,
+                link: Link {
+                    mbit: args.link,
+                    rtt_s: args.rtt / 1e3,
+                },
                 bandwidths_mbit: args.bandwidth,
                 pick_rust_brotli: args.pick_rust_brotli,
             },
@@ -107,7 +120,7 @@ impl ZstdParamsConfig {
         let range = ::zstd::zstd_safe::min_c_level()..=::zstd::zstd_safe::max_c_level();
         Ok(ZstdParamsConfig {
             levels: checked_levels(&args.levels, "--levels", "zstd", range, "libzstd")?,
-            payloads: payload_sources(&args.payloads)?,
+            payloads: payload_sources(&args.payloads, &[])?,
             seed: args.generator.seed,
             rng: args.generator.rng,
             format: args.format,
@@ -147,7 +160,8 @@ impl ReproduceConfig {
     /// overwrite the saved run or a payload), before measuring for minutes.
     pub fn from_args(args: ReproduceArgs) -> Result<Self> {
         if let Some(out) = &args.out {
-            let payloads = payload_sources(&args.source.measure.payloads)?;
+            let payloads =
+                payload_sources(&args.source.measure.payloads, &args.source.measure.records)?;
             let mut inputs = vec![Input::Payloads(&payloads)];
             inputs.extend(args.source.from.as_deref().map(Input::File));
             outputs::check(&[("--out", out)], &inputs)?;

@@ -75,7 +75,7 @@ impl HttpConfig {
         } else {
             args.payloads
         };
-        let payloads = payload_sources(&names)?;
+        let payloads = payload_sources(&names, &[])?;
         let exports = super::exports(&args.output, &payloads)?;
         Ok(HttpConfig {
             encodings,

@@ -41,7 +41,7 @@ pub struct MeasureConfig {
 impl MeasureConfig {
     /// Validates `args`: payload names and paths, and every level against its codec's range.
     pub fn from_args(args: MeasureArgs) -> Result<Self> {
-        let payloads = payload_sources(&args.payloads)?;
+        let payloads = payload_sources(&args.payloads, &args.records)?;
         let mut settings = codec_settings(&args)?;
         if !args.zstd_dict.is_empty() {
             add_dictionaries(&mut settings, &args)?;

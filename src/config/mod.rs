@@ -57,14 +57,33 @@ pub fn exports(
 }
 
 /// The payloads `--payload` names, or the three built-ins when it is not given.
-pub fn payload_sources(names: &[String]) -> Result<Vec<PayloadSource>> {
-    if names.is_empty() {
+pub fn payload_sources(names: &[String], records: &[String]) -> Result<Vec<PayloadSource>> {
+    if names.is_empty() && records.is_empty() {
         return Ok(crate::payload::BuiltinPayload::ALL
             .into_iter()
             .map(PayloadSource::Builtin)
             .collect());
     }
-    names.iter().map(|p| PayloadSource::parse(p)).collect()
+    let mut sources: Vec<PayloadSource> = names
+        .iter()
+        .map(|p| PayloadSource::parse(p))
+        .collect::<Result<_>>()?;
+    for text in records {
+        sources.push(PayloadSource::Records(record_count(text, "--records")?));
+    }
+    Ok(sources)
+}
+
+/// A record count from 1 to [`crate::payload::MAX_RECORDS`].
+fn record_count(text: &str, option: &str) -> Result<u64> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (1..=crate::payload::MAX_RECORDS).contains(&n) => Ok(n),
+        _ => bail!(
+            "{option} '{text}': codecbench generates 1 to {} records (about {} MiB of JSON at most)",
+            crate::payload::MAX_RECORDS,
+            crate::payload::MAX_PAYLOAD_BYTES / 1024 / 1024
+        ),
+    }
 }
 
 /// Settings of `codecbench payloads`.
@@ -84,13 +103,7 @@ impl PayloadsConfig {
     /// [`crate::payload::MAX_RECORDS`].
     pub fn from_args(args: PayloadsArgs) -> Result<Self> {
         if let Some(records) = args.records {
-            if records == 0 || records > crate::payload::MAX_RECORDS {
-                bail!(
-                    "--records {records}: codecbench generates 1 to {} records (about {} MiB of JSON at most)",
-                    crate::payload::MAX_RECORDS,
-                    crate::payload::MAX_PAYLOAD_BYTES / 1024 / 1024
-                );
-            }
+            record_count(&records.to_string(), "--records")?;
         }
         Ok(PayloadsConfig {
             out: args.out,

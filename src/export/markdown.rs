@@ -16,7 +16,11 @@ pub fn render(document: &Document) -> String {
             Block::Notes(lines) => {
                 out.push('\n');
                 for line in lines {
-                    out.push_str(&format!("- {line}\n"));
+                    // An indented line belongs to the one before: a nested item.
+                    match line.strip_prefix("  ") {
+                        Some(nested) => out.push_str(&format!("  - {nested}\n")),
+                        None => out.push_str(&format!("- {line}\n")),
+                    }
                 }
             }
             Block::Paragraph(text) => {

@@ -3,6 +3,7 @@
 //! shared [`document::Document`] for the two human-readable formats. Only `commands`
 //! writes them anywhere.
 
+pub mod answer;
 pub mod comparison;
 pub mod csv;
 pub mod document;

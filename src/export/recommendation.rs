@@ -3,7 +3,7 @@
 
 use super::document::{Document, Table};
 use super::{significant, thousands};
-use crate::analysis::recommend::{AdviceOptions, PayloadAdvice, Setting};
+use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice, Setting};
 
 /// One titled table.
 struct Section {
@@ -107,7 +107,7 @@ fn capacity(advice: &PayloadAdvice) -> Section {
             .filter_map(|pick| {
                 let s = pick.choice.as_ref()?;
                 Some(vec![
-                    pick.scenario.to_string(),
+                    pick.scenario.title().to_string(),
                     s.name(),
                     significant(s.cores_per_1000_per_s(), 3),
                     decimal_bytes(s.bytes_saved_per_million(advice.input_bytes)),
@@ -137,7 +137,7 @@ fn per_encoding(advice: &PayloadAdvice) -> Section {
             .scenarios
             .iter()
             .map(|pick| {
-                let mut row = vec![pick.scenario.to_string()];
+                let mut row = vec![pick.scenario.title().to_string()];
                 row.extend(pick.per_encoding.iter().map(|e| name(&e.choice)));
                 row
             })
@@ -180,14 +180,14 @@ fn scenarios(advice: &PayloadAdvice) -> Section {
             .iter()
             .map(|pick| match &pick.choice {
                 Some(s) => vec![
-                    pick.scenario.to_string(),
+                    pick.scenario.title().to_string(),
                     s.name(),
                     format!("{:.2}", s.ratio),
                     ms(s.compress_s),
                     pick.reason.clone(),
                 ],
                 None => vec![
-                    pick.scenario.to_string(),
+                    pick.scenario.title().to_string(),
                     "none".into(),
                     String::new(),
                     String::new(),
@@ -245,10 +245,11 @@ fn budgets(options: &AdviceOptions) -> String {
     )
 }
 
-/// Every payload's sections under its heading, each table under its title, then the
-/// budgets.
-pub fn document(advice: &[PayloadAdvice], options: &AdviceOptions) -> Document {
+/// The one-answer block, then every payload's sections under its heading, each table
+/// under its title, then the budgets.
+pub fn document(answers: &[Answer], advice: &[PayloadAdvice], options: &AdviceOptions) -> Document {
     let mut document = Document::new();
+    super::answer::add(&mut document, answers, options);
     for payload in advice {
         document.heading(heading(payload));
         for section in sections(payload) {
@@ -262,9 +263,18 @@ pub fn document(advice: &[PayloadAdvice], options: &AdviceOptions) -> Document {
     document
 }
 
-/// The advice as pretty-printed JSON, ending in a newline.
-pub fn render_json(advice: &[PayloadAdvice]) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(advice).expect("advice serialises");
+/// The answers and the advice per payload as pretty-printed JSON, ending in a newline.
+pub fn render_json(answers: &[Answer], advice: &[PayloadAdvice]) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct View<'a> {
+        answers: &'a [Answer],
+        payloads: &'a [PayloadAdvice],
+    }
+    let view = View {
+        answers,
+        payloads: advice,
+    };
+    let mut bytes = serde_json::to_vec_pretty(&view).expect("advice serialises");
     bytes.push(b'\n');
     bytes
 }
@@ -272,19 +282,27 @@ pub fn render_json(advice: &[PayloadAdvice]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::recommend::{advise, fixtures};
+    use crate::analysis::recommend::{advise, answers, fixtures};
 
     #[test]
     fn text_snapshot() {
         let advice = advise(&fixtures::run(), &fixtures::options());
-        let text = super::super::table::render(&document(&advice, &fixtures::options()));
+        let text = super::super::table::render(&document(
+            &answers(&fixtures::run(), &fixtures::options()),
+            &advice,
+            &fixtures::options(),
+        ));
         insta::assert_snapshot!(text);
     }
 
     #[test]
     fn markdown_snapshot() {
         let advice = advise(&fixtures::run(), &fixtures::options());
-        let text = super::super::markdown::render(&document(&advice, &fixtures::options()));
+        let text = super::super::markdown::render(&document(
+            &answers(&fixtures::run(), &fixtures::options()),
+            &advice,
+            &fixtures::options(),
+        ));
         insta::assert_snapshot!(text);
     }
 }

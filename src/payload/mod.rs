@@ -131,6 +131,8 @@ pub enum PayloadSource {
     Builtin(BuiltinPayload),
     /// A file, or a directory whose regular files are each a payload.
     Path(PathBuf),
+    /// Generated records, this many (`--records`).
+    Records(u64),
 }
 
 impl PayloadSource {
@@ -179,9 +181,22 @@ pub fn load(sources: &[PayloadSource], seed: i32, rng: RngKind) -> Result<Vec<Pa
                 }
             }
             PayloadSource::Path(path) => payloads.push(read_file(path)?),
+            PayloadSource::Records(count) => payloads.push(Payload {
+                name: records_name(*count),
+                bytes: generate(*count, seed, rng),
+                builtin: None,
+            }),
         }
     }
     Ok(payloads)
+}
+
+/// The name of a generated payload of `count` records: `30 records`.
+pub fn records_name(count: u64) -> String {
+    match count {
+        1 => "1 record".to_string(),
+        n => format!("{n} records"),
+    }
 }
 
 fn read_file(path: &Path) -> Result<Payload> {

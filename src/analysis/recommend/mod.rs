@@ -15,9 +15,16 @@
 
 use serde::Serialize;
 
-use crate::codec::CodecKind;
 use crate::results::identity::{CellId, Library, Variant};
 use crate::results::{CellKey, LoadedRun, RunCell};
+
+pub mod answer;
+pub mod scenario;
+pub mod wire;
+
+pub use answer::{Answer, AnswerLine, EncodingAnswer, Evidence, MinBody};
+pub use scenario::{EncodingPick, Scenario, ScenarioPick};
+pub use wire::Link;
 
 /// What `recommend` needs to know besides the run.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,7 +33,10 @@ pub struct AdviceOptions {
     pub latency_budget_s: f64,
     /// The compression time a response compressed once and cached may take, in seconds.
     pub cache_budget_s: f64,
-    /// Link speeds for the end-to-end table, in Mbit/s (10^6 bits per second).
+    /// The link the picks are for: its bandwidth and round-trip time.
+    pub link: Link,
+    /// Link speeds for the end-to-end table, in Mbit/s (10^6 bits per second), at the
+    /// same round-trip time.
     pub bandwidths_mbit: Vec<f64>,
     /// Pick the brotli crate's Rust port too, which no common web server runs.
     pub pick_rust_brotli: bool,
@@ -34,7 +44,7 @@ pub struct AdviceOptions {
 
 impl AdviceOptions {
     /// Whether a setting may be recommended, not only shown.
-    fn may_pick(&self, setting: &Setting) -> bool {
+    pub fn may_pick(&self, setting: &Setting) -> bool {
         let id = &setting.key.id;
         !matches!(id.variant, Variant::Dictionary { .. })
             && (self.pick_rust_brotli || id.library != Library::BrotliRs)
@@ -63,9 +73,11 @@ impl Setting {
     }
 
     /// Seconds from the start of compression to the end of decompression for one
-    /// response sent over a link of `mbit` Mbit/s.
-    pub fn end_to_end_s(&self, mbit: f64) -> f64 {
-        self.compress_s + transfer_s(self.compressed_bytes, mbit) + self.decompress_s
+    /// response sent over `link`.
+    pub fn end_to_end_s(&self, link: &Link) -> f64 {
+        self.compress_s
+            + link.send_s(self.compressed_bytes, Some(self.key.id.codec))
+            + self.decompress_s
     }
 
     /// CPU cores busy compressing 1,000 responses a second: one core compresses
@@ -81,11 +93,6 @@ impl Setting {
     }
 }
 
-/// Seconds to send `bytes` at `mbit` Mbit/s.
-pub fn transfer_s(bytes: u64, mbit: f64) -> f64 {
-    bytes as f64 * 8.0 / (mbit * 1e6)
-}
-
 /// A dominated setting and one that dominates it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Domination {
@@ -93,30 +100,6 @@ pub struct Domination {
     pub dominated: Setting,
     /// The best-ratio setting that is at least as small and as fast, and better on one.
     pub by: Setting,
-}
-
-/// The pick for one scenario.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ScenarioPick {
-    /// What the scenario is.
-    pub scenario: &'static str,
-    /// The chosen setting, if any fits.
-    pub choice: Option<Setting>,
-    /// One line on why.
-    pub reason: String,
-    /// The same rule within each codec, in the order servers prefer them (zstd, then
-    /// br, then gzip, as ASP.NET Core 11 negotiates): what a client that does not accept
-    /// the first gets.
-    pub per_encoding: Vec<EncodingPick>,
-}
-
-/// The best setting of one codec for a scenario.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EncodingPick {
-    /// The codec.
-    pub codec: CodecKind,
-    /// Its best setting under the scenario's rule, if any fits.
-    pub choice: Option<Setting>,
 }
 
 /// One row of the end-to-end table.
@@ -190,9 +173,20 @@ fn pool_savings(settings: &[Setting]) -> Vec<PoolSaving> {
         .collect()
 }
 
-/// Advice for every payload of `run`, in the order they appear. Cells that failed or
-/// have no timings are left out.
-pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
+/// One measured body and its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// Payload name.
+    pub payload: String,
+    /// Uncompressed size.
+    pub input_bytes: u64,
+    /// Every setting measured on it that did not fail.
+    pub settings: Vec<Setting>,
+}
+
+/// The bodies of `run`, in the order they appear. Cells that failed or have no timings
+/// are left out, and so are bodies left with none.
+pub fn bodies(run: &LoadedRun) -> Vec<Body> {
     let mut payloads: Vec<&str> = Vec::new();
     for cell in run.codec_cells() {
         if !payloads.contains(&cell.key.payload.as_str()) {
@@ -209,9 +203,37 @@ pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
                 .collect();
             let input_bytes = cells.first()?.input_bytes;
             let settings: Vec<Setting> = cells.into_iter().filter_map(setting).collect();
-            (!settings.is_empty()).then(|| advise_payload(payload, input_bytes, &settings, options))
+            (!settings.is_empty()).then(|| Body {
+                payload: payload.to_string(),
+                input_bytes,
+                settings,
+            })
         })
         .collect()
+}
+
+/// Advice for every payload of `run`, in the order they appear.
+pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
+    bodies(run)
+        .iter()
+        .map(|body| advise_payload(&body.payload, body.input_bytes, &body.settings, options))
+        .collect()
+}
+
+/// One answer over all the bodies of `run`.
+pub fn answers(run: &LoadedRun, options: &AdviceOptions) -> Vec<Answer> {
+    let bodies = bodies(run);
+    let all: Vec<&Body> = bodies.iter().collect();
+    if all.is_empty() {
+        return Vec::new();
+    }
+    vec![answer::answer(
+        "all payloads",
+        &all,
+        all.len(),
+        options,
+        &|_| true,
+    )]
 }
 
 fn setting(cell: &RunCell) -> Option<Setting> {
@@ -250,13 +272,6 @@ fn frontier(settings: &[Setting], time: fn(&Setting) -> f64) -> Vec<Setting> {
     front
 }
 
-fn best_within(settings: &[Setting], budget_s: f64) -> Option<&Setting> {
-    settings
-        .iter()
-        .filter(|s| s.compress_s <= budget_s)
-        .reduce(better_ratio)
-}
-
 fn milliseconds(seconds: f64) -> String {
     crate::export::significant(seconds * 1e3, 3) + " ms"
 }
@@ -280,23 +295,20 @@ fn advise_payload(
         dominated: dominated(settings),
         compress_frontier: frontier(settings, compress_time),
         decompress_frontier: frontier(settings, decompress_time),
-        scenarios: vec![
-            pick(
-                &pickable,
-                "per-request dynamic response",
-                Some(options.latency_budget_s),
-            ),
-            pick(
-                &pickable,
-                "compress once and cache",
-                Some(options.cache_budget_s),
-            ),
-            pick(&pickable, "static asset, compressed at build time", None),
-        ],
+        scenarios: Scenario::ALL
+            .into_iter()
+            .map(|scenario| scenario::pick(&pickable, scenario, input_bytes, options))
+            .collect(),
         bandwidths: options
             .bandwidths_mbit
             .iter()
-            .map(|&mbit| bandwidth_row(&pickable, input_bytes, mbit))
+            .map(|&mbit| {
+                let link = Link {
+                    mbit,
+                    ..options.link
+                };
+                bandwidth_row(&pickable, input_bytes, link)
+            })
             .collect(),
         pooling: pool_savings(settings),
     }
@@ -321,69 +333,18 @@ fn dominated(settings: &[Setting]) -> Vec<Domination> {
         .collect()
 }
 
-/// The best ratio whose compression fits `budget_s` (any time with none).
-fn best_for(settings: &[Setting], budget_s: Option<f64>) -> Option<&Setting> {
-    match budget_s {
-        Some(budget) => best_within(settings, budget),
-        None => settings.iter().reduce(better_ratio),
-    }
-}
-
-/// The best ratio whose compression fits `budget_s` (any time with none), why, and the
-/// same within each codec.
-fn pick(settings: &[Setting], scenario: &'static str, budget_s: Option<f64>) -> ScenarioPick {
-    let choice = best_for(settings, budget_s);
-    let per_encoding = CodecKind::ALL
-        .into_iter()
-        .map(|codec| {
-            let own: Vec<Setting> = settings
-                .iter()
-                .filter(|s| s.key.id.codec == codec)
-                .cloned()
-                .collect();
-            EncodingPick {
-                codec,
-                choice: best_for(&own, budget_s).cloned(),
-            }
-        })
-        .collect();
-    let reason = match (choice, budget_s) {
-        (Some(s), Some(budget)) => format!(
-            "the best ratio ({:.2}x) whose compression takes at most {} ({})",
-            s.ratio,
-            milliseconds(budget),
-            milliseconds(s.compress_s)
-        ),
-        (Some(s), None) => format!(
-            "the best ratio ({:.2}x), whatever the time ({} per response)",
-            s.ratio,
-            milliseconds(s.compress_s)
-        ),
-        (None, budget) => format!(
-            "nothing compresses this payload within {}",
-            milliseconds(budget.unwrap_or(0.0))
-        ),
-    };
-    ScenarioPick {
-        scenario,
-        choice: choice.cloned(),
-        reason,
-        per_encoding,
-    }
-}
-
-/// The setting with the shortest end-to-end time over a link of `mbit`, unless sending
-/// the body uncompressed is at least as fast.
-fn bandwidth_row(settings: &[Setting], input_bytes: u64, mbit: f64) -> BandwidthRow {
-    let identity_s = transfer_s(input_bytes, mbit);
+/// The setting with the shortest end-to-end time over `link`, unless sending the body
+/// uncompressed is at least as fast.
+fn bandwidth_row(settings: &[Setting], input_bytes: u64, link: Link) -> BandwidthRow {
+    let identity_s = link.send_s(input_bytes, None);
     let best = settings
         .iter()
-        .min_by(|a, b| a.end_to_end_s(mbit).total_cmp(&b.end_to_end_s(mbit)))
-        .filter(|s| s.end_to_end_s(mbit) < identity_s);
+        .min_by(|a, b| a.end_to_end_s(&link).total_cmp(&b.end_to_end_s(&link)))
+        .filter(|s| s.end_to_end_s(&link) < identity_s);
     BandwidthRow {
-        mbit,
+        mbit: link.mbit,
         identity_s,
-        best_s: best.map_or(identity_s, |s| s.end_to_end_s(mbit)),
+        best_s: best.map_or(identity_s, |s| s.end_to_end_s(&link)),
         best: best.cloned(),
     }
 }

@@ -1,0 +1,302 @@
+//! One answer for a group of bodies: per scenario, the setting of each encoding to
+//! deploy, the order to prefer them in, and the body size under which sending a body
+//! uncompressed is faster.
+//!
+//! A server sets one level per encoding for every body it serves, so each candidate
+//! setting is judged over the whole group: every body at or above the candidate's
+//! minimum size is compressed with it, every smaller one is sent as it is, and the
+//! candidate with the least mean time per response wins. The minimum size is the
+//! break-even of the gain (uncompressed time less compressed time, see [`super::wire`])
+//! between the two measured sizes where it changes sign, by linear interpolation; the
+//! bracket is reported with it, because the gain is measured only at those sizes.
+
+use serde::Serialize;
+
+use super::{AdviceOptions, Body, Scenario, Setting};
+use crate::codec::CodecKind;
+use crate::results::identity::CellId;
+
+/// The answer for one group of bodies.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Answer {
+    /// `all payloads`, or a content type such as `application/json`.
+    pub group: String,
+    /// How many bodies the group has.
+    pub bodies: usize,
+    /// The group's share of all the bodies measured.
+    pub share: f64,
+    /// Its smallest body, in bytes.
+    pub smallest_bytes: u64,
+    /// Its largest body, in bytes.
+    pub largest_bytes: u64,
+    /// One line per scenario.
+    pub lines: Vec<AnswerLine>,
+}
+
+/// What to deploy for one scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnswerLine {
+    /// Which scenario.
+    pub scenario: Scenario,
+    /// One setting per encoding that beats sending bodies uncompressed, the fastest
+    /// first: the order to prefer them in. Empty when nothing does.
+    pub encodings: Vec<EncodingAnswer>,
+    /// Mean seconds per response with every body sent uncompressed.
+    pub identity_s: f64,
+    /// Encodings with a setting that beats sending bodies as they are, but none within
+    /// the scenario's budget.
+    pub over_budget: Vec<CodecKind>,
+}
+
+/// One encoding's setting for a scenario, and what it gives over the group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EncodingAnswer {
+    /// The setting.
+    pub id: CellId,
+    /// Mean seconds per response, with bodies under the minimum sent as they are.
+    pub mean_s: f64,
+    /// Mean compression seconds per compressed body.
+    pub compress_s: f64,
+    /// Bytes in ÷ bytes out over the bodies it compresses.
+    pub ratio: f64,
+    /// Where compressing starts to pay.
+    pub min_body: MinBody,
+}
+
+/// The body size under which this setting loses to sending bodies as they are.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MinBody {
+    /// Compress bodies of at least this many bytes.
+    pub bytes: u64,
+    /// What the measured sizes say about it.
+    pub evidence: Evidence,
+    /// Bodies under the minimum where compressing won anyway: the measured gain is not
+    /// monotonic in size there (other content, or noise), so the figure is less sure.
+    pub wins_below: usize,
+}
+
+/// What the measured bodies show about a minimum body size.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Evidence {
+    /// Identity won at `identity_wins` bytes and compression at `compression_wins`, the
+    /// next size measured; the minimum is interpolated between them.
+    Between {
+        /// The largest size measured where sending the body as it is was faster.
+        identity_wins: u64,
+        /// The smallest size from which compressing won at every size measured.
+        compression_wins: u64,
+    },
+    /// Compressing won at every size measured: the break-even is at most the smallest.
+    AtMost {
+        /// The smallest body measured.
+        smallest: u64,
+    },
+}
+
+/// The minimum body size for gains measured at `points` (size, gain), sorted by size;
+/// `None` when compressing loses at the largest size.
+fn min_body(points: &[(u64, f64)]) -> Option<MinBody> {
+    let first_win = points
+        .iter()
+        .rposition(|&(_, gain)| gain <= 0.0)
+        .map_or(0, |last_loss| last_loss + 1);
+    let &(win_bytes, win_gain) = points.get(first_win)?;
+    let wins_below = points[..first_win].iter().filter(|p| p.1 > 0.0).count();
+    let Some(&(loss_bytes, loss_gain)) = first_win.checked_sub(1).map(|i| &points[i]) else {
+        return Some(MinBody {
+            bytes: win_bytes,
+            evidence: Evidence::AtMost {
+                smallest: win_bytes,
+            },
+            wins_below,
+        });
+    };
+    let share = -loss_gain / (win_gain - loss_gain);
+    let crossing = loss_bytes as f64 + share * (win_bytes - loss_bytes) as f64;
+    Some(MinBody {
+        bytes: (crossing.ceil() as u64).clamp(loss_bytes + 1, win_bytes),
+        evidence: Evidence::Between {
+            identity_wins: loss_bytes,
+            compression_wins: win_bytes,
+        },
+        wins_below,
+    })
+}
+
+/// One body with the candidate setting: its size, and seconds per response sent as it
+/// is and encoded.
+struct Trial<'a> {
+    input_bytes: u64,
+    identity_s: f64,
+    cost_s: f64,
+    setting: &'a Setting,
+}
+
+/// How `id` does over `bodies`, sorted by size, if it is measured on all of them, wins
+/// somewhere, and keeps the mean compression time per compressed body within the
+/// scenario's budget.
+fn judge(
+    bodies: &[&Body],
+    id: &CellId,
+    scenario: Scenario,
+    options: &AdviceOptions,
+) -> Option<EncodingAnswer> {
+    let trials: Vec<Trial> = bodies
+        .iter()
+        .map(|body| {
+            let setting = body.settings.iter().find(|s| s.key.id == *id)?;
+            Some(Trial {
+                input_bytes: body.input_bytes,
+                identity_s: Scenario::identity_s(body.input_bytes, options),
+                cost_s: scenario.cost_s(setting, options),
+                setting,
+            })
+        })
+        .collect::<Option<_>>()?;
+    let points: Vec<(u64, f64)> = trials
+        .iter()
+        .map(|t| (t.input_bytes, t.identity_s - t.cost_s))
+        .collect();
+    let min_body = min_body(&points)?;
+    let (compressed, sent_as_is): (Vec<&Trial>, Vec<&Trial>) =
+        trials.iter().partition(|t| t.input_bytes >= min_body.bytes);
+    let compress_s =
+        compressed.iter().map(|t| t.setting.compress_s).sum::<f64>() / compressed.len() as f64;
+    let total = compressed.iter().map(|t| t.cost_s).sum::<f64>()
+        + sent_as_is.iter().map(|t| t.identity_s).sum::<f64>();
+    let bytes_in: u64 = compressed.iter().map(|t| t.input_bytes).sum();
+    let bytes_out: u64 = compressed.iter().map(|t| t.setting.compressed_bytes).sum();
+    Some(EncodingAnswer {
+        id: *id,
+        mean_s: total / trials.len() as f64,
+        compress_s,
+        ratio: bytes_in as f64 / bytes_out as f64,
+        min_body,
+    })
+}
+
+/// The settings of `codec` measured on any of `bodies` that may be picked and are
+/// `allowed`.
+fn candidates(
+    bodies: &[&Body],
+    codec: CodecKind,
+    options: &AdviceOptions,
+    allowed: &dyn Fn(&CellId) -> bool,
+) -> Vec<CellId> {
+    let mut ids: Vec<CellId> = bodies
+        .iter()
+        .flat_map(|b| b.settings.iter())
+        .filter(|s| s.key.id.codec == codec && options.may_pick(s) && allowed(&s.key.id))
+        .map(|s| s.key.id)
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// The line for `scenario` over `bodies`, sorted by size: each codec's fastest setting
+/// that beats `identity_s` and keeps the mean compression time per compressed body
+/// within the scenario's budget.
+fn line(
+    bodies: &[&Body],
+    scenario: Scenario,
+    identity_s: f64,
+    options: &AdviceOptions,
+    allowed: &dyn Fn(&CellId) -> bool,
+) -> AnswerLine {
+    let budget = scenario.budget_s(options).unwrap_or(f64::INFINITY);
+    let mut encodings = Vec::new();
+    let mut over_budget = Vec::new();
+    for codec in CodecKind::ALL {
+        let (fit, over): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) =
+            candidates(bodies, codec, options, allowed)
+                .iter()
+                .filter_map(|id| judge(bodies, id, scenario, options))
+                .filter(|e| e.mean_s < identity_s)
+                .partition(|e| e.compress_s <= budget);
+        match fit.into_iter().min_by(|a, b| a.mean_s.total_cmp(&b.mean_s)) {
+            Some(best) => encodings.push(best),
+            None if !over.is_empty() => over_budget.push(codec),
+            None => {}
+        }
+    }
+    encodings.sort_by(|a, b| a.mean_s.total_cmp(&b.mean_s));
+    AnswerLine {
+        scenario,
+        encodings,
+        identity_s,
+        over_budget,
+    }
+}
+
+/// The answer for the bodies of one group, out of `all_bodies` measured, with settings
+/// restricted to those `allowed` (e.g. the levels a server can express).
+pub fn answer(
+    group: &str,
+    bodies: &[&Body],
+    all_bodies: usize,
+    options: &AdviceOptions,
+    allowed: &dyn Fn(&CellId) -> bool,
+) -> Answer {
+    let mut sorted = bodies.to_vec();
+    sorted.sort_by_key(|b| b.input_bytes);
+    let identity_s = sorted
+        .iter()
+        .map(|b| Scenario::identity_s(b.input_bytes, options))
+        .sum::<f64>()
+        / sorted.len().max(1) as f64;
+    Answer {
+        group: group.to_string(),
+        bodies: sorted.len(),
+        share: sorted.len() as f64 / all_bodies.max(1) as f64,
+        smallest_bytes: sorted.first().map_or(0, |b| b.input_bytes),
+        largest_bytes: sorted.last().map_or(0, |b| b.input_bytes),
+        lines: Scenario::ALL
+            .into_iter()
+            .map(|scenario| line(&sorted, scenario, identity_s, options, allowed))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_minimum_is_interpolated_where_the_gain_changes_sign() {
+        let points = [(290, -2.0e-6), (870, 6.0e-6), (2900, 40.0e-6)];
+        let min = min_body(&points).unwrap();
+        // A quarter of the way from 290 to 870.
+        assert_eq!(min.bytes, 435);
+        assert_eq!(
+            min.evidence,
+            Evidence::Between {
+                identity_wins: 290,
+                compression_wins: 870
+            }
+        );
+        assert_eq!(min.wins_below, 0);
+    }
+
+    #[test]
+    fn a_win_below_a_later_loss_is_counted_not_trusted() {
+        let points = [(100, 1.0e-6), (290, -2.0e-6), (870, 6.0e-6)];
+        let min = min_body(&points).unwrap();
+        assert!(min.bytes > 290 && min.bytes <= 870);
+        assert_eq!(min.wins_below, 1);
+    }
+
+    #[test]
+    fn winning_everywhere_bounds_the_minimum_by_the_smallest_size() {
+        let min = min_body(&[(870, 1.0e-6), (2900, 9.0e-6)]).unwrap();
+        assert_eq!(min.bytes, 870);
+        assert_eq!(min.evidence, Evidence::AtMost { smallest: 870 });
+    }
+
+    #[test]
+    fn losing_at_the_largest_size_gives_no_minimum() {
+        assert_eq!(min_body(&[(290, 1.0e-6), (870, -1.0e-6)]), None);
+        assert_eq!(min_body(&[]), None);
+    }
+}

@@ -1,0 +1,188 @@
+//! The three ways a server hands out a compressed body, what each costs the client per
+//! response, and the pick for one payload under each.
+
+use serde::Serialize;
+
+use super::{milliseconds, AdviceOptions, Setting};
+use crate::codec::CodecKind;
+
+/// How often a body is compressed, relative to how often it is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scenario {
+    /// Compressed for every response, while the client waits.
+    Dynamic,
+    /// Compressed once, kept, and sent many times.
+    Cached,
+    /// Compressed at build time, with no limit on the time it takes.
+    Static,
+}
+
+impl Scenario {
+    /// The three, in the order reports show them.
+    pub const ALL: [Scenario; 3] = [Scenario::Dynamic, Scenario::Cached, Scenario::Static];
+
+    /// e.g. `per-request dynamic response`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Scenario::Dynamic => "per-request dynamic response",
+            Scenario::Cached => "compress once and cache",
+            Scenario::Static => "static asset, compressed at build time",
+        }
+    }
+
+    /// The short name the one-answer block uses, e.g. `dynamic responses`.
+    pub fn short(self) -> &'static str {
+        match self {
+            Scenario::Dynamic => "dynamic responses",
+            Scenario::Cached => "cached responses",
+            Scenario::Static => "static assets",
+        }
+    }
+
+    /// The most compression time one body may take, if the scenario has a limit.
+    pub fn budget_s(self, options: &AdviceOptions) -> Option<f64> {
+        match self {
+            Scenario::Dynamic => Some(options.latency_budget_s),
+            Scenario::Cached => Some(options.cache_budget_s),
+            Scenario::Static => None,
+        }
+    }
+
+    /// Seconds the client waits for one response encoded with `setting`, beyond what it
+    /// waits anyway: compression when it happens per response, sending, decompression.
+    pub fn cost_s(self, setting: &Setting, options: &AdviceOptions) -> f64 {
+        let end_to_end = setting.end_to_end_s(&options.link);
+        match self {
+            Scenario::Dynamic => end_to_end,
+            Scenario::Cached | Scenario::Static => end_to_end - setting.compress_s,
+        }
+    }
+
+    /// Seconds to send `input_bytes` uncompressed.
+    pub fn identity_s(input_bytes: u64, options: &AdviceOptions) -> f64 {
+        options.link.send_s(input_bytes, None)
+    }
+}
+
+/// The pick for one scenario and one payload.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScenarioPick {
+    /// Which scenario.
+    pub scenario: Scenario,
+    /// The setting the client gets its body soonest with, if one beats sending it
+    /// uncompressed within the scenario's budget.
+    pub choice: Option<Setting>,
+    /// Seconds per response with the choice, or uncompressed without one.
+    pub cost_s: f64,
+    /// Seconds per response sent uncompressed.
+    pub identity_s: f64,
+    /// One line on why.
+    pub reason: String,
+    /// The same rule within each codec, in the order servers prefer them (zstd, then
+    /// br, then gzip, as ASP.NET Core 11 negotiates): what a client that does not accept
+    /// the first gets.
+    pub per_encoding: Vec<EncodingPick>,
+}
+
+/// The best setting of one codec for a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EncodingPick {
+    /// The codec.
+    pub codec: CodecKind,
+    /// Its best setting under the scenario's rule, if one beats identity.
+    pub choice: Option<Setting>,
+}
+
+/// The settings within the scenario's budget, cheapest per response first, keeping only
+/// those that beat sending `input_bytes` uncompressed.
+fn best<'a>(
+    settings: &'a [Setting],
+    scenario: Scenario,
+    input_bytes: u64,
+    options: &AdviceOptions,
+) -> Option<&'a Setting> {
+    let budget = scenario.budget_s(options).unwrap_or(f64::INFINITY);
+    let identity = Scenario::identity_s(input_bytes, options);
+    settings
+        .iter()
+        .filter(|s| s.compress_s <= budget)
+        .filter(|s| scenario.cost_s(s, options) < identity)
+        .min_by(|a, b| {
+            let (cost_a, cost_b) = (scenario.cost_s(a, options), scenario.cost_s(b, options));
+            cost_a
+                .total_cmp(&cost_b)
+                .then(a.compressed_bytes.cmp(&b.compressed_bytes))
+        })
+}
+
+/// The pick for `scenario` on one payload, why, and the same within each codec.
+pub fn pick(
+    settings: &[Setting],
+    scenario: Scenario,
+    input_bytes: u64,
+    options: &AdviceOptions,
+) -> ScenarioPick {
+    let choice = best(settings, scenario, input_bytes, options);
+    let per_encoding = CodecKind::ALL
+        .into_iter()
+        .map(|codec| {
+            let own: Vec<Setting> = settings
+                .iter()
+                .filter(|s| s.key.id.codec == codec)
+                .cloned()
+                .collect();
+            EncodingPick {
+                codec,
+                choice: best(&own, scenario, input_bytes, options).cloned(),
+            }
+        })
+        .collect();
+    let identity_s = Scenario::identity_s(input_bytes, options);
+    let cost_s = choice.map_or(identity_s, |s| scenario.cost_s(s, options));
+    ScenarioPick {
+        scenario,
+        reason: reason(settings, scenario, choice, identity_s, options),
+        choice: choice.cloned(),
+        cost_s,
+        identity_s,
+        per_encoding,
+    }
+}
+
+fn reason(
+    settings: &[Setting],
+    scenario: Scenario,
+    choice: Option<&Setting>,
+    identity_s: f64,
+    options: &AdviceOptions,
+) -> String {
+    let link = format!(
+        "{} Mbit/s",
+        crate::export::significant(options.link.mbit, 3)
+    );
+    let budget = scenario.budget_s(options);
+    let within = budget.map_or(String::new(), |b| format!(", within {}", milliseconds(b)));
+    match choice {
+        Some(s) => format!(
+            "{} per response at {link} against {} uncompressed ({:.2}x, compression {}{within})",
+            milliseconds(scenario.cost_s(s, options)),
+            milliseconds(identity_s),
+            s.ratio,
+            milliseconds(s.compress_s),
+        ),
+        None if settings
+            .iter()
+            .all(|s| s.compress_s > budget.unwrap_or(f64::INFINITY)) =>
+        {
+            format!(
+                "nothing compresses this payload within {}",
+                milliseconds(budget.unwrap_or(0.0))
+            )
+        }
+        None => format!(
+            "sending it uncompressed is fastest at {link}: {} per response{within}",
+            milliseconds(identity_s)
+        ),
+    }
+}

@@ -1,0 +1,187 @@
+//! The one-answer block `recommend` opens with: per scenario, the settings to deploy in
+//! the order to prefer them, the minimum body size, and one line on why.
+
+use super::document::Document;
+use super::{significant, thousands};
+use crate::analysis::recommend::{
+    AdviceOptions, Answer, AnswerLine, EncodingAnswer, Evidence, Scenario,
+};
+use crate::results::identity::{CellId, Library, Variant};
+
+fn bodies(n: usize) -> String {
+    match n {
+        1 => "1 body".to_string(),
+        n => format!("{n} bodies"),
+    }
+}
+
+fn ms(seconds: f64) -> String {
+    significant(seconds * 1e3, 3) + " ms"
+}
+
+/// `zstd 1`, `br 11`, with the library or variant only when it is not what a server
+/// runs by default.
+pub fn deployable(id: &CellId) -> String {
+    let mut name = format!("{} {}", id.codec.content_coding(), id.level);
+    if id.library == Library::BrotliRs {
+        name.push_str(" (brotli-rs)");
+    }
+    if id.variant == Variant::Reused {
+        name.push_str(" (pooled encoder)");
+    }
+    name
+}
+
+/// e.g. `dynamic responses: zstd 1; fall back to br 4, then gzip 6; don't compress
+/// bodies under 640 bytes`.
+pub fn headline(line: &AnswerLine) -> String {
+    let Some((first, rest)) = line.encodings.split_first() else {
+        return format!("{}: don't compress", line.scenario.short());
+    };
+    let mut text = format!("{}: {}", line.scenario.short(), deployable(&first.id));
+    let fallbacks: Vec<String> = rest.iter().map(|e| deployable(&e.id)).collect();
+    if !fallbacks.is_empty() {
+        text += &format!("; fall back to {}", fallbacks.join(", then "));
+    }
+    text += &match first.min_body.evidence {
+        Evidence::Between { .. } => format!(
+            "; don't compress bodies under {} bytes",
+            thousands(first.min_body.bytes)
+        ),
+        Evidence::AtMost { smallest } => {
+            format!("; compress bodies of {} bytes and up", thousands(smallest))
+        }
+    };
+    text
+}
+
+/// What the measured sizes say about the minimum.
+fn evidence(first: &EncodingAnswer) -> String {
+    let name = deployable(&first.id);
+    let mut text = match first.min_body.evidence {
+        Evidence::Between {
+            identity_wins,
+            compression_wins,
+        } => {
+            let mut text = format!(
+                "sending it as is won at {} bytes and {name} at {}, the next size measured",
+                thousands(identity_wins),
+                thousands(compression_wins)
+            );
+            if compression_wins > 4 * identity_wins {
+                text += "; that is a wide bracket: measure sizes between them \
+                         (e.g. --records 1,3,10,30,100) to narrow it";
+            }
+            text
+        }
+        Evidence::AtMost { smallest } => format!(
+            "{name} won at every size measured, down to {} bytes; measure smaller bodies \
+             (--records) to place the minimum",
+            thousands(smallest)
+        ),
+    };
+    if first.min_body.wins_below > 0 {
+        text += &format!(
+            " (it also won on {} below it, so the figure is rough)",
+            bodies(first.min_body.wins_below).replace("bod", "smaller bod")
+        );
+    }
+    text
+}
+
+/// One sentence on why, with the figures behind it.
+pub fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String {
+    let budget = line.scenario.budget_s(options);
+    let per = if bodies == 1 {
+        "per response".to_string()
+    } else {
+        format!("per response on average over {bodies} bodies")
+    };
+    let Some(first) = line.encodings.first() else {
+        let within = budget.map_or(String::new(), |b| format!(" within {}", ms(b)));
+        return format!(
+            "no setting{within} beats sending the bodies as they are, {} {per}",
+            ms(line.identity_s)
+        );
+    };
+    let compression = match line.scenario {
+        Scenario::Dynamic => format!(
+            "{} to compress a body, within {}",
+            ms(first.compress_s),
+            ms(budget.unwrap_or(0.0))
+        ),
+        Scenario::Cached => format!(
+            "{} to compress it once, within {}",
+            ms(first.compress_s),
+            ms(budget.unwrap_or(0.0))
+        ),
+        Scenario::Static => format!("{} to compress it at build time", ms(first.compress_s)),
+    };
+    let mut text = format!(
+        "{} {per} against {} uncompressed ({:.2}x, {compression}); {}",
+        ms(first.mean_s),
+        ms(line.identity_s),
+        first.ratio,
+        evidence(first)
+    );
+    if !line.over_budget.is_empty() {
+        let codings: Vec<&str> = line
+            .over_budget
+            .iter()
+            .map(|c| c.content_coding())
+            .collect();
+        text += &format!(
+            "; no {} setting compresses within {} on average",
+            codings.join(" or "),
+            ms(budget.unwrap_or(0.0))
+        );
+    }
+    text
+}
+
+/// What the answer is for: the bodies and the link.
+fn scope(answer: &Answer, options: &AdviceOptions) -> String {
+    let sizes = if answer.smallest_bytes == answer.largest_bytes {
+        format!("{} bytes", thousands(answer.smallest_bytes))
+    } else {
+        format!(
+            "{} to {} bytes",
+            thousands(answer.smallest_bytes),
+            thousands(answer.largest_bytes)
+        )
+    };
+    let share = if answer.share < 1.0 {
+        format!(", {:.0}% of the responses", answer.share * 100.0)
+    } else {
+        String::new()
+    };
+    format!(
+        "For {} ({}, {sizes}{share}) at {} Mbit/s and {} round trip (--link, --rtt):",
+        answer.group,
+        bodies(answer.bodies),
+        significant(options.link.mbit, 3),
+        ms(options.link.rtt_s)
+    )
+}
+
+/// The block for each answer, under one heading.
+pub fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions) {
+    if answers.is_empty() {
+        return;
+    }
+    document.heading("What to deploy");
+    for answer in answers {
+        document.paragraph(scope(answer, options));
+        let lines = answer
+            .lines
+            .iter()
+            .flat_map(|line| {
+                [
+                    headline(line),
+                    format!("  why: {}", why(line, answer.bodies, options)),
+                ]
+            })
+            .collect();
+        document.notes(lines).gap();
+    }
+}

@@ -300,3 +300,20 @@ fn records_generates_bodies_of_each_count_for_the_minimum_size() {
     let message = bad_input(&["run", "--records", "ten"]);
     assert!(message.contains("--records 'ten'"), "{message}");
 }
+
+#[test]
+fn emit_prints_each_servers_configuration_instead_of_the_report() {
+    let base = fixture("base.json");
+    let base = base.to_str().unwrap();
+    let text = stdout_of(&["recommend", "--from", base, "--emit", "nginx,caddy"]);
+    // One 290-byte record: nothing pays at 100 Mbit/s, so every encoding is off.
+    assert!(text.starts_with("# codecbench recommend: dynamic responses: don't compress\n"));
+    assert!(text.contains("zstd off;\nbrotli off;\ngzip off;\n"), "{text}");
+    assert!(text.contains("no encode"), "{text}");
+    assert!(!text.contains("Dominated"), "{text}");
+    // On a 1 Mbit/s link the same record is worth compressing.
+    let slow = stdout_of(&["recommend", "--from", base, "--emit", "nginx", "--link", "1"]);
+    assert!(slow.contains("_comp_level"), "{slow}");
+    let message = bad_input(&["recommend", "--from", base, "--emit", "apache"]);
+    assert!(message.contains("apache"), "{message}");
+}

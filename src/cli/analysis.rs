@@ -146,6 +146,11 @@ pub struct RecommendArgs {
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
     pub format: CompareFormat,
 
+    /// Print configuration for these servers instead of the report, comma-separated:
+    /// the answer among the settings each can express, ready to paste.
+    #[arg(long, value_enum, value_name = "SERVER,...", value_delimiter = ',')]
+    pub emit: Vec<crate::export::emit::Server>,
+
     /// Let the picks include the brotli crate's Rust port, which no common web server
     /// runs (it is always shown for comparison).
     #[arg(long)]

@@ -3,11 +3,12 @@
 
 use super::measure::saved_or_measured;
 use super::output::{print, write_file};
-use crate::analysis::recommend::{advise, answers, AdviceOptions};
+use crate::analysis::recommend::{advise, answers, answers_among, AdviceOptions};
 use crate::analysis::zstd_params::selected;
 use crate::cli::{CompareFormat, ParamsFormat};
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::error::Failing;
+use crate::export::emit::Server;
 use crate::export::zstd_params::ParamsTable;
 use crate::export::{self, recommendation, render, reproduction, Style};
 use crate::{payload, results};
@@ -25,6 +26,10 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
         )
         .into());
     }
+    if !config.emit.is_empty() {
+        print(emit(&run, &config.options, &config.emit).as_bytes()).failing()?;
+        return outcome;
+    }
     let answers = answers(&run, &config.options);
     let bytes = match config.format {
         CompareFormat::Table => render(
@@ -39,6 +44,28 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
     };
     print(&bytes).failing()?;
     outcome
+}
+
+/// Each server's configuration, one after another, for every body measured.
+fn emit(run: &results::LoadedRun, options: &AdviceOptions, servers: &[Server]) -> String {
+    let content_types = ["application/json".to_string()];
+    let general = answers(run, options);
+    let mut sections = Vec::new();
+    for &server in servers {
+        let among =
+            |shared: Option<i32>| answers_among(run, options, &|id| server.can_express(id, shared));
+        let mut answers = among(None);
+        if server.shares_one_level() {
+            let first = answers.first().and_then(|a| a.lines[0].encodings.first());
+            if let Some(level) = first.map(|e| e.id.level) {
+                answers = among(Some(level));
+            }
+        }
+        if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
+            sections.push(server.render(dynamic, fixed, &content_types));
+        }
+    }
+    sections.join("\n")
 }
 
 /// Prints the parameters libzstd selects per level, per payload size and for an

@@ -22,6 +22,8 @@ pub struct RecommendConfig {
     pub options: AdviceOptions,
     /// What stdout shows.
     pub format: CompareFormat,
+    /// Servers to print configuration for instead of the report.
+    pub emit: Vec<crate::export::emit::Server>,
 }
 
 /// The run `recommend` and `reproduce` analyse: a saved one, or one to measure.
@@ -96,6 +98,7 @@ impl RecommendConfig {
                 pick_rust_brotli: args.pick_rust_brotli,
             },
             format: args.format,
+            emit: args.emit,
         })
     }
 }

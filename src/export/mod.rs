@@ -7,6 +7,7 @@ pub mod answer;
 pub mod comparison;
 pub mod csv;
 pub mod document;
+pub mod emit;
 pub mod http;
 pub mod json;
 pub mod markdown;

@@ -176,18 +176,16 @@ fn judge(
     })
 }
 
-/// The settings of `codec` measured on any of `bodies` that may be picked and are
-/// `allowed`.
+/// The settings of `codec` measured on any of `bodies` that are `allowed`.
 fn candidates(
     bodies: &[&Body],
     codec: CodecKind,
-    options: &AdviceOptions,
     allowed: &dyn Fn(&CellId) -> bool,
 ) -> Vec<CellId> {
     let mut ids: Vec<CellId> = bodies
         .iter()
         .flat_map(|b| b.settings.iter())
-        .filter(|s| s.key.id.codec == codec && options.may_pick(s) && allowed(&s.key.id))
+        .filter(|s| s.key.id.codec == codec && allowed(&s.key.id))
         .map(|s| s.key.id)
         .collect();
     ids.sort();
@@ -210,7 +208,7 @@ fn line(
     let mut over_budget = Vec::new();
     for codec in CodecKind::ALL {
         let (fit, over): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) =
-            candidates(bodies, codec, options, allowed)
+            candidates(bodies, codec, allowed)
                 .iter()
                 .filter_map(|id| judge(bodies, id, scenario, options))
                 .filter(|e| e.mean_s < identity_s)

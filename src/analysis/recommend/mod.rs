@@ -44,8 +44,7 @@ pub struct AdviceOptions {
 
 impl AdviceOptions {
     /// Whether a setting may be recommended, not only shown.
-    pub fn may_pick(&self, setting: &Setting) -> bool {
-        let id = &setting.key.id;
+    pub fn may_pick(&self, id: &CellId) -> bool {
         !matches!(id.variant, Variant::Dictionary { .. })
             && (self.pick_rust_brotli || id.library != Library::BrotliRs)
     }
@@ -220,8 +219,18 @@ pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
         .collect()
 }
 
-/// One answer over all the bodies of `run`.
+/// One answer over all the bodies of `run`, picking among the settings a server may
+/// deploy ([`AdviceOptions::may_pick`]).
 pub fn answers(run: &LoadedRun, options: &AdviceOptions) -> Vec<Answer> {
+    answers_among(run, options, &|id| options.may_pick(id))
+}
+
+/// As [`answers`], picking only among the settings `allowed`.
+pub fn answers_among(
+    run: &LoadedRun,
+    options: &AdviceOptions,
+    allowed: &dyn Fn(&CellId) -> bool,
+) -> Vec<Answer> {
     let bodies = bodies(run);
     let all: Vec<&Body> = bodies.iter().collect();
     if all.is_empty() {
@@ -232,7 +241,7 @@ pub fn answers(run: &LoadedRun, options: &AdviceOptions) -> Vec<Answer> {
         &all,
         all.len(),
         options,
-        &|_| true,
+        allowed,
     )]
 }
 
@@ -286,7 +295,7 @@ fn advise_payload(
     let decompress_time: fn(&Setting) -> f64 = |s| s.decompress_s;
     let pickable: Vec<Setting> = settings
         .iter()
-        .filter(|s| options.may_pick(s))
+        .filter(|s| options.may_pick(&s.key.id))
         .cloned()
         .collect();
     PayloadAdvice {

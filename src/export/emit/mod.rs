@@ -1,0 +1,130 @@
+//! `recommend --emit`: the answer as configuration to paste into a server, with each
+//! codec's level mapped onto that server's knobs. A server that cannot express a
+//! setting gets the answer recomputed among the settings it can express, and says
+//! what it cannot do (a minimum size, a per-encoding level, an encoding).
+
+mod aspnetcore;
+mod caddy;
+mod nginx;
+#[cfg(test)]
+mod tests;
+mod tower_http;
+
+use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
+use crate::codec::CodecKind;
+use crate::results::identity::{CellId, Library, Variant};
+
+/// A server `--emit` writes configuration for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Server {
+    /// ASP.NET Core 11's response-compression middleware (C#).
+    Aspnetcore,
+    /// nginx with its gzip module, ngx_brotli and zstd-nginx-module.
+    Nginx,
+    /// Caddy's `encode` directive (Caddyfile).
+    Caddy,
+    /// tower-http's `CompressionLayer` (Rust, axum and other tower servers).
+    TowerHttp,
+}
+
+impl Server {
+    /// Whether the server can be configured to compress with `id`. tower-http applies
+    /// one quality to every encoding: `shared_level` is the level its first encoding
+    /// takes, and the others must follow it.
+    pub fn can_express(self, id: &CellId, shared_level: Option<i32>) -> bool {
+        // tower-http's br is the brotli crate (through async-compression); the others
+        // link Google's C brotli. gzip is measured with zlib-rs only.
+        let brotli = match self {
+            Server::TowerHttp => Library::BrotliRs,
+            _ => Library::Libbrotli,
+        };
+        let library = match id.codec {
+            CodecKind::Zstd => Library::Libzstd,
+            CodecKind::Brotli => brotli,
+            CodecKind::Gzip => Library::ZlibRs,
+        };
+        id.library == library
+            && id.variant == Variant::Fresh
+            && match self {
+                Server::Aspnetcore => aspnetcore::can_express(id),
+                Server::Nginx => nginx::can_express(id),
+                Server::Caddy => caddy::can_express(id),
+                Server::TowerHttp => tower_http::can_express(id, shared_level),
+            }
+    }
+
+    /// Whether the server sets one level for all encodings, so that the answer must be
+    /// recomputed with the first encoding's level for all.
+    pub fn shares_one_level(self) -> bool {
+        self == Server::TowerHttp
+    }
+
+    /// The configuration for bodies of `content_types`: compression per request as
+    /// `dynamic` (computed among the settings the server can express) says, and files
+    /// precompressed as `fixed` says (any server can send a file compressed elsewhere).
+    pub fn render(self, dynamic: &Answer, fixed: &Answer, content_types: &[String]) -> String {
+        let plan = Plan {
+            dynamic: line(dynamic, Scenario::Dynamic),
+            fixed: line(fixed, Scenario::Static),
+            content_types,
+        };
+        match self {
+            Server::Aspnetcore => aspnetcore::render(&plan),
+            Server::Nginx => nginx::render(&plan),
+            Server::Caddy => caddy::render(&plan),
+            Server::TowerHttp => tower_http::render(&plan),
+        }
+    }
+}
+
+/// What a renderer needs.
+struct Plan<'a> {
+    /// What to do per request.
+    dynamic: &'a AnswerLine,
+    /// What to precompress at build time.
+    fixed: &'a AnswerLine,
+    /// The content types to compress.
+    content_types: &'a [String],
+}
+
+impl Plan<'_> {
+    /// The dynamic setting of `codec`, if it is worth using.
+    fn dynamic(&self, codec: CodecKind) -> Option<&EncodingAnswer> {
+        self.dynamic.encodings.iter().find(|e| e.id.codec == codec)
+    }
+
+    /// The smallest body worth compressing per request, by the preferred encoding.
+    fn min_bytes(&self) -> Option<u64> {
+        self.dynamic.encodings.first().map(|e| e.min_body.bytes)
+    }
+
+    /// The command-line tools' invocations that precompress a file as the static line
+    /// says, e.g. `zstd -19 -k FILE`.
+    fn precompress_commands(&self) -> Vec<String> {
+        self.fixed
+            .encodings
+            .iter()
+            .map(|e| match e.id.codec {
+                CodecKind::Zstd if e.id.level > 19 => {
+                    format!("zstd --ultra -{} -k FILE", e.id.level)
+                }
+                CodecKind::Zstd => format!("zstd -{} -k FILE", e.id.level),
+                CodecKind::Brotli => format!("brotli -q {} -k FILE", e.id.level),
+                CodecKind::Gzip => format!("gzip -{} -k FILE", e.id.level.max(1)),
+            })
+            .collect()
+    }
+}
+
+fn line(answer: &Answer, scenario: Scenario) -> &AnswerLine {
+    answer
+        .lines
+        .iter()
+        .find(|l| l.scenario == scenario)
+        .expect("an answer has a line per scenario")
+}
+
+/// The answer's headline for `scenario`, as a comment after `marker`.
+fn comment(marker: &str, line: &AnswerLine) -> String {
+    format!("{marker} {}\n", super::answer::headline(line))
+}

@@ -278,17 +278,7 @@ fn records_generates_bodies_of_each_count_for_the_minimum_size() {
         "json",
     ]);
     let advice: Value = serde_json::from_str(&text).unwrap();
-    let sizes: Vec<(&str, u64)> = advice["payloads"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["payload"].as_str().unwrap(),
-                p["input_bytes"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let sizes = common::payload_sizes(&advice);
     assert_eq!(sizes[0], ("1 record", 290));
     assert_eq!(sizes[1].0, "3 records");
     assert_eq!(sizes[2].0, "10 records");
@@ -296,9 +286,9 @@ fn records_generates_bodies_of_each_count_for_the_minimum_size() {
     assert_eq!(answer["bodies"], 3);
     assert_eq!(answer["smallest_bytes"], 290);
     let message = bad_input(&["run", "--records", "0"]);
-    assert!(message.contains("--records '0'"), "{message}");
+    assert!(message.contains("--records 0:"), "{message}");
     let message = bad_input(&["run", "--records", "ten"]);
-    assert!(message.contains("--records 'ten'"), "{message}");
+    assert!(message.contains("--records ten:"), "{message}");
 }
 
 #[test]
@@ -308,11 +298,22 @@ fn emit_prints_each_servers_configuration_instead_of_the_report() {
     let text = stdout_of(&["recommend", "--from", base, "--emit", "nginx,caddy"]);
     // One 290-byte record: nothing pays at 100 Mbit/s, so every encoding is off.
     assert!(text.starts_with("# codecbench recommend: dynamic responses: don't compress\n"));
-    assert!(text.contains("zstd off;\nbrotli off;\ngzip off;\n"), "{text}");
+    assert!(
+        text.contains("zstd off;\nbrotli off;\ngzip off;\n"),
+        "{text}"
+    );
     assert!(text.contains("no encode"), "{text}");
     assert!(!text.contains("Dominated"), "{text}");
     // On a 1 Mbit/s link the same record is worth compressing.
-    let slow = stdout_of(&["recommend", "--from", base, "--emit", "nginx", "--link", "1"]);
+    let slow = stdout_of(&[
+        "recommend",
+        "--from",
+        base,
+        "--emit",
+        "nginx",
+        "--link",
+        "1",
+    ]);
     assert!(slow.contains("_comp_level"), "{slow}");
     let message = bad_input(&["recommend", "--from", base, "--emit", "apache"]);
     assert!(message.contains("apache"), "{message}");

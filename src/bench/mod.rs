@@ -192,6 +192,7 @@ impl PayloadResult {
             rounds: plan.rounds,
             precision: plan.precision.map(|p| p.target),
             interrupted: false,
+            content_type: None,
             cells: Vec::new(),
         }
     }

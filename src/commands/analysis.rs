@@ -46,9 +46,26 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
     outcome
 }
 
+/// The content types to compress: those of a HAR capture's bodies (but "other text",
+/// which names none), or JSON, which the generated payloads are.
+fn content_types(run: &results::LoadedRun) -> Vec<String> {
+    let mut types: Vec<String> = Vec::new();
+    for cell in run.codec_cells() {
+        if let Some(content_type) = cell.content_type.as_ref().filter(|t| *t != "other text") {
+            if !types.contains(content_type) {
+                types.push(content_type.clone());
+            }
+        }
+    }
+    if types.is_empty() {
+        types.push("application/json".to_string());
+    }
+    types
+}
+
 /// Each server's configuration, one after another, for every body measured.
 fn emit(run: &results::LoadedRun, options: &AdviceOptions, servers: &[Server]) -> String {
-    let content_types = ["application/json".to_string()];
+    let content_types = content_types(run);
     let general = answers(run, options);
     let mut sections = Vec::new();
     for &server in servers {
@@ -71,7 +88,7 @@ fn emit(run: &results::LoadedRun, options: &AdviceOptions, servers: &[Server]) -
 /// Prints the parameters libzstd selects per level, per payload size and for an
 /// unknown size.
 pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
-    let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
+    let (payloads, _) = payload::load(&config.payloads, config.seed, config.rng)?;
     let table = |source: Option<(String, u64)>| ParamsTable {
         levels: config
             .levels

@@ -15,7 +15,10 @@ use crate::results::codec::SCHEMA_VERSION;
 
 /// Measures every payload of `config` through HTTP.
 pub fn run(config: HttpConfig) -> crate::error::Result {
-    let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
+    let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
+    if !config.quiet {
+        notes.iter().for_each(|note| eprintln!("{note}"));
+    }
     let mut report = HttpReport {
         schema_version: SCHEMA_VERSION,
         kind: HTTP_KIND.to_string(),

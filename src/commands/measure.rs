@@ -29,9 +29,12 @@ pub struct Sinks<'a> {
 }
 
 /// The payloads to measure, loaded, and `--pin` applied: everything that can be bad
-/// input, before anything is measured.
+/// input, before anything is measured. What a HAR capture held goes to stderr.
 pub fn prepare(config: &MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
-    let payloads = payload::load(&config.payloads, config.seed, config.rng)?;
+    let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
+    if !config.quiet {
+        notes.iter().for_each(|note| eprintln!("{note}"));
+    }
     let pin = config.pin.map(pin_to).transpose()?;
     Ok((payloads, pin))
 }
@@ -89,7 +92,7 @@ pub fn measure_all(
             progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
             (sinks.cell)(&report, so_far, new)
         };
-        let result = run_payload(
+        let mut result = run_payload(
             &payload.name,
             &payload.bytes,
             &config.settings,
@@ -98,6 +101,7 @@ pub fn measure_all(
             &mut on_step,
             &mut on_cell,
         )?;
+        result.content_type = payload.content_type.clone();
         // A run that was stopped says so, not how noisy its partial cells were.
         progress.finish();
         let remedies = config.noise_remedies();

@@ -79,7 +79,7 @@ fn record_count(text: &str, option: &str) -> Result<u64> {
     match text.trim().parse::<u64>() {
         Ok(n) if (1..=crate::payload::MAX_RECORDS).contains(&n) => Ok(n),
         _ => bail!(
-            "{option} '{text}': codecbench generates 1 to {} records (about {} MiB of JSON at most)",
+            "{option} {text}: codecbench generates 1 to {} records (about {} MiB of JSON at most)",
             crate::payload::MAX_RECORDS,
             crate::payload::MAX_PAYLOAD_BYTES / 1024 / 1024
         ),

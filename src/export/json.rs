@@ -25,6 +25,8 @@ struct PayloadView<'a> {
     min_time_s: Option<f64>,
     rounds: u32,
     interrupted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_type: &'a Option<String>,
     cells: Vec<CellView<'a>>,
 }
 
@@ -50,6 +52,7 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
         min_time_s: payload.min_time_s,
         rounds: payload.rounds,
         interrupted: payload.interrupted,
+        content_type: &payload.content_type,
         cells: payload
             .cells
             .iter()

@@ -203,6 +203,7 @@ pub(crate) mod fixtures {
                 rounds: 3,
                 precision: None,
                 interrupted: false,
+                content_type: None,
                 cells: vec![
                     cell(
                         "zstd",

@@ -1,6 +1,7 @@
 //! Payloads: the article's generated customer records, and the user's own files.
 
 pub mod dotnet_random;
+pub mod har;
 pub mod records;
 pub mod rng;
 
@@ -122,6 +123,8 @@ pub struct Payload {
     pub bytes: Vec<u8>,
     /// The built-in payload this is, if it is one; `None` for a user file.
     pub builtin: Option<BuiltinPayload>,
+    /// The content type a body from a HAR capture was served as.
+    pub content_type: Option<String>,
 }
 
 /// What the user asked to benchmark: a built-in name, or a file or directory path.
@@ -133,6 +136,8 @@ pub enum PayloadSource {
     Path(PathBuf),
     /// Generated records, this many (`--records`).
     Records(u64),
+    /// The text response bodies of a HAR capture (a `.har` file).
+    Har(PathBuf),
 }
 
 impl PayloadSource {
@@ -146,20 +151,34 @@ impl PayloadSource {
         if !path.exists() {
             bail!("payload '{text}' is neither a built-in payload (single, small, large) nor an existing file or directory");
         }
-        Ok(PayloadSource::Path(path.to_path_buf()))
+        let is_har = path.is_file()
+            && path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("har"));
+        Ok(match is_har {
+            true => PayloadSource::Har(path.to_path_buf()),
+            false => PayloadSource::Path(path.to_path_buf()),
+        })
     }
 }
 
 /// Materialises the sources into payloads, in the order given; a directory expands to
-/// its regular files sorted by name.
-pub fn load(sources: &[PayloadSource], seed: i32, rng: RngKind) -> Result<Vec<Payload>> {
+/// its regular files sorted by name, a HAR capture to its text bodies. With them, one
+/// line per capture on what it held and what was skipped.
+pub fn load(
+    sources: &[PayloadSource],
+    seed: i32,
+    rng: RngKind,
+) -> Result<(Vec<Payload>, Vec<String>)> {
     let mut payloads = Vec::new();
+    let mut notes = Vec::new();
     for source in sources {
         match source {
             PayloadSource::Builtin(builtin) => payloads.push(Payload {
                 name: builtin.name().to_string(),
                 bytes: generate(builtin.records(), seed, rng),
                 builtin: Some(*builtin),
+                content_type: None,
             }),
             PayloadSource::Path(path) if path.is_dir() => {
                 let mut files = Vec::new();
@@ -181,14 +200,20 @@ pub fn load(sources: &[PayloadSource], seed: i32, rng: RngKind) -> Result<Vec<Pa
                 }
             }
             PayloadSource::Path(path) => payloads.push(read_file(path)?),
+            PayloadSource::Har(path) => {
+                let capture = har::read(path)?;
+                notes.push(capture.summary(path));
+                payloads.extend(capture.payloads);
+            }
             PayloadSource::Records(count) => payloads.push(Payload {
                 name: records_name(*count),
                 bytes: generate(*count, seed, rng),
                 builtin: None,
+                content_type: None,
             }),
         }
     }
-    Ok(payloads)
+    Ok((payloads, notes))
 }
 
 /// The name of a generated payload of `count` records: `30 records`.
@@ -230,6 +255,7 @@ fn read_file(path: &Path) -> Result<Payload> {
         name: path.display().to_string(),
         bytes,
         builtin: None,
+        content_type: None,
     })
 }
 
@@ -278,7 +304,7 @@ mod tests {
                 std::fs::write(&path, &bytes).unwrap();
                 let loaded = load(&[PayloadSource::Path(path)], 42, RngKind::Dotnet);
                 match loaded {
-                    Ok(payloads) => prop_assert_eq!(&payloads[0].bytes, &bytes),
+                    Ok((payloads, _)) => prop_assert_eq!(&payloads[0].bytes, &bytes),
                     Err(e) => prop_assert!(bytes.is_empty(), "{e}"),
                 }
             }

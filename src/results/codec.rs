@@ -40,6 +40,10 @@ pub struct PayloadResult {
     /// some may have fewer samples than planned (their counts say how many).
     #[serde(default)]
     pub interrupted: bool,
+    /// The content type a body from a HAR capture was served as, e.g.
+    /// `application/json`; `None` for generated payloads and files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
     /// One entry per codec × level, in the order they ran.
     pub cells: Vec<CellResult>,
 }

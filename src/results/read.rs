@@ -179,6 +179,7 @@ pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
                 encoder_bytes: cell.encoder_bytes,
                 compress: timing(&cell.compress).filter(|_| !failed),
                 decompress: timing(&cell.decompress).filter(|_| !failed),
+                content_type: payload.content_type.clone(),
                 failure: failed.then(|| cell.failure.clone().unwrap_or_default()),
             });
         }

@@ -66,6 +66,8 @@ fn cell(row: &Row) -> Result<RunCell> {
             .transpose()?,
         compress: timing("compress_median_ms")?.filter(|_| !failed),
         decompress: timing("decompress_median_ms")?.filter(|_| !failed),
+        // CSV has no content-type column: a HAR run's groups need its JSON.
+        content_type: None,
         failure,
     })
 }

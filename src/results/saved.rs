@@ -129,6 +129,8 @@ pub struct RunCell {
     pub compress: Option<Timing>,
     /// Decompression timings; `None` for a failed cell.
     pub decompress: Option<Timing>,
+    /// The content type of a body from a HAR capture.
+    pub content_type: Option<String>,
     /// Why the cell failed; `None` when every round trip matched.
     pub failure: Option<String>,
 }
@@ -321,6 +323,7 @@ impl RunCell {
             encoder_bytes: None,
             compress: Some(compress),
             decompress: Some(decompress),
+            content_type: None,
             failure: None,
         }
     }

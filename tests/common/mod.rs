@@ -118,3 +118,19 @@ pub fn assert_no_float_noise(csv: &[u8]) {
         }
     }
 }
+
+/// Each payload's name and size in `recommend --format json` output.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn payload_sizes(advice: &serde_json::Value) -> Vec<(&str, u64)> {
+    advice["payloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["payload"].as_str().unwrap(),
+                p["input_bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}

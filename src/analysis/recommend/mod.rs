@@ -181,6 +181,8 @@ pub struct Body {
     pub input_bytes: u64,
     /// Every setting measured on it that did not fail.
     pub settings: Vec<Setting>,
+    /// The content type it was served as, for a body from a HAR capture.
+    pub content_type: Option<String>,
 }
 
 /// The bodies of `run`, in the order they appear. Cells that failed or have no timings
@@ -200,12 +202,14 @@ pub fn bodies(run: &LoadedRun) -> Vec<Body> {
                 .iter()
                 .filter(|c| c.key.payload == payload)
                 .collect();
-            let input_bytes = cells.first()?.input_bytes;
+            let first = cells.first()?;
+            let (input_bytes, content_type) = (first.input_bytes, first.content_type.clone());
             let settings: Vec<Setting> = cells.into_iter().filter_map(setting).collect();
             (!settings.is_empty()).then(|| Body {
                 payload: payload.to_string(),
                 input_bytes,
                 settings,
+                content_type,
             })
         })
         .collect()
@@ -236,13 +240,32 @@ pub fn answers_among(
     if all.is_empty() {
         return Vec::new();
     }
-    vec![answer::answer(
-        "all payloads",
-        &all,
-        all.len(),
-        options,
-        allowed,
-    )]
+    let mut groups: Vec<(&str, Vec<&Body>)> = Vec::new();
+    for body in &all {
+        let Some(content_type) = body.content_type.as_deref() else {
+            continue;
+        };
+        match groups.iter_mut().find(|(name, _)| *name == content_type) {
+            Some((_, members)) => members.push(body),
+            None => groups.push((content_type, vec![body])),
+        }
+    }
+    // The most frequent type first; a stable sort keeps ties in capture order.
+    groups.sort_by_key(|(_, members)| std::cmp::Reverse(members.len()));
+    let overall = if groups.is_empty() {
+        "all payloads"
+    } else {
+        "all responses"
+    };
+    let mut answers = vec![answer::answer(overall, &all, all.len(), options, allowed)];
+    if groups.len() > 1 || groups.first().is_some_and(|(_, m)| m.len() < all.len()) {
+        answers.extend(
+            groups
+                .iter()
+                .map(|(name, members)| answer::answer(name, members, all.len(), options, allowed)),
+        );
+    }
+    answers
 }
 
 fn setting(cell: &RunCell) -> Option<Setting> {

@@ -29,7 +29,13 @@ pub(super) fn render(plan: &Plan) -> String {
     out += "# zstd needs zstd-nginx-module and br ngx_brotli; gzip is built in. nginx has no\n\
             # order of preference: a client that accepts several gets the one whose filter\n\
             # runs first, so leave out the encodings you would not prefer.\n";
-    let types = plan.content_types.join(" ");
+    // text/html is always compressed; listing it draws a duplicate-type warning.
+    let types: Vec<&str> = plan
+        .content_types
+        .iter()
+        .map(String::as_str)
+        .filter(|t| *t != "text/html")
+        .collect();
     for codec in CodecKind::ALL {
         let name = prefix(codec);
         match plan.dynamic(codec) {
@@ -37,7 +43,9 @@ pub(super) fn render(plan: &Plan) -> String {
                 out += &format!("{name} on;\n");
                 out += &format!("{name}_comp_level {};\n", encoding.id.level);
                 out += &format!("{name}_min_length {};\n", encoding.min_body.bytes);
-                out += &format!("{name}_types {types};\n");
+                if !types.is_empty() {
+                    out += &format!("{name}_types {};\n", types.join(" "));
+                }
             }
             None => out += &format!("{name} off;\n"),
         }

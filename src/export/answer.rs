@@ -182,6 +182,6 @@ pub fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions)
                 ]
             })
             .collect();
-        document.notes(lines).gap();
+        document.prose(lines).gap();
     }
 }

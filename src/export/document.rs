@@ -25,6 +25,9 @@ pub enum Block {
     Table(Table),
     /// Findings under a table, one line each: plain lines, or a bullet list.
     Notes(Vec<String>),
+    /// Notes of explanation that a terminal wraps to its width (findings are kept one
+    /// line each, for grep); Markdown lists them like notes.
+    Prose(Vec<String>),
     /// A line of text.
     Paragraph(String),
     /// An empty line.
@@ -90,6 +93,11 @@ impl Document {
             self.push(Block::Notes(lines));
         }
         self
+    }
+
+    /// Adds notes a terminal wraps to its width.
+    pub fn prose(&mut self, lines: Vec<String>) -> &mut Self {
+        self.push(Block::Prose(lines))
     }
 
     /// Adds a line of text.

@@ -13,7 +13,7 @@ pub fn render(document: &Document) -> String {
             }
             Block::Title(text) => out.push_str(&format!("**{text}**\n\n")),
             Block::Table(table) => out.push_str(&draw(table)),
-            Block::Notes(lines) => {
+            Block::Notes(lines) | Block::Prose(lines) => {
                 out.push('\n');
                 for line in lines {
                     // An indented line belongs to the one before: a nested item.

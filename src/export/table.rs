@@ -38,9 +38,41 @@ pub fn render(document: &Document) -> String {
                     out.push('\n');
                 }
             }
+            Block::Prose(lines) => {
+                for line in lines {
+                    out.push_str(&wrap(line, usize::from(width())));
+                }
+            }
             Block::Gap => out.push('\n'),
         }
     }
+    out
+}
+
+/// `line` broken at spaces to fit `width` columns, each continuation indented two
+/// columns past the line's own indent; a word longer than the width stays whole.
+fn wrap(line: &str, width: usize) -> String {
+    let indent = line.len() - line.trim_start().len();
+    let hanging = " ".repeat(indent + 2);
+    let mut out = String::new();
+    let mut current = line[..indent].to_string();
+    let mut empty = true;
+    for word in line.split_whitespace() {
+        let needed = current.chars().count() + usize::from(!empty) + word.chars().count();
+        if !empty && needed > width {
+            out.push_str(&current);
+            out.push('\n');
+            current = hanging.clone();
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        current.push_str(word);
+        empty = false;
+    }
+    out.push_str(&current);
+    out.push('\n');
     out
 }
 
@@ -75,6 +107,17 @@ fn draw(table: &Table) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_notes_wrap_under_their_own_indent() {
+        let text = super::wrap("  why: one two three four", 14);
+        assert_eq!(text, "  why: one two\n    three four\n");
+        assert_eq!(super::wrap("short", 80), "short\n");
+        assert_eq!(
+            super::wrap("averyveryverylongword x", 5),
+            "averyveryverylongword\n  x\n"
+        );
+    }
+
     use super::*;
     use crate::export::{fixtures, matrix};
 

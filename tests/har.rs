@@ -150,3 +150,25 @@ fn malformed_captures_are_refused_naming_the_entry() {
         assert!(message.contains(expected), "{message}");
     }
 }
+
+#[test]
+fn an_output_over_the_capture_is_refused_and_the_capture_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("capture.har");
+    std::fs::copy(capture(), &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let c = copy.to_str().unwrap();
+    for args in [
+        vec!["run", "--payload", c, "--export-json", c],
+        vec!["run", "--payload", c, "--export-csv", c],
+        vec!["recommend", "--payload", c, "--export-json", c],
+    ] {
+        let message = bad_input(&[&args[..], &FEW].concat());
+        assert!(message.contains("would overwrite an input"), "{message}");
+    }
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        before,
+        "the capture is untouched"
+    );
+}

@@ -40,7 +40,7 @@ pub fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
         match input {
             Input::Payloads(sources) => {
                 for source in sources.iter() {
-                    if let PayloadSource::Path(path) = source {
+                    if let PayloadSource::Path(path) | PayloadSource::Har(path) = source {
                         if let Some(real) = resolve(path) {
                             read.push((real.clone(), real.is_dir()));
                         }

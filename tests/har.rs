@@ -98,7 +98,7 @@ fn a_saved_run_keeps_each_bodys_content_type() {
     let nginx = succeed(
         codecbench()
             .args(["recommend", "--from", saved.to_str().unwrap()])
-            .args(["--emit", "nginx"]),
+            .args(["--emit", "nginx", "--link", "10"]),
     );
     let nginx = String::from_utf8(nginx.stdout).unwrap();
     // The capture's types, but text/html, which nginx always compresses.

@@ -94,9 +94,29 @@ pub enum Evidence {
     },
 }
 
+/// The mean gain per size of `points` (size, gain) sorted by size: bodies of one size
+/// (the same response captured twice) count as one point.
+fn per_size(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    let mut merged: Vec<(u64, f64, usize)> = Vec::new();
+    for &(bytes, gain) in points {
+        match merged.last_mut() {
+            Some((size, total, count)) if *size == bytes => {
+                *total += gain;
+                *count += 1;
+            }
+            _ => merged.push((bytes, gain, 1)),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(size, total, count)| (size, total / count as f64))
+        .collect()
+}
+
 /// The minimum body size for gains measured at `points` (size, gain), sorted by size;
 /// `None` when compressing loses at the largest size.
 fn min_body(points: &[(u64, f64)]) -> Option<MinBody> {
+    let points = &per_size(points)[..];
     let first_win = points
         .iter()
         .rposition(|&(_, gain)| gain <= 0.0)
@@ -290,6 +310,34 @@ mod tests {
         let min = min_body(&[(870, 1.0e-6), (2900, 9.0e-6)]).unwrap();
         assert_eq!(min.bytes, 870);
         assert_eq!(min.evidence, Evidence::AtMost { smallest: 870 });
+    }
+
+    #[test]
+    fn bodies_of_one_size_count_as_one_point() {
+        // The same 290-byte response captured twice, winning once and losing once.
+        let points = [(290, -3.0e-6), (290, 1.0e-6), (870, 6.0e-6)];
+        let min = min_body(&points).unwrap();
+        assert!(min.bytes > 290 && min.bytes <= 870);
+        assert_eq!(min.wins_below, 0);
+        let points = [(290, 3.0e-6), (290, -1.0e-6), (870, 6.0e-6)];
+        assert_eq!(min_body(&points).unwrap().bytes, 290);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_gains_give_a_minimum_within_the_measured_sizes(
+            mut points in proptest::collection::vec((1u64..5000, -1.0f64..1.0), 0..12)
+        ) {
+            points.sort_by_key(|p| p.0);
+            if let Some(min) = min_body(&points) {
+                let (smallest, largest) = (points[0].0, points[points.len() - 1].0);
+                proptest::prop_assert!(min.bytes >= smallest && min.bytes <= largest);
+                if let Evidence::Between { identity_wins, compression_wins } = min.evidence {
+                    proptest::prop_assert!(identity_wins < min.bytes);
+                    proptest::prop_assert!(min.bytes <= compression_wins);
+                }
+            }
+        }
     }
 
     #[test]

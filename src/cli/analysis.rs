@@ -123,7 +123,8 @@ pub struct RecommendArgs {
     )]
     pub rtt: f64,
 
-    /// The compression time a dynamic response may take, in milliseconds.
+    /// The compression time a dynamic response may take, in milliseconds (for the
+    /// answer, on average over the bodies compressed).
     #[arg(
         long,
         value_name = "MS",

@@ -38,11 +38,12 @@ pub enum Command {
     Compare(CompareArgs),
     /// Put several runs side by side: a row per setting, a column per run.
     Merge(MergeArgs),
-    /// Pick a codec and level: frontiers, best setting per scenario, time on the wire.
+    /// What to deploy: a setting per encoding, their order and a minimum body size.
     ///
-    /// Lists dominated settings, the Pareto frontiers, the best setting per scenario and
-    /// the end-to-end time per response at several bandwidths. Measures, or reads
-    /// --from RUN.
+    /// Opens with the answer for dynamic, cached and static responses (and per content
+    /// type for a HAR capture), then the evidence per payload: dominated settings, Pareto
+    /// frontiers, picks, capacity and time per response at several bandwidths. Measures,
+    /// or reads --from RUN; --emit prints server configuration instead.
     Recommend(RecommendArgs),
     /// Show the parameters libzstd picks for each level and payload size.
     ///

@@ -29,6 +29,18 @@ pub struct MeasureArgs {
     #[arg(long = "payload", value_name = "NAME|PATH")]
     pub payloads: Vec<String>,
 
+    /// How the body reaches the encoder, comma-separated: `stream` (unknown length, as
+    /// ASP.NET Core's middleware; the default), `oneshot` (one call with the size known,
+    /// as lzbench and `zstd -b`), `flush:SIZE` (pieces of SIZE, e.g. 16KiB, flushed after
+    /// each, as a streamed response). Each API is its own row.
+    #[arg(
+        long,
+        value_name = "API,...",
+        value_delimiter = ',',
+        default_value = "stream"
+    )]
+    pub api: Vec<String>,
+
     /// Generated payloads of these record counts, comma-separated (e.g. 1,3,10,30,100),
     /// after any --payload: bodies of many sizes, so `recommend` can place the minimum
     /// body size worth compressing.

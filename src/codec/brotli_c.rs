@@ -31,19 +31,85 @@ pub(super) fn library_version() -> String {
     )
 }
 
-/// Compresses with a fresh streaming encoder, as .NET's `BrotliStream` does.
-pub(super) fn compress(quality: u8, input: &[u8]) -> io::Result<Vec<u8>> {
+/// A fresh streaming encoder at `quality`, window 22, writing into a vector.
+fn writer(quality: u8) -> io::Result<CompressorWriter<Vec<u8>>> {
     let encoder = BrotliEncoderOptions::new()
         .quality(Quality::new(quality).map_err(invalid_input)?)
         .window_size(WindowSize::new(WINDOW_BITS as u8).map_err(invalid_input)?)
         .build()
         .map_err(invalid_input)?;
-    let mut writer = CompressorWriter::with_encoder(encoder, Vec::new());
-    writer.write_all(input)?;
-    // into_inner() finishes the stream, as disposing the BrotliStream does.
+    Ok(CompressorWriter::with_encoder(encoder, Vec::new()))
+}
+
+/// Finishes the stream, as disposing the BrotliStream does, and returns its bytes.
+fn finish(writer: CompressorWriter<Vec<u8>>) -> io::Result<Vec<u8>> {
     writer
         .into_inner()
         .map_err(|e| io::Error::other(e.to_string()))
+}
+
+/// Compresses with a fresh streaming encoder, as .NET's `BrotliStream` does.
+pub(super) fn compress(quality: u8, input: &[u8]) -> io::Result<Vec<u8>> {
+    let mut writer = writer(quality)?;
+    writer.write_all(input)?;
+    finish(writer)
+}
+
+/// Compresses with a fresh streaming encoder, writing `chunk` bytes at a time and
+/// flushing after each, as a response written in pieces is.
+pub(super) fn compress_flushed(quality: u8, input: &[u8], chunk: usize) -> io::Result<Vec<u8>> {
+    let mut writer = writer(quality)?;
+    for piece in input.chunks(chunk) {
+        writer.write_all(piece)?;
+        writer.flush()?;
+    }
+    finish(writer)
+}
+
+/// Compresses in one call with the input's size known (`BrotliEncoderCompress`).
+pub(super) fn compress_one_shot(quality: u8, input: &[u8]) -> io::Result<Vec<u8>> {
+    // SAFETY: the output buffer holds BrotliEncoderMaxCompressedSize bytes, which the
+    // encoder never exceeds, and both buffers outlive the call.
+    unsafe {
+        let capacity = brotlic_sys::BrotliEncoderMaxCompressedSize(input.len());
+        let mut output = vec![0u8; capacity];
+        let mut written = capacity;
+        let ok = brotlic_sys::BrotliEncoderCompress(
+            i32::from(quality),
+            WINDOW_BITS as i32,
+            brotlic_sys::BrotliEncoderMode_BROTLI_MODE_GENERIC,
+            input.len(),
+            input.as_ptr(),
+            &mut written,
+            output.as_mut_ptr(),
+        );
+        if ok != brotlic_sys::BROTLI_TRUE {
+            return Err(io::Error::other("BrotliEncoderCompress failed"));
+        }
+        output.truncate(written);
+        Ok(output)
+    }
+}
+
+/// Decompresses in one call into a buffer of the known `size`
+/// (`BrotliDecoderDecompress`).
+pub(super) fn decompress_one_shot(compressed: &[u8], size: usize) -> io::Result<Vec<u8>> {
+    let mut output = vec![0u8; size];
+    let mut written = size;
+    // SAFETY: `written` is the output buffer's length; both buffers outlive the call.
+    let result = unsafe {
+        brotlic_sys::BrotliDecoderDecompress(
+            compressed.len(),
+            compressed.as_ptr(),
+            &mut written,
+            output.as_mut_ptr(),
+        )
+    };
+    if result != brotlic_sys::BrotliDecoderResult_BROTLI_DECODER_RESULT_SUCCESS {
+        return Err(io::Error::other("BrotliDecoderDecompress failed"));
+    }
+    output.truncate(written);
+    Ok(output)
 }
 
 /// Decompresses with a fresh streaming decoder.

@@ -4,6 +4,7 @@
 //! response-compression middleware pays for every response; the runner times the whole
 //! call.
 
+pub mod api;
 mod brotli;
 mod brotli_c;
 mod gzip;
@@ -261,6 +262,13 @@ pub trait Codec {
             Variant::Fresh => format!("{} {}", self.library(), self.version()),
             variant => format!("{} {} {variant}", self.library(), self.version()),
         }
+    }
+
+    /// Decompresses a body whose uncompressed `size` is known; the stream decoder unless
+    /// the adapter has a one-shot call that needs the size.
+    fn decompress_known(&self, compressed: &[u8], size: usize) -> io::Result<Vec<u8>> {
+        let _ = size;
+        self.decompress(compressed)
     }
 
     /// Every level the library accepts.

@@ -9,6 +9,7 @@ use super::{levels, payload_sources};
 use crate::bench::runner::{Iterations, Precision};
 use crate::bench::{default_iterations, CodecSetting};
 use crate::cli::MeasureArgs;
+use crate::codec::api::{Api, ThroughApi};
 use crate::codec::{CodecKind, EncoderChoice};
 use crate::payload::{PayloadSource, RngKind};
 
@@ -83,6 +84,14 @@ fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
             bail!("--{kind}-levels was given but {kind} is not in --codecs");
         }
     }
+    let apis = apis(&args.api)?;
+    let stream = apis.contains(&Api::Stream);
+    if !stream && args.encoder != EncoderChoice::Fresh {
+        bail!(
+            "--encoder {}: encoder reuse is measured on the stream API; add stream to --api",
+            encoder_name(args.encoder)
+        );
+    }
     let mut settings = Vec::new();
     for kind in codecs {
         let mut implementations = kind.implementations();
@@ -103,26 +112,75 @@ fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
                 &codec.label(),
             )?,
         };
-        if args.encoder != EncoderChoice::Reused {
-            for codec in implementations {
-                settings.push(CodecSetting {
-                    codec,
-                    levels: levels.clone(),
-                });
-            }
+        if stream {
+            settings.extend(stream_settings(
+                kind,
+                implementations,
+                &levels,
+                args.encoder,
+            )?);
         }
-        if args.encoder != EncoderChoice::Fresh {
-            match EncoderChoice::reused(kind) {
-                    Some(codec) => settings.push(CodecSetting { codec, levels }),
-                    None if args.encoder == EncoderChoice::Reused => bail!(
-                        "--encoder reused: {kind} encoders cannot be reset between responses; leave {kind} out of --codecs or use --encoder both"
-                    ),
-                    None => {}
-                }
+        for &api in apis.iter().filter(|&&a| a != Api::Stream) {
+            settings.push(CodecSetting {
+                codec: Box::new(ThroughApi::new(kind, api)),
+                levels: levels.clone(),
+            });
         }
     }
 
     Ok(settings)
+}
+
+/// The stream API's settings of `kind`: each implementation with a fresh encoder, and
+/// the reused encoder, as `encoder` asks.
+fn stream_settings(
+    kind: CodecKind,
+    implementations: Vec<Box<dyn crate::codec::Codec>>,
+    levels: &[i32],
+    encoder: EncoderChoice,
+) -> Result<Vec<CodecSetting>> {
+    let mut settings = Vec::new();
+    if encoder != EncoderChoice::Reused {
+        for codec in implementations {
+            settings.push(CodecSetting {
+                codec,
+                levels: levels.to_vec(),
+            });
+        }
+    }
+    if encoder != EncoderChoice::Fresh {
+        match EncoderChoice::reused(kind) {
+            Some(codec) => settings.push(CodecSetting {
+                codec,
+                levels: levels.to_vec(),
+            }),
+            None if encoder == EncoderChoice::Reused => bail!(
+                "--encoder reused: {kind} encoders cannot be reset between responses; leave {kind} out of --codecs or use --encoder both"
+            ),
+            None => {}
+        }
+    }
+    Ok(settings)
+}
+
+/// The APIs of `--api`, each once, in the order given.
+fn apis(texts: &[String]) -> Result<Vec<Api>> {
+    let mut apis = Vec::new();
+    for text in texts {
+        let api = Api::parse(text).map_err(|why| anyhow::anyhow!(why))?;
+        if !apis.contains(&api) {
+            apis.push(api);
+        }
+    }
+    Ok(apis)
+}
+
+fn encoder_name(choice: EncoderChoice) -> &'static str {
+    match choice {
+        EncoderChoice::Fresh => "fresh",
+        EncoderChoice::Reused => "reused",
+        EncoderChoice::Both => "both",
+    }
 }
 
 /// The test aid: `CODECBENCH_TEST_CORRUPT=CODEC` puts a decoder that flips a bit in

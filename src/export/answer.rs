@@ -26,8 +26,10 @@ pub fn deployable(id: &CellId) -> String {
     if id.library == Library::BrotliRs {
         name.push_str(" (brotli-rs)");
     }
-    if id.variant == Variant::Reused {
-        name.push_str(" (pooled encoder)");
+    match id.variant {
+        Variant::Reused => name.push_str(" (pooled encoder)"),
+        Variant::OneShot | Variant::Flushed { .. } => name.push_str(&format!(" ({})", id.variant)),
+        Variant::Fresh | Variant::Dictionary { .. } => {}
     }
     name
 }

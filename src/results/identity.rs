@@ -85,6 +85,15 @@ pub enum Variant {
         /// The most the dictionary may hold, in KiB.
         kib: u32,
     },
+    /// A fresh encoder given the whole body in one call with its size known (`--api
+    /// oneshot`), and decompression in one call.
+    OneShot,
+    /// A fresh streaming encoder written `chunk` bytes at a time and flushed after each
+    /// (`--api flush:SIZE`).
+    Flushed {
+        /// Bytes per piece.
+        chunk: u32,
+    },
 }
 
 impl fmt::Display for Variant {
@@ -93,6 +102,11 @@ impl fmt::Display for Variant {
             Variant::Fresh => f.write_str("fresh"),
             Variant::Reused => f.write_str("reused"),
             Variant::Dictionary { kib } => write!(f, "dict {kib} KiB"),
+            Variant::OneShot => f.write_str("one-shot"),
+            Variant::Flushed { chunk } if chunk % 1024 == 0 => {
+                write!(f, "flush {} KiB", chunk / 1024)
+            }
+            Variant::Flushed { chunk } => write!(f, "flush {chunk} B"),
         }
     }
 }
@@ -105,6 +119,8 @@ impl FromStr for Variant {
         match text {
             "fresh" => Ok(Variant::Fresh),
             "reused" => Ok(Variant::Reused),
+            "one-shot" => Ok(Variant::OneShot),
+            _ if text.starts_with("flush ") => flushed(text),
             _ => text
                 .strip_prefix("dict ")
                 .and_then(|rest| rest.strip_suffix(" KiB"))
@@ -113,6 +129,19 @@ impl FromStr for Variant {
                 .ok_or_else(|| format!("unknown variant '{text}'")),
         }
     }
+}
+
+/// `flush 16 KiB` or `flush 1000 B`, as [`Variant`]'s `Display` writes it.
+fn flushed(text: &str) -> Result<Variant, String> {
+    let size = text.trim_start_matches("flush ");
+    let chunk = if let Some(kib) = size.strip_suffix(" KiB") {
+        kib.parse::<u32>().ok().and_then(|k| k.checked_mul(1024))
+    } else {
+        size.strip_suffix(" B").and_then(|b| b.parse().ok())
+    };
+    chunk
+        .map(|chunk| Variant::Flushed { chunk })
+        .ok_or_else(|| format!("unknown variant '{text}'"))
 }
 
 /// What a cell measures, apart from its payload.
@@ -165,6 +194,9 @@ mod tests {
             Variant::Fresh,
             Variant::Reused,
             Variant::Dictionary { kib: 4 },
+            Variant::OneShot,
+            Variant::Flushed { chunk: 16384 },
+            Variant::Flushed { chunk: 1000 },
         ] {
             assert_eq!(variant.to_string().parse::<Variant>(), Ok(variant));
         }

@@ -73,6 +73,15 @@ impl<'a> Matrix<'a> {
             .or_else(|| cells.iter().find(fresh))
     }
 
+    /// The cell measured through the one-shot API (`--api oneshot`), if the run has it.
+    fn one_shot(&self, payload: &str, codec: CodecKind, level: i32) -> Option<&'a RunCell> {
+        let id = CellId {
+            variant: Variant::OneShot,
+            ..CellId::reference(codec, level)
+        };
+        self.run.cell_on(payload, &id)
+    }
+
     fn bytes(&self, payload: &str, codec: CodecKind, level: i32) -> Option<u64> {
         self.cell(payload, codec, level).map(|c| c.compressed_bytes)
     }
@@ -141,6 +150,25 @@ fn two_decimals(expected: &str, measured: Option<f64>) -> Option<(String, Verdic
         Verdict::Fails
     };
     Some((format!("{text} ({:.3})", measured?), verdict))
+}
+
+/// A ratio the article took from native libzstd's one-shot call: checked on the run's
+/// one-shot cell, or on its streamed one, saying so, where it has none.
+fn one_shot_ratio(
+    m: &Matrix,
+    payload: &str,
+    level: i32,
+    expected: &str,
+) -> Option<(String, Verdict)> {
+    if let Some(cell) = m.one_shot(payload, Zstd, level) {
+        let (text, verdict) = two_decimals(expected, Some(cell.ratio()))?;
+        return Some((format!("{text}, one-shot"), verdict));
+    }
+    let (text, verdict) = two_decimals(expected, m.ratio(payload, Zstd, level))?;
+    Some((
+        format!("{text}, streamed (measure --api stream,oneshot for one-shot)"),
+        verdict,
+    ))
 }
 
 /// The first zstd level above 1 whose ratio beats level 1's on `payload`.

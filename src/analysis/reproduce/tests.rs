@@ -98,3 +98,32 @@ fn shape_claims_follow_the_matrix() {
         ("level 16", Verdict::Fails)
     );
 }
+
+#[test]
+fn large_ratios_are_checked_on_the_one_shot_cell_when_the_run_has_one() {
+    // The reference run: zstd 3 on large streams to 454,007 B (6.649x) and one-shot to
+    // 453,130 B (6.662x), which is the article's 6.66x.
+    let streamed = cell("large", "zstd", 3, 3_018_756, 454_007, 13.0);
+    let mut one_shot = cell("large", "zstd", 3, 3_018_756, 453_130, 12.0);
+    one_shot.key.id.variant = Variant::OneShot;
+    let run = |cells: Vec<RunCell>| LoadedRun {
+        label: "run".into(),
+        machine: None,
+        measured_on: None,
+        results: crate::results::Results::Codec(cells),
+    };
+    let find = |claims: &[Claim]| {
+        claims
+            .iter()
+            .find(|c| c.claim.starts_with("large, zstd 3 ratio"))
+            .unwrap()
+            .clone()
+    };
+    let without = find(&check(&run(vec![streamed.clone()])));
+    assert_eq!(without.verdict, Verdict::Fails);
+    assert!(without.measured.contains("streamed (measure --api stream,oneshot"));
+    let with = find(&check(&run(vec![streamed, one_shot])));
+    assert_eq!(with.verdict, Verdict::Holds, "{}", with.measured);
+    assert!(with.measured.ends_with("one-shot"), "{}", with.measured);
+    assert!(with.claim.contains("(one-shot, native libzstd)"));
+}

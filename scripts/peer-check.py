@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""How codecbench's speeds compare with lzbench and `zstd -b` for the same work.
+
+lzbench and `zstd -b` compress the whole input in one call with its size known, so
+codecbench is run with `--api oneshot`, the same call. The three alternate REPEATS
+times on one payload; this machine has slow spells that move a whole repeat, so each
+side's fastest repeat is compared (noise only slows a run down; a harness cost would
+slow every repeat). The table gives codecbench's MB/s divided by each peer's for the
+same codec and level (codecbench and lzbench give medians, `zstd -b` its fastest run),
+with each side's library version: a ratio is only meaningful
+where the versions match (target: >= 0.95).
+
+Peers are used where installed: lzbench from $LZBENCH or the PATH (build it from
+https://github.com/inikep/lzbench with `make`), and the `zstd` CLI from the PATH.
+
+    scripts/peer-check.py [--payload large] [--repeats 3] [--seconds 1]
+"""
+
+import argparse
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "target" / "release" / "codecbench"
+# (codec, level) pairs measured, and each one's name in lzbench.
+CELLS = [("zstd", 1), ("zstd", 3), ("brotli", 1), ("brotli", 11), ("gzip", 1), ("gzip", 6)]
+LZBENCH_NAMES = {"zstd": "zstd", "brotli": "brotli", "gzip": "zlib"}
+
+
+def codecbench(payload, seconds):
+    """{(codec, level): (compress MB/s, decompress MB/s, bytes, library)}"""
+    args = [str(BENCH), "run", "--payload", str(payload), "--api", "oneshot",
+            "--codecs", "zstd,brotli,gzip", "--zstd-levels", "1,3", "--brotli-levels", "1,11",
+            "--gzip-levels", "1,6", "--brotli-impl", "c", "--min-time", str(seconds),
+            "--format", "csv", "--quiet"]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    result = {}
+    for row in csv.DictReader(io.StringIO(out)):
+        key = (row["codec"], int(row["level"]))
+        result[key] = (float(row["compress_mb_s"]), float(row["decompress_mb_s"]),
+                       int(row["compressed_bytes"]), f'{row["library"]} {row["version"]}')
+    return result
+
+
+def lzbench(binary, payload, seconds):
+    spec = "/".join(f"{LZBENCH_NAMES[c]},{l}" for c, l in CELLS)
+    args = [binary, "-o4", "-p3", f"-t{seconds},{seconds}", f"-e{spec}", str(payload)]
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    result = {}
+    for row in csv.reader(io.StringIO(out)):
+        match = re.match(r"(\w+) ([\w.]+) -(\d+)$", row[0]) if row else None
+        if not match:
+            continue
+        name, version, level = match.groups()
+        codec = {v: k for k, v in LZBENCH_NAMES.items()}.get(name)
+        if codec:
+            result[(codec, int(level))] = (float(row[1]), float(row[2]), int(row[4]),
+                                           f"{name} {version}")
+    return result
+
+
+def zstd_cli(payload, seconds):
+    version = subprocess.run(["zstd", "--version"], capture_output=True, text=True).stdout
+    version = re.search(r"v(\d+\.\d+\.\d+)", version).group(1)
+    result = {}
+    for level in sorted({l for c, l in CELLS if c == "zstd"}):
+        run = subprocess.run(["zstd", f"-b{level}", f"-i{seconds}", str(payload)],
+                             capture_output=True, text=True)
+        text = (run.stdout + run.stderr).replace("\r", "\n")
+        found = re.findall(r"->\s+(\d+) \(x[\d.]+\),\s+([\d.]+) MB/s,\s+([\d.]+) MB/s", text)
+        if found:
+            size, c, d = found[-1]
+            result[("zstd", level)] = (float(c), float(d), int(size), f"zstd CLI {version}")
+    return result
+
+
+def best(runs):
+    """Per cell, the fastest compression and decompression over the repeats."""
+    merged = {}
+    for run in runs:
+        for key, (c, d, size, lib) in run.items():
+            old = merged.get(key, (0.0, 0.0, size, lib))
+            merged[key] = (max(old[0], c), max(old[1], d), size, lib)
+    return merged
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--payload", default="large", help="single, small or large")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=1, help="time per cell and direction")
+    options = parser.parse_args()
+    subprocess.run(["cargo", "build", "--release", "--locked", "--quiet", "--bin", "codecbench"],
+                   cwd=ROOT, check=True)
+    lz = os.environ.get("LZBENCH") or shutil.which("lzbench")
+    peers = {"lzbench": (lambda p: lzbench(lz, p, options.seconds)) if lz else None,
+             "zstd -b": (lambda p: zstd_cli(p, options.seconds)) if shutil.which("zstd") else None}
+    for name, peer in peers.items():
+        if peer is None:
+            print(f"{name}: not installed, left out", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([str(BENCH), "payloads", "--out", tmp], check=True, capture_output=True)
+        payload = Path(tmp) / f"{options.payload}.json"
+        runs = {"codecbench": []} | {n: [] for n, p in peers.items() if p}
+        for repeat in range(options.repeats):
+            print(f"repeat {repeat + 1}/{options.repeats}", file=sys.stderr)
+            runs["codecbench"].append(codecbench(payload, options.seconds))
+            for name, peer in peers.items():
+                if peer:
+                    runs[name].append(peer(payload))
+    ours = best(runs.pop("codecbench"))
+    print(f"{options.payload}: codecbench --api oneshot against its peers, fastest of "
+          f"{options.repeats} repeats, MB/s of uncompressed bytes (10^6)")
+    header = ("peer", "cell", "codecbench lib", "peer lib", "bytes (ours/peer)",
+              "compress", "decompress")
+    rows = []
+    failing = 0
+    for name, repeats in runs.items():
+        theirs = best(repeats)
+        for key in CELLS:
+            if key not in ours or key not in theirs:
+                continue
+            (oc, od, osize, olib), (pc, pd, psize, plib) = ours[key], theirs[key]
+            same = olib.split()[-1] == plib.split()[-1]
+            ratio_c, ratio_d = oc / pc, od / pd
+            mark = "" if not same else (" ok" if min(ratio_c, ratio_d) >= 0.95 else " LOW")
+            failing += mark == " LOW"
+            rows.append((name, f"{key[0]} {key[1]}", olib, plib, f"{osize}/{psize}",
+                         f"{oc:.0f}/{pc:.0f} = {ratio_c:.2f}",
+                         f"{od:.0f}/{pd:.0f} = {ratio_d:.2f}{mark}"))
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    for row in [header] + rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+    print("ok: >= 0.95 of the peer where the library versions match; other rows are for "
+          "scale only")
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -27,6 +27,7 @@ pub const MAX_REQUESTS: usize = 1_000_000;
 pub const MAX_DURATION: Duration = Duration::from_secs(600);
 
 mod client;
+pub mod dictionary;
 mod encoding;
 mod server;
 mod shaping;

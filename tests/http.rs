@@ -172,3 +172,61 @@ fn an_unwritable_output_fails_before_any_request() {
         "{message}"
     );
 }
+
+#[test]
+fn dcz_against_the_previous_version_sends_far_fewer_bytes_than_zstd() {
+    let output = succeed(codecbench().args([
+        "http",
+        "--payload",
+        "small",
+        "--encodings",
+        "zstd:3,dcz:3",
+        "--dictionary",
+        "previous",
+        "--change",
+        "5",
+        "--requests",
+        "5",
+        "--quiet",
+        "--format",
+        "json",
+    ]));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let encodings = report["payloads"][0]["encodings"].as_array().unwrap();
+    let body = |label: &str| {
+        let result = encodings.iter().find(|e| e["encoding"] == label).unwrap();
+        assert_eq!(result["errors"], 0, "{result}");
+        assert_eq!(result["requests"], 5, "{result}");
+        result["body_bytes"].as_f64().unwrap()
+    };
+    // Every dcz body was decoded against the dictionary and checked byte for byte; with
+    // 5% of the records updated it is a small fraction of plain zstd's.
+    let (zstd, dcz) = (body("zstd:3"), body("dcz:3"));
+    assert!(dcz * 10.0 < zstd, "dcz {dcz} B against zstd {zstd} B");
+}
+
+#[test]
+fn dictionaries_are_checked_before_any_request() {
+    let message = bad_input(&["http", "--encodings", "dcz:3", "--requests", "1"]);
+    assert!(message.contains("add --dictionary previous"), "{message}");
+    let message = bad_input(&["http", "--dictionary", "trained", "--requests", "1"]);
+    assert!(
+        message.contains("dictionary modes are: previous"),
+        "{message}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "not JSON records").unwrap();
+    let message = bad_input(&[
+        "http",
+        "--payload",
+        text.to_str().unwrap(),
+        "--encodings",
+        "dcz:3",
+        "--dictionary",
+        "previous",
+        "--requests",
+        "1",
+    ]);
+    assert!(message.contains("JSON array of records"), "{message}");
+}

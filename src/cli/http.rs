@@ -12,8 +12,9 @@ pub struct HttpArgs {
     pub payloads: Vec<String>,
 
     /// Encodings to serve, one server each: `zstd:LEVEL`, `br:QUALITY`, `gzip:LEVEL`,
-    /// `identity`, or `auto` (zstd, br and gzip at level 1, negotiated in ASP.NET Core's
-    /// order for a browser's Accept-Encoding), comma-separated.
+    /// `dcz:LEVEL` (zstd against the dictionary the client holds, RFC 9842; needs
+    /// --dictionary), `identity`, or `auto` (zstd, br and gzip at level 1, negotiated in
+    /// ASP.NET Core's order for a browser's Accept-Encoding), comma-separated.
     #[arg(
         long,
         value_name = "LIST",
@@ -21,6 +22,22 @@ pub struct HttpArgs {
         default_value = "zstd:1,zstd:3,br:1,br:4,gzip:1,identity"
     )]
     pub encodings: Vec<String>,
+
+    /// Where `dcz` encodings get the dictionary the client holds (RFC 9842): `previous`,
+    /// the payload as it was, while the server sends a version with --change of its
+    /// records updated (every encoding then sends that version).
+    #[arg(long, value_name = "previous")]
+    pub dictionary: Option<String>,
+
+    /// With --dictionary previous: the share of records updated between the version the
+    /// client holds and the one it is sent, in percent.
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 5.0,
+        allow_hyphen_values = true
+    )]
+    pub change: f64,
 
     /// Connections per encoding, each sending one request at a time.
     #[arg(long, value_name = "N", default_value_t = 1,

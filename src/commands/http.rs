@@ -9,6 +9,7 @@ use crate::config::outputs::Export;
 use crate::environment::Environment;
 use crate::error::{Error, Failing};
 use crate::export::{self, significant, thousands, Format, Style};
+use crate::http::dictionary::Dictionary;
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 use crate::payload::{self, Payload};
 use crate::results::codec::SCHEMA_VERSION;
@@ -19,6 +20,10 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
     if !config.quiet {
         notes.iter().for_each(|note| eprintln!("{note}"));
     }
+    let versions = payloads
+        .iter()
+        .map(|p| version(&config, p))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut report = HttpReport {
         schema_version: SCHEMA_VERSION,
         kind: HTTP_KIND.to_string(),
@@ -34,8 +39,9 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
     if config.format == Format::Csv {
         out.write(&export::http::csv_header()).failing()?;
     }
-    for (index, payload) in payloads.iter().enumerate() {
-        let current = measure_payload(&config, &files, &report, payload, &mut out).failing()?;
+    for (index, (payload, version)) in payloads.iter().zip(versions).enumerate() {
+        let current =
+            measure_payload(&config, &files, &report, payload, version, &mut out).failing()?;
         if matches!(config.format, Format::Table | Format::Markdown) {
             if index > 0 {
                 out.write(b"\n").failing()?;
@@ -97,12 +103,28 @@ fn name_failures(report: &HttpReport) -> usize {
     failures.iter().map(|r| r.errors).sum()
 }
 
+/// The body every encoding sends for `payload`, and the dictionary the client holds:
+/// with --dictionary previous, the payload with --change of its records updated, against
+/// the payload as it was.
+fn version(
+    config: &HttpConfig,
+    payload: &Payload,
+) -> anyhow::Result<(Vec<u8>, Option<Dictionary>)> {
+    let Some(share) = config.previous_changed else {
+        return Ok((payload.bytes.clone(), None));
+    };
+    let updated = payload::change::change_records(&payload.bytes, share, config.seed as u64)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", payload.name))?;
+    Ok((updated, Some(Dictionary::new(payload.bytes.clone()))))
+}
+
 /// Measures one payload's encodings, saving and streaming each as it finishes.
 fn measure_payload(
     config: &HttpConfig,
     files: &SavedFiles,
     report: &HttpReport,
     payload: &Payload,
+    (sent, dictionary): (Vec<u8>, Option<Dictionary>),
     out: &mut Stdout,
 ) -> Result<HttpPayloadResult> {
     let load = config.load;
@@ -120,8 +142,8 @@ fn measure_payload(
     ));
     let mut current = HttpPayloadResult {
         payload: payload.name.clone(),
-        input_bytes: payload.bytes.len() as u64,
-        sha256: payload::sha256_hex(&payload.bytes),
+        input_bytes: sent.len() as u64,
+        sha256: payload::sha256_hex(&sent),
         interrupted: false,
         encodings: Vec::new(),
     };
@@ -145,7 +167,7 @@ fn measure_payload(
         }
         Ok(())
     };
-    crate::http::measure(&payload.bytes, &config.encodings, load, &mut on_result)?;
+    crate::http::measure(&sent, dictionary, &config.encodings, load, &mut on_result)?;
     // As for `run`: a stop requested while the payload was measured marks it.
     current.interrupted = interrupt::requested();
     Ok(current)

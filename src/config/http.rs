@@ -33,6 +33,9 @@ pub struct HttpConfig {
     pub exports: super::outputs::Exports,
     /// No progress lines.
     pub quiet: bool,
+    /// With `--dictionary previous`: the share of records (0 to 1) updated between the
+    /// client's version and the one sent.
+    pub previous_changed: Option<f64>,
 }
 
 impl HttpConfig {
@@ -77,6 +80,22 @@ impl HttpConfig {
         };
         let payloads = payload_sources(&names, &[])?;
         let exports = super::exports(&args.output, &payloads)?;
+        let previous_changed = match args.dictionary.as_deref() {
+            None => None,
+            Some("previous") if args.change.is_finite() && (0.0..=100.0).contains(&args.change) => {
+                Some(args.change / 100.0)
+            }
+            Some("previous") => bail!(
+                "--change {} must be a percentage from 0 to 100",
+                args.change
+            ),
+            Some(other) => bail!("--dictionary {other}: the dictionary modes are: previous"),
+        };
+        if let Some(dcz) = encodings.iter().find(|e| matches!(e, Encoding::Dcz(_))) {
+            if previous_changed.is_none() {
+                bail!("encoding {dcz} needs a dictionary: add --dictionary previous");
+            }
+        }
         Ok(HttpConfig {
             encodings,
             load,
@@ -86,6 +105,7 @@ impl HttpConfig {
             format: args.output.format,
             exports,
             quiet: args.quiet,
+            previous_changed,
         })
     }
 }

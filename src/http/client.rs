@@ -59,7 +59,7 @@ async fn connect(
 pub(super) async fn client(
     address: std::net::SocketAddr,
     encoding: Encoding,
-    payload: Arc<Vec<u8>>,
+    resource: Resource,
     claim: Arc<dyn Fn() -> bool + Send + Sync>,
     deadline: Instant,
 ) -> Outcome {
@@ -72,7 +72,7 @@ pub(super) async fn client(
                 sender = Some(connect(address, &read).await?);
             }
             let connection = sender.as_mut().expect("connected above");
-            request(connection, address, encoding, &payload, &read).await
+            request(connection, address, encoding, &resource, &read).await
         };
         let limit = deadline.saturating_duration_since(Instant::now()) + GRACE;
         let result = tokio::select! {
@@ -104,18 +104,27 @@ async fn stopped() {
 }
 
 /// One request on `sender`, timed from sending to the last body byte, its body decoded
-/// and checked against `payload`.
+/// and checked against the resource's. For `dcz` the client offers the dictionary it
+/// holds in `Available-Dictionary`.
 async fn request(
     sender: &mut hyper::client::conn::http1::SendRequest<Empty<Bytes>>,
     address: std::net::SocketAddr,
     encoding: Encoding,
-    payload: &[u8],
+    resource: &Resource,
     read: &AtomicU64,
 ) -> Result<Sample> {
-    let request = hyper::Request::get("/payload")
+    let mut request = hyper::Request::get("/payload")
         .header(hyper::header::HOST, address.to_string())
-        .header(hyper::header::ACCEPT_ENCODING, encoding.accept_encoding())
-        .body(Empty::<Bytes>::new())?;
+        .header(hyper::header::ACCEPT_ENCODING, encoding.accept_encoding());
+    let offered = resource
+        .dictionary
+        .as_ref()
+        .filter(|_| encoding.uses_dictionary());
+    if let Some(dictionary) = offered {
+        request = request.header("available-dictionary", dictionary.available_dictionary());
+    }
+    let request = request.body(Empty::<Bytes>::new())?;
+    let payload = resource.body.as_slice();
     // hyper 1.x lets one request through before the connection is ready; waiting for
     // readiness first makes every later one safe ("connection was not ready").
     sender.ready().await?;
@@ -137,7 +146,10 @@ async fn request(
     if content_encoding != expected {
         bail!("Content-Encoding was {content_encoding:?}, expected {expected:?}");
     }
-    let decoded = decode(content_encoding.as_deref(), &body)?;
+    let decoded = match (content_encoding.as_deref(), offered) {
+        (Some("dcz"), Some(dictionary)) => dictionary.decode_dcz(&body)?,
+        (coding, _) => decode(coding, &body)?,
+    };
     if decoded != payload {
         bail!(
             "the decoded body ({} bytes) differs from the payload ({} bytes)",
@@ -163,8 +175,11 @@ pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>
     let server = ServerThread::start()?;
     runtime.block_on(async {
         let payload = Arc::new(payload.to_vec());
-        let (address, stop) =
-            start_server(&server.handle, payload.clone(), Encoding::Auto, None).await?;
+        let resource = Resource {
+            body: payload.clone(),
+            dictionary: None,
+        };
+        let (address, stop) = start_server(&server.handle, resource, Encoding::Auto, None).await?;
         let stream = TcpStream::connect(address).await?;
         let (mut sender, connection) =
             hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
@@ -191,13 +206,13 @@ pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>
 /// Runs the load for one encoding against its own server.
 pub(super) async fn measure_encoding(
     server: &ServerThread,
-    payload: Arc<Vec<u8>>,
+    resource: Resource,
     encoding: Encoding,
     load: Load,
 ) -> Result<EncodingResult> {
     let (address, stop) = start_server(
         &server.handle,
-        payload.clone(),
+        resource.clone(),
         encoding,
         load.bandwidth_mbit,
     )
@@ -214,7 +229,7 @@ pub(super) async fn measure_encoding(
     let start = Instant::now();
     let clients: Vec<_> = (0..load.concurrency.max(1))
         .map(|_| {
-            let client = client(address, encoding, payload.clone(), claim.clone(), deadline);
+            let client = client(address, encoding, resource.clone(), claim.clone(), deadline);
             tokio::spawn(client)
         })
         .collect();

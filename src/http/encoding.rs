@@ -17,6 +17,9 @@ pub enum Encoding {
     Br(i32),
     /// `Content-Encoding: gzip` at this level.
     Gzip(i32),
+    /// `Content-Encoding: dcz` (RFC 9842): zstd at this level against the dictionary
+    /// the client offers in `Available-Dictionary`, if the server holds it.
+    Dcz(i32),
     /// No compression.
     Identity,
     /// zstd, br and gzip offered together at level 1, the server choosing by the
@@ -71,8 +74,9 @@ impl Encoding {
             "zstd" => (Encoding::Zstd(level), 1..=19),
             "br" => (Encoding::Br(level), 0..=11),
             "gzip" => (Encoding::Gzip(level), 0..=9),
+            "dcz" => (Encoding::Dcz(level), 1..=19),
             other => {
-                bail!("encoding '{text}': unknown coding '{other}' (zstd, br, gzip, identity)")
+                bail!("encoding '{text}': unknown coding '{other}' (zstd, br, gzip, dcz, identity)")
             }
         };
         if !range.contains(&level) {
@@ -91,15 +95,23 @@ impl Encoding {
             Encoding::Zstd(_) => "zstd",
             Encoding::Br(_) => "br",
             Encoding::Gzip(_) => "gzip",
+            Encoding::Dcz(_) => "dcz",
             Encoding::Identity => "identity",
             Encoding::Auto => "auto",
         }
+    }
+
+    /// Whether the client offers its dictionary: `dcz`.
+    pub(super) fn uses_dictionary(self) -> bool {
+        matches!(self, Encoding::Dcz(_))
     }
 
     /// The `Accept-Encoding` the client sends for this encoding.
     pub(super) fn accept_encoding(self) -> &'static str {
         match self {
             Encoding::Auto => BROWSER_ACCEPT_ENCODING,
+            // What Chrome sends where it holds a dictionary for the URL.
+            Encoding::Dcz(_) => "gzip, deflate, br, zstd, dcb, dcz",
             other => other.token(),
         }
     }
@@ -126,7 +138,7 @@ impl Encoding {
     /// `zstd:1`, or `identity`.
     pub fn label(self) -> String {
         match self {
-            Encoding::Zstd(l) | Encoding::Br(l) | Encoding::Gzip(l) => {
+            Encoding::Zstd(l) | Encoding::Br(l) | Encoding::Gzip(l) | Encoding::Dcz(l) => {
                 format!("{}:{l}", self.token())
             }
             Encoding::Identity | Encoding::Auto => self.token().into(),
@@ -145,7 +157,7 @@ impl Encoding {
             Encoding::Br(l) => (none.br(true), l),
             Encoding::Gzip(l) => (none.gzip(true), l),
             Encoding::Auto => (none.zstd(true).br(true).gzip(true), AUTO_LEVEL),
-            Encoding::Identity => return None,
+            Encoding::Identity | Encoding::Dcz(_) => return None,
         };
         Some(layer.quality(CompressionLevel::Precise(level)))
     }

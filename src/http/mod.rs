@@ -34,6 +34,7 @@ mod shaping;
 
 use client::measure_encoding;
 pub use client::negotiate;
+use dictionary::Dictionary;
 use encoding::decode;
 pub use encoding::{Encoding, BROWSER_ACCEPT_ENCODING};
 use server::{start_server, ServerThread};
@@ -53,9 +54,21 @@ pub struct Load {
     pub bandwidth_mbit: Option<f64>,
 }
 
-/// Measures every encoding in turn on `payload`, calling `on_result` after each.
+/// What the server sends, and the dictionary a client already holds, if any (RFC 9842:
+/// for `dcz`, the client's previous version of the resource).
+#[derive(Clone, Debug)]
+pub struct Resource {
+    /// The body the server sends for every request.
+    pub body: Arc<Vec<u8>>,
+    /// A dictionary both sides hold, for `dcz` encodings.
+    pub dictionary: Option<Dictionary>,
+}
+
+/// Measures every encoding in turn on `payload` (compressed against `dictionary` for
+/// `dcz`), calling `on_result` after each.
 pub fn measure(
     payload: &[u8],
+    dictionary: Option<Dictionary>,
     encodings: &[Encoding],
     load: Load,
     on_result: &mut dyn FnMut(&EncodingResult) -> Result<()>,
@@ -66,14 +79,17 @@ pub fn measure(
         .build()
         .context("cannot start the async runtime")?;
     let server = ServerThread::start()?;
-    let payload = Arc::new(payload.to_vec());
+    let resource = Resource {
+        body: Arc::new(payload.to_vec()),
+        dictionary,
+    };
     let mut results = Vec::new();
     for &encoding in encodings {
         if crate::bench::interrupt::requested() {
             break;
         }
         let result =
-            runtime.block_on(measure_encoding(&server, payload.clone(), encoding, load))?;
+            runtime.block_on(measure_encoding(&server, resource.clone(), encoding, load))?;
         on_result(&result)?;
         results.push(result);
     }
@@ -162,7 +178,7 @@ mod tests {
             duration: None,
             bandwidth_mbit: None,
         };
-        let results = measure(&payload, &encodings, load, &mut |_| Ok(())).unwrap();
+        let results = measure(&payload, None, &encodings, load, &mut |_| Ok(())).unwrap();
         assert_eq!(results.len(), 5);
         for result in &results {
             assert_eq!(result.requests, 24, "{}", result.encoding);

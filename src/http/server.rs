@@ -1,7 +1,6 @@
 //! The server: axum with tower-http's compression on its own single-threaded runtime,
 //! whose thread CPU time is the server's.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
@@ -87,25 +86,68 @@ pub(super) fn thread_cpu_time() -> Option<Duration> {
     None
 }
 
+/// The `dcz` endpoint: the body compressed per request against the dictionary the
+/// request names in `Available-Dictionary` when the server holds it and the client
+/// accepts `dcz` (RFC 9842 §6), else sent as it is.
+async fn dcz_response(
+    headers: hyper::HeaderMap,
+    resource: Resource,
+    level: i32,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    };
+    let vary = (hyper::header::VARY, "accept-encoding, available-dictionary");
+    let json = (hyper::header::CONTENT_TYPE, "application/json");
+    let body = resource.body.as_ref();
+    let usable = resource.dictionary.as_ref().filter(|d| {
+        dictionary::accepts_dcz(header("accept-encoding"))
+            && d.is_named_by(header("available-dictionary"))
+    });
+    match usable.map(|d| d.encode_dcz(body, level)) {
+        Some(Ok(encoded)) => {
+            let coding = (hyper::header::CONTENT_ENCODING, "dcz");
+            ([json, vary, coding], encoded).into_response()
+        }
+        Some(Err(_)) => hyper::StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        None => ([json, vary], body.clone()).into_response(),
+    }
+}
+
 /// Starts a server for `encoding` on an ephemeral loopback port, on `server`'s thread;
 /// returns its address and a sender that stops it.
 pub(super) async fn start_server(
     server: &tokio::runtime::Handle,
-    payload: Arc<Vec<u8>>,
+    resource: Resource,
     encoding: Encoding,
     bandwidth_mbit: Option<f64>,
 ) -> Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
     // A dynamic response: the body is built for each request, not served from a cache.
-    let handler = move || {
-        let payload = payload.clone();
-        async move {
-            (
-                [(hyper::header::CONTENT_TYPE, "application/json")],
-                payload.as_ref().clone(),
-            )
+    let mut app = match encoding {
+        Encoding::Dcz(level) => axum::Router::new().route(
+            "/payload",
+            axum::routing::get(move |headers: hyper::HeaderMap| {
+                dcz_response(headers, resource.clone(), level)
+            }),
+        ),
+        _ => {
+            let payload = resource.body.clone();
+            let handler = move || {
+                let payload = payload.clone();
+                async move {
+                    (
+                        [(hyper::header::CONTENT_TYPE, "application/json")],
+                        payload.as_ref().clone(),
+                    )
+                }
+            };
+            axum::Router::new().route("/payload", axum::routing::get(handler))
         }
     };
-    let mut app = axum::Router::new().route("/payload", axum::routing::get(handler));
     if let Some(layer) = encoding.layer() {
         app = app.layer(layer);
     }
@@ -152,4 +194,55 @@ pub(super) async fn start_server(
         .context("the server did not start")?
         .context("cannot listen on 127.0.0.1")?;
     Ok((address, stop))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::dictionary::Dictionary;
+
+    fn headers(pairs: &[(&'static str, String)]) -> hyper::HeaderMap {
+        let mut map = hyper::HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, value.parse().unwrap());
+        }
+        map
+    }
+
+    /// RFC 9842 §6: dcz only for a client that accepts it and names the dictionary the
+    /// server holds; otherwise the body as it is. Either way, Vary names both headers.
+    #[tokio::test]
+    async fn dcz_is_sent_only_against_the_dictionary_the_server_holds() {
+        let dictionary = Dictionary::new(b"[{\"id\":1,\"balance\":10.5}]".repeat(20));
+        let resource = Resource {
+            body: Arc::new(b"[{\"id\":1,\"balance\":11.6}]".repeat(20)),
+            dictionary: Some(dictionary.clone()),
+        };
+        let named = dictionary.available_dictionary();
+        let other = Dictionary::new(b"other".to_vec()).available_dictionary();
+        let cases = [
+            ("gzip, br, zstd, dcb, dcz", named.clone(), Some("dcz")),
+            ("gzip, br, zstd, dcb, dcz", other, None),
+            ("gzip, br, zstd", named, None),
+        ];
+        for (accept, available, expected) in cases {
+            let request = headers(&[
+                ("accept-encoding", accept.to_string()),
+                ("available-dictionary", available),
+            ]);
+            let response = dcz_response(request, resource.clone(), 3).await;
+            let coding = response.headers().get(hyper::header::CONTENT_ENCODING);
+            assert_eq!(coding.map(|v| v.to_str().unwrap()), expected, "{accept}");
+            let vary = response.headers().get(hyper::header::VARY).unwrap();
+            assert_eq!(vary, "accept-encoding, available-dictionary");
+            let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            let decoded = match expected {
+                Some(_) => dictionary.decode_dcz(&body).unwrap(),
+                None => body.to_vec(),
+            };
+            assert_eq!(decoded, *resource.body);
+        }
+    }
 }

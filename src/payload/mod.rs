@@ -1,5 +1,6 @@
 //! Payloads: the article's generated customer records, and the user's own files.
 
+pub mod change;
 pub mod dotnet_random;
 pub mod har;
 pub mod records;

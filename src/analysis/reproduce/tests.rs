@@ -121,7 +121,9 @@ fn large_ratios_are_checked_on_the_one_shot_cell_when_the_run_has_one() {
     };
     let without = find(&check(&run(vec![streamed.clone()])));
     assert_eq!(without.verdict, Verdict::Fails);
-    assert!(without.measured.contains("streamed (measure --api stream,oneshot"));
+    assert!(without
+        .measured
+        .contains("streamed (measure --api stream,oneshot"));
     let with = find(&check(&run(vec![streamed, one_shot])));
     assert_eq!(with.verdict, Verdict::Holds, "{}", with.measured);
     assert!(with.measured.ends_with("one-shot"), "{}", with.measured);

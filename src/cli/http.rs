@@ -23,21 +23,9 @@ pub struct HttpArgs {
     )]
     pub encodings: Vec<String>,
 
-    /// Where `dcz` encodings get the dictionary the client holds (RFC 9842): `previous`,
-    /// the payload as it was, while the server sends a version with --change of its
-    /// records updated (every encoding then sends that version).
-    #[arg(long, value_name = "previous")]
-    pub dictionary: Option<String>,
-
-    /// With --dictionary previous: the share of records updated between the version the
-    /// client holds and the one it is sent, in percent.
-    #[arg(
-        long,
-        value_name = "PCT",
-        default_value_t = 5.0,
-        allow_hyphen_values = true
-    )]
-    pub change: f64,
+    /// The dictionary a client holds, for `dcz` encodings.
+    #[command(flatten)]
+    pub dictionary: DictionaryArgs,
 
     /// Connections per encoding, each sending one request at a time.
     #[arg(long, value_name = "N", default_value_t = 1,
@@ -70,4 +58,71 @@ pub struct HttpArgs {
     /// Options of the record generator, for the built-in payloads.
     #[command(flatten)]
     pub generator: GeneratorArgs,
+}
+
+/// Options of `codecbench serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// A built-in payload, a file, a directory or a HAR capture, as for `run`. Default:
+    /// the three built-in payloads.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Also generated payloads of these record counts, comma-separated.
+    #[arg(
+        long,
+        value_name = "N,...",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub records: Vec<String>,
+
+    /// Encodings, each at its own path `/<encoding>/<payload>` (e.g. `/zstd-1/small`):
+    /// as for `http`, comma-separated.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "zstd:1,br:4,gzip:6,identity,auto"
+    )]
+    pub encodings: Vec<String>,
+
+    /// The address to listen on. Anything but loopback exposes the payloads to the
+    /// network.
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    pub bind: String,
+
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, value_name = "PORT", default_value_t = 8080)]
+    pub port: u16,
+
+    /// The dictionary a client holds, for `dcz` encodings.
+    #[command(flatten)]
+    pub dictionary: DictionaryArgs,
+
+    /// Options of the record generator, for the built-in payloads.
+    #[command(flatten)]
+    pub generator: GeneratorArgs,
+}
+
+/// Where `dcz` encodings get the dictionary the client holds: shared by `http` and
+/// `serve`.
+#[derive(Debug, Args)]
+pub struct DictionaryArgs {
+    /// Where `dcz` encodings get the dictionary the client holds (RFC 9842): `previous`,
+    /// the payload as it was, while the server sends a version with --change of its
+    /// records updated (every encoding then sends that version; `serve` also serves the
+    /// previous one at `/dictionary/<payload>`, marked Use-As-Dictionary).
+    #[arg(long, value_name = "previous")]
+    pub dictionary: Option<String>,
+
+    /// With --dictionary previous: the share of records updated between the version the
+    /// client holds and the one it is sent, in percent.
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 5.0,
+        allow_hyphen_values = true
+    )]
+    pub change: f64,
 }

@@ -9,7 +9,7 @@ pub use analysis::{
     CompareArgs, CompareFormat, MergeArgs, MergeFormat, ParamsFormat, PayloadsArgs, PlotArgs,
     RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs,
 };
-pub use http::HttpArgs;
+pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
 pub use measure::{GeneratorArgs, MeasureArgs, OutputArgs, RunArgs};
 
 use clap::{Parser, Subcommand};
@@ -65,6 +65,12 @@ pub enum Command {
     /// Requests/s, latency percentiles and bytes on the wire, every body decoded and
     /// verified.
     Http(HttpArgs),
+    /// Serve the payloads over HTTP for your own clients, until Ctrl-C.
+    ///
+    /// The same server and middleware as `http`, each encoding at its own path, on a port
+    /// you pick (127.0.0.1:8080 by default), for a browser, `curl --compressed` or a load
+    /// generator you trust. Prints each URL at start.
+    Serve(ServeArgs),
 }
 
 #[cfg(test)]

@@ -9,11 +9,12 @@ mod merge;
 mod output;
 mod payloads;
 mod run;
+mod serve;
 
 use crate::cli::{Cli, Command};
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::config::compare::{CompareConfig, MergeConfig};
-use crate::config::http::HttpConfig;
+use crate::config::http::{HttpConfig, ServeConfig};
 use crate::config::{PayloadsConfig, RunConfig};
 use crate::error::Result;
 
@@ -29,5 +30,6 @@ pub fn run(cli: Cli) -> Result {
         Command::Reproduce(args) => analysis::reproduce(ReproduceConfig::from_args(args)?),
         Command::Plot(args) => analysis::plot(PlotConfig::from_args(args)?),
         Command::Http(args) => http::run(HttpConfig::from_args(args)?),
+        Command::Serve(args) => serve::run(ServeConfig::from_args(args)?),
     }
 }

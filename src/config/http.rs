@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 
 use super::payload_sources;
-use crate::cli::HttpArgs;
+use crate::cli::{DictionaryArgs, HttpArgs};
 use crate::export::Format;
 use crate::http::{Encoding, Load};
 use crate::payload::{PayloadSource, RngKind};
@@ -80,22 +80,7 @@ impl HttpConfig {
         };
         let payloads = payload_sources(&names, &[])?;
         let exports = super::exports(&args.output, &payloads)?;
-        let previous_changed = match args.dictionary.as_deref() {
-            None => None,
-            Some("previous") if args.change.is_finite() && (0.0..=100.0).contains(&args.change) => {
-                Some(args.change / 100.0)
-            }
-            Some("previous") => bail!(
-                "--change {} must be a percentage from 0 to 100",
-                args.change
-            ),
-            Some(other) => bail!("--dictionary {other}: the dictionary modes are: previous"),
-        };
-        if let Some(dcz) = encodings.iter().find(|e| matches!(e, Encoding::Dcz(_))) {
-            if previous_changed.is_none() {
-                bail!("encoding {dcz} needs a dictionary: add --dictionary previous");
-            }
-        }
+        let previous_changed = dictionary_mode(&args.dictionary, &encodings)?;
         Ok(HttpConfig {
             encodings,
             load,
@@ -106,6 +91,65 @@ impl HttpConfig {
             exports,
             quiet: args.quiet,
             previous_changed,
+        })
+    }
+}
+
+/// `--dictionary previous` with `--change PCT` as a share from 0 to 1; `None` without a
+/// dictionary, which `dcz` encodings need.
+fn dictionary_mode(args: &DictionaryArgs, encodings: &[Encoding]) -> Result<Option<f64>> {
+    let change = args.change;
+    let share = match args.dictionary.as_deref() {
+        None => None,
+        Some("previous") if change.is_finite() && (0.0..=100.0).contains(&change) => {
+            Some(change / 100.0)
+        }
+        Some("previous") => bail!("--change {change} must be a percentage from 0 to 100"),
+        Some(other) => bail!("--dictionary {other}: the dictionary modes are: previous"),
+    };
+    if let Some(dcz) = encodings.iter().find(|e| matches!(e, Encoding::Dcz(_))) {
+        if share.is_none() {
+            bail!("encoding {dcz} needs a dictionary: add --dictionary previous");
+        }
+    }
+    Ok(share)
+}
+
+/// Settings of `codecbench serve`.
+pub struct ServeConfig {
+    /// The payloads.
+    pub payloads: Vec<PayloadSource>,
+    /// The encodings, each at its own path.
+    pub encodings: Vec<Encoding>,
+    /// Where to listen.
+    pub address: std::net::SocketAddr,
+    /// With `--dictionary previous`: the share of records updated.
+    pub previous_changed: Option<f64>,
+    /// Generator seed.
+    pub seed: i32,
+    /// Generator stream.
+    pub rng: RngKind,
+}
+
+impl ServeConfig {
+    /// Checks the encodings, the address and the payload names.
+    pub fn from_args(args: crate::cli::ServeArgs) -> Result<Self> {
+        let encodings = args
+            .encodings
+            .iter()
+            .map(|e| Encoding::parse(e.trim()))
+            .collect::<Result<Vec<_>>>()?;
+        let ip: std::net::IpAddr = args
+            .bind
+            .parse()
+            .map_err(|_| anyhow::anyhow!("--bind {}: not an IP address", args.bind))?;
+        Ok(ServeConfig {
+            previous_changed: dictionary_mode(&args.dictionary, &encodings)?,
+            payloads: payload_sources(&args.payloads, &args.records)?,
+            encodings,
+            address: std::net::SocketAddr::new(ip, args.port),
+            seed: args.generator.seed,
+            rng: args.generator.rng,
         })
     }
 }

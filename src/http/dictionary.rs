@@ -50,6 +50,11 @@ impl Dictionary {
         }
     }
 
+    /// Its bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
     /// Its size in bytes.
     pub fn len(&self) -> usize {
         self.bytes.len()

@@ -29,6 +29,7 @@ pub const MAX_DURATION: Duration = Duration::from_secs(600);
 mod client;
 pub mod dictionary;
 mod encoding;
+pub mod serve;
 mod server;
 mod shaping;
 

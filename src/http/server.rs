@@ -118,18 +118,12 @@ async fn dcz_response(
     }
 }
 
-/// Starts a server for `encoding` on an ephemeral loopback port, on `server`'s thread;
-/// returns its address and a sender that stops it.
-pub(super) async fn start_server(
-    server: &tokio::runtime::Handle,
-    resource: Resource,
-    encoding: Encoding,
-    bandwidth_mbit: Option<f64>,
-) -> Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
-    // A dynamic response: the body is built for each request, not served from a cache.
-    let mut app = match encoding {
+/// A router serving `resource` at `path` with `encoding`: a dynamic response, the body
+/// built (and compressed) for each request, not served from a cache.
+pub(super) fn app(resource: Resource, encoding: Encoding, path: &str) -> axum::Router {
+    let app = match encoding {
         Encoding::Dcz(level) => axum::Router::new().route(
-            "/payload",
+            path,
             axum::routing::get(move |headers: hyper::HeaderMap| {
                 dcz_response(headers, resource.clone(), level)
             }),
@@ -145,12 +139,24 @@ pub(super) async fn start_server(
                     )
                 }
             };
-            axum::Router::new().route("/payload", axum::routing::get(handler))
+            axum::Router::new().route(path, axum::routing::get(handler))
         }
     };
-    if let Some(layer) = encoding.layer() {
-        app = app.layer(layer);
+    match encoding.layer() {
+        Some(layer) => app.layer(layer),
+        None => app,
     }
+}
+
+/// Starts a server for `encoding` on an ephemeral loopback port, on `server`'s thread;
+/// returns its address and a sender that stops it.
+pub(super) async fn start_server(
+    server: &tokio::runtime::Handle,
+    resource: Resource,
+    encoding: Encoding,
+    bandwidth_mbit: Option<f64>,
+) -> Result<(std::net::SocketAddr, tokio::sync::oneshot::Sender<()>)> {
+    let app = app(resource, encoding, "/payload");
     let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
     let (bound_tx, bound_rx) = tokio::sync::oneshot::channel();
     server.spawn(async move {

@@ -1,0 +1,51 @@
+//! `codecbench serve`: loads the payloads, prints the URLs, serves until a stop request.
+
+use std::io::Write;
+
+use crate::config::http::ServeConfig;
+use crate::error::Failing;
+use crate::http::dictionary::Dictionary;
+use crate::http::serve::{listen, routes, serve, Served};
+use crate::payload::{self, change::change_records};
+
+/// Serves every payload of `config` at every encoding until Ctrl-C.
+pub fn run(config: ServeConfig) -> crate::error::Result {
+    let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
+    notes.iter().for_each(|note| eprintln!("{note}"));
+    let mut served: Vec<Served> = Vec::new();
+    for payload in &payloads {
+        let mut entry = match config.previous_changed {
+            Some(share) => {
+                let updated = change_records(&payload.bytes, share, config.seed as u64)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", payload.name))?;
+                let previous = Dictionary::new(payload.bytes.clone());
+                Served::new(&payload.name, updated, Some(previous))
+            }
+            None => Served::new(&payload.name, payload.bytes.clone(), None),
+        };
+        // Two payloads whose names read alike get -2, -3.
+        let base = entry.slug.clone();
+        let mut n = 1;
+        while served.iter().any(|s| s.slug == entry.slug) {
+            n += 1;
+            entry.slug = format!("{base}-{n}");
+        }
+        served.push(entry);
+    }
+    let (router, urls) = routes(&served, &config.encodings);
+    let listener = listen(config.address)?;
+    let address = listener.local_addr().map_err(anyhow::Error::from)?;
+    let mut out = std::io::stdout().lock();
+    let mut announce = || -> std::io::Result<()> {
+        writeln!(out, "serving on http://{address}, until Ctrl-C")?;
+        for url in &urls {
+            writeln!(out, "http://{address}{}  {}", url.path, url.what)?;
+        }
+        out.flush()
+    };
+    announce().map_err(anyhow::Error::from).failing()?;
+    drop(out);
+    serve(router, listener).failing()?;
+    eprintln!("stopped");
+    Ok(())
+}

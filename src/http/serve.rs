@@ -1,0 +1,173 @@
+//! `codecbench serve`: the payloads through the same server and middleware as `http`, on
+//! a port the user picks, for clients the user already trusts (a browser, `curl
+//! --compressed`, a load generator), until a stop request.
+//!
+//! Each encoding gets its own path, `/<encoding>/<payload>` (e.g. `/zstd-1/small`), so a
+//! client reaches one encoding by URL; `/auto/<payload>` negotiates like ASP.NET Core.
+//! With a dictionary, `/dictionary/<payload>` serves the client's previous version with
+//! `Use-As-Dictionary`, so a browser keeps it for the `dcz` paths.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+
+use super::server::app;
+use super::{Dictionary, Encoding, Resource};
+
+/// One payload to serve.
+pub struct Served {
+    /// Its name in the listing.
+    pub name: String,
+    /// The path segment: the name made URL-safe.
+    pub slug: String,
+    /// What the server sends, and the client's previous version, if any.
+    pub resource: Resource,
+}
+
+/// One URL the server answers, for the listing printed at start.
+pub struct Url {
+    /// The path, e.g. `/zstd-1/small`.
+    pub path: String,
+    /// What it serves, e.g. `zstd:1, small (298,727 bytes)`.
+    pub what: String,
+}
+
+impl Served {
+    /// `body` under `name`, with `previous` as the client's dictionary if given.
+    pub fn new(name: &str, body: Vec<u8>, previous: Option<Dictionary>) -> Self {
+        Served {
+            name: name.to_string(),
+            slug: slug(name),
+            resource: Resource {
+                body: Arc::new(body),
+                dictionary: previous,
+            },
+        }
+    }
+}
+
+/// `name` as one path segment: letters, digits, `.`, `_` and `-`, at most 60 of them.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        match c {
+            c if c.is_ascii_alphanumeric() || c == '.' || c == '_' => {
+                out.push(c.to_ascii_lowercase())
+            }
+            _ if !out.ends_with('-') => out.push('-'),
+            _ => {}
+        }
+    }
+    let trimmed: String = out.trim_matches('-').chars().take(60).collect();
+    if trimmed.is_empty() {
+        "payload".into()
+    } else {
+        trimmed
+    }
+}
+
+/// The path segment of `encoding`: `zstd-1`, `identity`, `auto`.
+pub fn encoding_segment(encoding: Encoding) -> String {
+    encoding.label().replace(':', "-")
+}
+
+/// Every route for `payloads` × `encodings`, and the URLs they answer.
+pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec<Url>) {
+    let mut router = axum::Router::new();
+    let mut urls = Vec::new();
+    for served in payloads {
+        let size = crate::export::thousands(served.resource.body.len() as u64);
+        for &encoding in encodings {
+            let path = format!("/{}/{}", encoding_segment(encoding), served.slug);
+            router = router.merge(app(served.resource.clone(), encoding, &path));
+            urls.push(Url {
+                what: format!("{}, {} ({size} bytes)", encoding.label(), served.name),
+                path,
+            });
+        }
+        if let Some(previous) = &served.resource.dictionary {
+            let path = format!("/dictionary/{}", served.slug);
+            router = router.merge(dictionary_route(&path, &served.slug, previous.clone()));
+            urls.push(Url {
+                what: format!("the previous version of {}, as a dictionary", served.name),
+                path,
+            });
+        }
+    }
+    (router, urls)
+}
+
+/// The previous version at `path`, marked for use as a dictionary by the dcz paths of
+/// the same payload (RFC 9842 §2.1).
+fn dictionary_route(path: &str, slug: &str, previous: Dictionary) -> axum::Router {
+    let matches = format!("match=\"/dcz-*/{slug}\"");
+    axum::Router::new().route(
+        path,
+        axum::routing::get(move || {
+            let body = previous.bytes().to_vec();
+            let matches = matches.clone();
+            async move {
+                (
+                    [
+                        (hyper::header::CONTENT_TYPE, "application/json".to_string()),
+                        (hyper::header::CACHE_CONTROL, "max-age=3600".to_string()),
+                        (
+                            hyper::header::HeaderName::from_static("use-as-dictionary"),
+                            matches,
+                        ),
+                    ],
+                    body,
+                )
+            }
+        }),
+    )
+}
+
+/// A listening socket on `address`: an address in use or not this machine's is bad
+/// input, found before anything is served.
+pub fn listen(address: SocketAddr) -> Result<std::net::TcpListener> {
+    let listener = std::net::TcpListener::bind(address)
+        .with_context(|| format!("cannot listen on {address}"))?;
+    listener.set_nonblocking(true)?;
+    Ok(listener)
+}
+
+/// Serves `router` on `listener` until a stop request (Ctrl-C, SIGTERM).
+pub fn serve(router: axum::Router, listener: std::net::TcpListener) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async {
+                while !crate::bench::interrupt::requested() {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            })
+            .await
+            .context("the server stopped")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_one_path_segment() {
+        assert_eq!(slug("small"), "small");
+        assert_eq!(slug("30 records"), "30-records");
+        assert_eq!(
+            slug("GET https://shop.example/api/customers?page=1"),
+            "get-https-shop.example-api-customers-page-1"
+        );
+        assert_eq!(slug("///"), "payload");
+        assert_eq!(encoding_segment(Encoding::Zstd(1)), "zstd-1");
+        assert_eq!(encoding_segment(Encoding::Identity), "identity");
+    }
+}

@@ -174,13 +174,13 @@ fn an_unwritable_output_fails_before_any_request() {
 }
 
 #[test]
-fn dcz_against_the_previous_version_sends_far_fewer_bytes_than_zstd() {
+fn dcz_and_dcb_against_the_previous_version_send_far_fewer_bytes_than_zstd() {
     let output = succeed(codecbench().args([
         "http",
         "--payload",
         "small",
         "--encodings",
-        "zstd:3,dcz:3",
+        "zstd:3,dcz:3,dcb:5",
         "--dictionary",
         "previous",
         "--change",
@@ -201,8 +201,9 @@ fn dcz_against_the_previous_version_sends_far_fewer_bytes_than_zstd() {
     };
     // Every dcz body was decoded against the dictionary and checked byte for byte; with
     // 5% of the records updated it is a small fraction of plain zstd's.
-    let (zstd, dcz) = (body("zstd:3"), body("dcz:3"));
+    let (zstd, dcz, dcb) = (body("zstd:3"), body("dcz:3"), body("dcb:5"));
     assert!(dcz * 10.0 < zstd, "dcz {dcz} B against zstd {zstd} B");
+    assert!(dcb * 10.0 < zstd, "dcb {dcb} B against zstd {zstd} B");
 }
 
 #[test]

@@ -162,7 +162,7 @@ fn a_client_holding_the_previous_version_gets_dcz() {
         .unwrap();
     let headers = String::from_utf8_lossy(&output.stderr).to_lowercase();
     assert!(
-        headers.contains("use-as-dictionary: match=\"/dcz-*/small\""),
+        headers.contains("use-as-dictionary: match=\"/dc*/small\""),
         "{headers}"
     );
     assert!(output.stdout == previous);

@@ -112,6 +112,101 @@ pub(super) fn decompress_one_shot(compressed: &[u8], size: usize) -> io::Result<
     Ok(output)
 }
 
+/// Compresses with a fresh encoder that has `dictionary` attached as a raw shared
+/// dictionary (`BrotliEncoderPrepareDictionary`), as an RFC 9842 `dcb` body holds.
+pub(crate) fn compress_with_dictionary(
+    quality: u8,
+    dictionary: &[u8],
+    input: &[u8],
+) -> io::Result<Vec<u8>> {
+    // SAFETY: `dictionary` outlives the prepared dictionary and the encoder, both
+    // destroyed below, encoder first; null allocators mean malloc and free.
+    unsafe {
+        let prepared = brotlic_sys::BrotliEncoderPrepareDictionary(
+            brotlic_sys::BrotliSharedDictionaryType_BROTLI_SHARED_DICTIONARY_RAW,
+            dictionary.len(),
+            dictionary.as_ptr(),
+            i32::from(quality),
+            None,
+            None,
+            ptr::null_mut(),
+        );
+        if prepared.is_null() {
+            return Err(io::Error::other("BrotliEncoderPrepareDictionary failed"));
+        }
+        let state = BrotliEncoderCreateInstance(None, None, ptr::null_mut());
+        let result = if state.is_null() {
+            Err(io::Error::other("BrotliEncoderCreateInstance failed"))
+        } else if brotlic_sys::BrotliEncoderAttachPreparedDictionary(state, prepared) == 0 {
+            Err(io::Error::other(
+                "BrotliEncoderAttachPreparedDictionary failed",
+            ))
+        } else {
+            stream_through(state, quality, input)
+        };
+        if !state.is_null() {
+            BrotliEncoderDestroyInstance(state);
+        }
+        brotlic_sys::BrotliEncoderDestroyPreparedDictionary(prepared);
+        result
+    }
+}
+
+/// Decompresses a stream made against `dictionary` (`BrotliDecoderAttachDictionary`).
+pub(crate) fn decompress_with_dictionary(
+    dictionary: &[u8],
+    compressed: &[u8],
+) -> io::Result<Vec<u8>> {
+    use brotlic_sys::{
+        BrotliDecoderResult_BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT as MORE_OUTPUT,
+        BrotliDecoderResult_BROTLI_DECODER_RESULT_SUCCESS as SUCCESS,
+    };
+    // SAFETY: `dictionary` and `compressed` outlive the decoder, destroyed below; every
+    // pointer passed points into them or `chunk` with the lengths beside it.
+    unsafe {
+        let state = brotlic_sys::BrotliDecoderCreateInstance(None, None, ptr::null_mut());
+        if state.is_null() {
+            return Err(io::Error::other("BrotliDecoderCreateInstance failed"));
+        }
+        let attached = brotlic_sys::BrotliDecoderAttachDictionary(
+            state,
+            brotlic_sys::BrotliSharedDictionaryType_BROTLI_SHARED_DICTIONARY_RAW,
+            dictionary.len(),
+            dictionary.as_ptr(),
+        );
+        let (mut next_in, mut available_in) = (compressed.as_ptr(), compressed.len());
+        let mut output = Vec::new();
+        let mut chunk = vec![0u8; 64 * 1024];
+        let result = loop {
+            if attached == 0 {
+                break Err(io::Error::other("BrotliDecoderAttachDictionary failed"));
+            }
+            let mut next_out = chunk.as_mut_ptr();
+            let mut available_out = chunk.len();
+            let status = brotlic_sys::BrotliDecoderDecompressStream(
+                state,
+                &mut available_in,
+                &mut next_in,
+                &mut available_out,
+                &mut next_out,
+                ptr::null_mut(),
+            );
+            output.extend_from_slice(&chunk[..chunk.len() - available_out]);
+            match status {
+                SUCCESS => break Ok(output),
+                MORE_OUTPUT => continue,
+                _ => {
+                    break Err(io::Error::other(
+                        "a brotli body does not decode with the dictionary",
+                    ))
+                }
+            }
+        };
+        brotlic_sys::BrotliDecoderDestroyInstance(state);
+        result
+    }
+}
+
 /// Decompresses with a fresh streaming decoder.
 pub(super) fn decompress(compressed: &[u8]) -> io::Result<Vec<u8>> {
     let mut output = Vec::new();

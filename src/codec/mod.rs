@@ -6,7 +6,7 @@
 
 pub mod api;
 mod brotli;
-mod brotli_c;
+pub(crate) mod brotli_c;
 mod gzip;
 pub mod reused;
 mod zstd;

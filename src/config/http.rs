@@ -107,7 +107,8 @@ fn dictionary_mode(args: &DictionaryArgs, encodings: &[Encoding]) -> Result<Opti
         Some("previous") => bail!("--change {change} must be a percentage from 0 to 100"),
         Some(other) => bail!("--dictionary {other}: the dictionary modes are: previous"),
     };
-    if let Some(dcz) = encodings.iter().find(|e| matches!(e, Encoding::Dcz(_))) {
+    let needs_one = |e: &&Encoding| matches!(e, Encoding::Dcz(_) | Encoding::Dcb(_));
+    if let Some(dcz) = encodings.iter().find(needs_one) {
         if share.is_none() {
             bail!("encoding {dcz} needs a dictionary: add --dictionary previous");
         }

@@ -147,7 +147,8 @@ async fn request(
         bail!("Content-Encoding was {content_encoding:?}, expected {expected:?}");
     }
     let decoded = match (content_encoding.as_deref(), offered) {
-        (Some("dcz"), Some(dictionary)) => dictionary.decode_dcz(&body)?,
+        (Some("dcz"), Some(dictionary)) => dictionary.decode(dictionary::Coding::Dcz, &body)?,
+        (Some("dcb"), Some(dictionary)) => dictionary.decode(dictionary::Coding::Dcb, &body)?,
         (coding, _) => decode(coding, &body)?,
     };
     if decoded != payload {

@@ -20,6 +20,9 @@ pub enum Encoding {
     /// `Content-Encoding: dcz` (RFC 9842): zstd at this level against the dictionary
     /// the client offers in `Available-Dictionary`, if the server holds it.
     Dcz(i32),
+    /// `Content-Encoding: dcb` (RFC 9842): brotli at this quality against the client's
+    /// dictionary, as for `dcz`.
+    Dcb(i32),
     /// No compression.
     Identity,
     /// zstd, br and gzip offered together at level 1, the server choosing by the
@@ -75,8 +78,9 @@ impl Encoding {
             "br" => (Encoding::Br(level), 0..=11),
             "gzip" => (Encoding::Gzip(level), 0..=9),
             "dcz" => (Encoding::Dcz(level), 1..=19),
+            "dcb" => (Encoding::Dcb(level), 0..=11),
             other => {
-                bail!("encoding '{text}': unknown coding '{other}' (zstd, br, gzip, dcz, identity)")
+                bail!("encoding '{text}': unknown coding '{other}' (zstd, br, gzip, dcz, dcb, identity)")
             }
         };
         if !range.contains(&level) {
@@ -96,14 +100,24 @@ impl Encoding {
             Encoding::Br(_) => "br",
             Encoding::Gzip(_) => "gzip",
             Encoding::Dcz(_) => "dcz",
+            Encoding::Dcb(_) => "dcb",
             Encoding::Identity => "identity",
             Encoding::Auto => "auto",
         }
     }
 
-    /// Whether the client offers its dictionary: `dcz`.
+    /// Whether the client offers its dictionary: `dcz` and `dcb`.
     pub(super) fn uses_dictionary(self) -> bool {
-        matches!(self, Encoding::Dcz(_))
+        self.dictionary_coding().is_some()
+    }
+
+    /// The RFC 9842 coding and level of `dcz` and `dcb`.
+    pub(super) fn dictionary_coding(self) -> Option<(super::dictionary::Coding, i32)> {
+        match self {
+            Encoding::Dcz(level) => Some((super::dictionary::Coding::Dcz, level)),
+            Encoding::Dcb(level) => Some((super::dictionary::Coding::Dcb, level)),
+            _ => None,
+        }
     }
 
     /// The `Accept-Encoding` the client sends for this encoding.
@@ -111,7 +125,7 @@ impl Encoding {
         match self {
             Encoding::Auto => BROWSER_ACCEPT_ENCODING,
             // What Chrome sends where it holds a dictionary for the URL.
-            Encoding::Dcz(_) => "gzip, deflate, br, zstd, dcb, dcz",
+            Encoding::Dcz(_) | Encoding::Dcb(_) => "gzip, deflate, br, zstd, dcb, dcz",
             other => other.token(),
         }
     }
@@ -138,7 +152,11 @@ impl Encoding {
     /// `zstd:1`, or `identity`.
     pub fn label(self) -> String {
         match self {
-            Encoding::Zstd(l) | Encoding::Br(l) | Encoding::Gzip(l) | Encoding::Dcz(l) => {
+            Encoding::Zstd(l)
+            | Encoding::Br(l)
+            | Encoding::Gzip(l)
+            | Encoding::Dcz(l)
+            | Encoding::Dcb(l) => {
                 format!("{}:{l}", self.token())
             }
             Encoding::Identity | Encoding::Auto => self.token().into(),
@@ -157,7 +175,7 @@ impl Encoding {
             Encoding::Br(l) => (none.br(true), l),
             Encoding::Gzip(l) => (none.gzip(true), l),
             Encoding::Auto => (none.zstd(true).br(true).gzip(true), AUTO_LEVEL),
-            Encoding::Identity | Encoding::Dcz(_) => return None,
+            Encoding::Identity | Encoding::Dcz(_) | Encoding::Dcb(_) => return None,
         };
         Some(layer.quality(CompressionLevel::Precise(level)))
     }

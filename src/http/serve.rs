@@ -102,7 +102,7 @@ pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec
 /// The previous version at `path`, marked for use as a dictionary by the dcz paths of
 /// the same payload (RFC 9842 §2.1).
 fn dictionary_route(path: &str, slug: &str, previous: Dictionary) -> axum::Router {
-    let matches = format!("match=\"/dcz-*/{slug}\"");
+    let matches = format!("match=\"/dc*/{slug}\"");
     axum::Router::new().route(
         path,
         axum::routing::get(move || {

@@ -8,6 +8,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
 use super::*;
+use dictionary::Coding;
 
 /// The server's own thread: a single-threaded tokio runtime, so that its CPU time is
 /// the server's alone (the clients run on another runtime).
@@ -86,12 +87,13 @@ pub(super) fn thread_cpu_time() -> Option<Duration> {
     None
 }
 
-/// The `dcz` endpoint: the body compressed per request against the dictionary the
-/// request names in `Available-Dictionary` when the server holds it and the client
-/// accepts `dcz` (RFC 9842 §6), else sent as it is.
-async fn dcz_response(
+/// A `dcz` or `dcb` endpoint: the body compressed per request against the dictionary
+/// the request names in `Available-Dictionary` when the server holds it and the client
+/// accepts the coding (RFC 9842 §6), else sent as it is.
+async fn dictionary_response(
     headers: hyper::HeaderMap,
     resource: Resource,
+    coding: Coding,
     level: i32,
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
@@ -105,12 +107,12 @@ async fn dcz_response(
     let json = (hyper::header::CONTENT_TYPE, "application/json");
     let body = resource.body.as_ref();
     let usable = resource.dictionary.as_ref().filter(|d| {
-        dictionary::accepts_dcz(header("accept-encoding"))
+        dictionary::accepts(header("accept-encoding"), coding)
             && d.is_named_by(header("available-dictionary"))
     });
-    match usable.map(|d| d.encode_dcz(body, level)) {
+    match usable.map(|d| d.encode(coding, body, level)) {
         Some(Ok(encoded)) => {
-            let coding = (hyper::header::CONTENT_ENCODING, "dcz");
+            let coding = (hyper::header::CONTENT_ENCODING, coding.token());
             ([json, vary, coding], encoded).into_response()
         }
         Some(Err(_)) => hyper::StatusCode::INTERNAL_SERVER_ERROR.into_response(),
@@ -121,11 +123,11 @@ async fn dcz_response(
 /// A router serving `resource` at `path` with `encoding`: a dynamic response, the body
 /// built (and compressed) for each request, not served from a cache.
 pub(super) fn app(resource: Resource, encoding: Encoding, path: &str) -> axum::Router {
-    let app = match encoding {
-        Encoding::Dcz(level) => axum::Router::new().route(
+    let app = match encoding.dictionary_coding() {
+        Some((coding, level)) => axum::Router::new().route(
             path,
             axum::routing::get(move |headers: hyper::HeaderMap| {
-                dcz_response(headers, resource.clone(), level)
+                dictionary_response(headers, resource.clone(), coding, level)
             }),
         ),
         _ => {
@@ -236,7 +238,7 @@ mod tests {
                 ("accept-encoding", accept.to_string()),
                 ("available-dictionary", available),
             ]);
-            let response = dcz_response(request, resource.clone(), 3).await;
+            let response = dictionary_response(request, resource.clone(), Coding::Dcz, 3).await;
             let coding = response.headers().get(hyper::header::CONTENT_ENCODING);
             assert_eq!(coding.map(|v| v.to_str().unwrap()), expected, "{accept}");
             let vary = response.headers().get(hyper::header::VARY).unwrap();

@@ -9,7 +9,7 @@ use crate::config::outputs::Export;
 use crate::environment::Environment;
 use crate::error::{Error, Failing};
 use crate::export::{self, significant, thousands, Format, Style};
-use crate::http::dictionary::Dictionary;
+use crate::http::dictionary::{prepare, Dictionary};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 use crate::payload::{self, Payload};
 use crate::results::codec::SCHEMA_VERSION;
@@ -110,12 +110,12 @@ fn version(
     config: &HttpConfig,
     payload: &Payload,
 ) -> anyhow::Result<(Vec<u8>, Option<Dictionary>)> {
-    let Some(share) = config.previous_changed else {
+    let Some(source) = config.dictionary else {
         return Ok((payload.bytes.clone(), None));
     };
-    let updated = payload::change::change_records(&payload.bytes, share, config.seed as u64)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", payload.name))?;
-    Ok((updated, Some(Dictionary::new(payload.bytes.clone()))))
+    let (body, dictionary) = prepare(source, &payload.bytes, config.seed, config.rng)
+        .map_err(|e| anyhow::anyhow!("{}: {e:#}", payload.name))?;
+    Ok((body, Some(dictionary)))
 }
 
 /// Measures one payload's encodings, saving and streaming each as it finishes.

@@ -4,9 +4,9 @@ use std::io::Write;
 
 use crate::config::http::ServeConfig;
 use crate::error::Failing;
-use crate::http::dictionary::Dictionary;
+use crate::http::dictionary::prepare;
 use crate::http::serve::{listen, routes, serve, Served};
-use crate::payload::{self, change::change_records};
+use crate::payload;
 
 /// Serves every payload of `config` at every encoding until Ctrl-C.
 pub fn run(config: ServeConfig) -> crate::error::Result {
@@ -14,12 +14,11 @@ pub fn run(config: ServeConfig) -> crate::error::Result {
     notes.iter().for_each(|note| eprintln!("{note}"));
     let mut served: Vec<Served> = Vec::new();
     for payload in &payloads {
-        let mut entry = match config.previous_changed {
-            Some(share) => {
-                let updated = change_records(&payload.bytes, share, config.seed as u64)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", payload.name))?;
-                let previous = Dictionary::new(payload.bytes.clone());
-                Served::new(&payload.name, updated, Some(previous))
+        let mut entry = match config.dictionary {
+            Some(source) => {
+                let (body, dictionary) = prepare(source, &payload.bytes, config.seed, config.rng)
+                    .map_err(|e| anyhow::anyhow!("{}: {e:#}", payload.name))?;
+                Served::new(&payload.name, body, Some(dictionary))
             }
             None => Served::new(&payload.name, payload.bytes.clone(), None),
         };

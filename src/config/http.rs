@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use super::payload_sources;
 use crate::cli::{DictionaryArgs, HttpArgs};
 use crate::export::Format;
+use crate::http::dictionary::Source;
 use crate::http::{Encoding, Load};
 use crate::payload::{PayloadSource, RngKind};
 
@@ -33,9 +34,8 @@ pub struct HttpConfig {
     pub exports: super::outputs::Exports,
     /// No progress lines.
     pub quiet: bool,
-    /// With `--dictionary previous`: the share of records (0 to 1) updated between the
-    /// client's version and the one sent.
-    pub previous_changed: Option<f64>,
+    /// Where the client's dictionary comes from, if any.
+    pub dictionary: Option<Source>,
 }
 
 impl HttpConfig {
@@ -80,7 +80,7 @@ impl HttpConfig {
         };
         let payloads = payload_sources(&names, &[])?;
         let exports = super::exports(&args.output, &payloads)?;
-        let previous_changed = dictionary_mode(&args.dictionary, &encodings)?;
+        let dictionary = dictionary_mode(&args.dictionary, &encodings)?;
         Ok(HttpConfig {
             encodings,
             load,
@@ -90,30 +90,38 @@ impl HttpConfig {
             format: args.output.format,
             exports,
             quiet: args.quiet,
-            previous_changed,
+            dictionary,
         })
     }
 }
 
-/// `--dictionary previous` with `--change PCT` as a share from 0 to 1; `None` without a
-/// dictionary, which `dcz` encodings need.
-fn dictionary_mode(args: &DictionaryArgs, encodings: &[Encoding]) -> Result<Option<f64>> {
+/// `--dictionary previous` (with `--change PCT`) or `trained:KIB`; `None` without a
+/// dictionary, which `dcz` and `dcb` encodings need.
+fn dictionary_mode(args: &DictionaryArgs, encodings: &[Encoding]) -> Result<Option<Source>> {
     let change = args.change;
-    let share = match args.dictionary.as_deref() {
+    let source = match args.dictionary.as_deref() {
         None => None,
         Some("previous") if change.is_finite() && (0.0..=100.0).contains(&change) => {
-            Some(change / 100.0)
+            Some(Source::Previous {
+                changed: change / 100.0,
+            })
         }
         Some("previous") => bail!("--change {change} must be a percentage from 0 to 100"),
-        Some(other) => bail!("--dictionary {other}: the dictionary modes are: previous"),
+        Some(other) => match other.strip_prefix("trained:").map(str::parse::<u32>) {
+            Some(Ok(kib)) if (1..=1024).contains(&kib) => Some(Source::Trained { kib }),
+            Some(_) => bail!("--dictionary {other}: trained dictionaries are 1 to 1024 KiB"),
+            None => {
+                bail!("--dictionary {other}: the dictionary modes are previous and trained:KIB")
+            }
+        },
     };
     let needs_one = |e: &&Encoding| matches!(e, Encoding::Dcz(_) | Encoding::Dcb(_));
     if let Some(dcz) = encodings.iter().find(needs_one) {
-        if share.is_none() {
-            bail!("encoding {dcz} needs a dictionary: add --dictionary previous");
+        if source.is_none() {
+            bail!("encoding {dcz} needs a dictionary: add --dictionary previous or trained:KIB");
         }
     }
-    Ok(share)
+    Ok(source)
 }
 
 /// Settings of `codecbench serve`.
@@ -124,8 +132,8 @@ pub struct ServeConfig {
     pub encodings: Vec<Encoding>,
     /// Where to listen.
     pub address: std::net::SocketAddr,
-    /// With `--dictionary previous`: the share of records updated.
-    pub previous_changed: Option<f64>,
+    /// Where the client's dictionary comes from, if any.
+    pub dictionary: Option<Source>,
     /// Generator seed.
     pub seed: i32,
     /// Generator stream.
@@ -145,7 +153,7 @@ impl ServeConfig {
             .parse()
             .map_err(|_| anyhow::anyhow!("--bind {}: not an IP address", args.bind))?;
         Ok(ServeConfig {
-            previous_changed: dictionary_mode(&args.dictionary, &encodings)?,
+            dictionary: dictionary_mode(&args.dictionary, &encodings)?,
             payloads: payload_sources(&args.payloads, &args.records)?,
             encodings,
             address: std::net::SocketAddr::new(ip, args.port),

@@ -162,6 +162,47 @@ impl Dictionary {
     }
 }
 
+/// Where the dictionary a client holds comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Source {
+    /// The payload as it was, while the server sends a version with this share (0 to 1)
+    /// of its records updated.
+    Previous {
+        /// The share of records updated.
+        changed: f64,
+    },
+    /// A zstd dictionary of at most this many KiB, trained on records apart from the
+    /// payload's and fetched once; the server sends the payload as it is.
+    Trained {
+        /// The most the dictionary may hold, in KiB.
+        kib: u32,
+    },
+}
+
+/// Records a trained dictionary learns from.
+const TRAINING_RECORDS: usize = 1000;
+
+/// The body every encoding sends for `payload` and the dictionary the client holds.
+pub fn prepare(
+    source: Source,
+    payload: &[u8],
+    seed: i32,
+    rng: crate::payload::RngKind,
+) -> Result<(Vec<u8>, Dictionary)> {
+    match source {
+        Source::Previous { changed } => {
+            let updated = crate::payload::change::change_records(payload, changed, seed as u64)?;
+            Ok((updated, Dictionary::new(payload.to_vec())))
+        }
+        Source::Trained { kib } => {
+            let samples = crate::codec::zstd_dict::training_samples(TRAINING_RECORDS, rng);
+            let trained = zstd::dict::from_samples(&samples, kib as usize * 1024)
+                .context("training the dictionary")?;
+            Ok((payload.to_vec(), Dictionary::new(trained)))
+        }
+    }
+}
+
 /// The bytes of a Structured Field Byte Sequence (`:<base64>:`, RFC 8941 §3.3.5), or
 /// `None` if `text` is not one.
 pub fn byte_sequence(text: &str) -> Option<Vec<u8>> {

@@ -4,8 +4,9 @@
 //!
 //! Each encoding gets its own path, `/<encoding>/<payload>` (e.g. `/zstd-1/small`), so a
 //! client reaches one encoding by URL; `/auto/<payload>` negotiates like ASP.NET Core.
-//! With a dictionary, `/dictionary/<payload>` serves the client's previous version with
-//! `Use-As-Dictionary`, so a browser keeps it for the `dcz` paths.
+//! With a dictionary, `/dictionary/<payload>` serves it (the previous version, or the
+//! trained dictionary) with `Use-As-Dictionary`, so a browser keeps it for the `dcz` and
+//! `dcb` paths.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -91,7 +92,7 @@ pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec
             let path = format!("/dictionary/{}", served.slug);
             router = router.merge(dictionary_route(&path, &served.slug, previous.clone()));
             urls.push(Url {
-                what: format!("the previous version of {}, as a dictionary", served.name),
+                what: format!("the dictionary for {}", served.name),
                 path,
             });
         }

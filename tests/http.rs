@@ -202,7 +202,10 @@ fn dcz_and_dcb_against_the_previous_version_send_far_fewer_bytes_than_zstd() {
     // Every dcz body was decoded against the dictionary and checked byte for byte; with
     // 5% of the records updated it is a small fraction of plain zstd's.
     let (zstd, dcz, dcb) = (body("zstd:1"), body("dcz:3"), body("dcb:5"));
-    assert!(body("zstd:3") > zstd, "zstd 3 is the larger of the two here");
+    assert!(
+        body("zstd:3") > zstd,
+        "zstd 3 is the larger of the two here"
+    );
     assert!(dcz * 10.0 < zstd, "dcz {dcz} B against zstd {zstd} B");
     assert!(dcb * 10.0 < zstd, "dcb {dcb} B against zstd {zstd} B");
 }

@@ -42,18 +42,7 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
     for (index, (payload, version)) in payloads.iter().zip(versions).enumerate() {
         let current =
             measure_payload(&config, &files, &report, payload, version, &mut out).failing()?;
-        if matches!(config.format, Format::Table | Format::Markdown) {
-            if index > 0 {
-                out.write(b"\n").failing()?;
-            }
-            let style = if config.format == Format::Table {
-                Style::Terminal
-            } else {
-                Style::Markdown
-            };
-            let bytes = export::render(&export::http::document(&current, &report.load), style);
-            out.write(&bytes).failing()?;
-        }
+        print_tables(config.format, &report, &current, index, &mut out).failing()?;
         report.payloads.push(current);
         save(&files, &report, None).failing()?;
         if interrupt::requested() {
@@ -81,6 +70,30 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
             export::count(n as u64, "request")
         ))),
     }
+}
+
+/// In the table and Markdown formats, `current`'s table, after an empty line from the
+/// previous payload's (`index` above 0).
+fn print_tables(
+    format: Format,
+    report: &HttpReport,
+    current: &HttpPayloadResult,
+    index: usize,
+    out: &mut Stdout,
+) -> Result<()> {
+    let style = match format {
+        Format::Table => Style::Terminal,
+        Format::Markdown => Style::Markdown,
+        Format::Csv | Format::Json => return Ok(()),
+    };
+    if index > 0 {
+        out.write(b"\n")?;
+    }
+    out.write(&export::render(
+        &export::http::document(current, &report.load),
+        style,
+    ))?;
+    Ok(())
 }
 
 /// Names each encoding whose requests failed on stderr; returns the failed requests.

@@ -84,14 +84,8 @@ fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
             bail!("--{kind}-levels was given but {kind} is not in --codecs");
         }
     }
-    let apis = apis(&args.api)?;
+    let apis = apis(&args.api, args.encoder)?;
     let stream = apis.contains(&Api::Stream);
-    if !stream && args.encoder != EncoderChoice::Fresh {
-        bail!(
-            "--encoder {}: encoder reuse is measured on the stream API; add stream to --api",
-            encoder_name(args.encoder)
-        );
-    }
     let mut settings = Vec::new();
     for kind in codecs {
         let mut implementations = kind.implementations();
@@ -163,14 +157,21 @@ fn stream_settings(
     Ok(settings)
 }
 
-/// The APIs of `--api`, each once, in the order given.
-fn apis(texts: &[String]) -> Result<Vec<Api>> {
+/// The APIs of `--api`, each once, in the order given; encoder reuse (`encoder`) needs
+/// the stream API.
+fn apis(texts: &[String], encoder: EncoderChoice) -> Result<Vec<Api>> {
     let mut apis = Vec::new();
     for text in texts {
         let api = Api::parse(text).map_err(|why| anyhow::anyhow!(why))?;
         if !apis.contains(&api) {
             apis.push(api);
         }
+    }
+    if !apis.contains(&Api::Stream) && encoder != EncoderChoice::Fresh {
+        bail!(
+            "--encoder {}: encoder reuse is measured on the stream API; add stream to --api",
+            encoder_name(encoder)
+        );
     }
     Ok(apis)
 }

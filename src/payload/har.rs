@@ -187,6 +187,35 @@ fn body(content: &Content) -> Result<Vec<u8>> {
     }
 }
 
+/// What one entry gives: a text body and its group, or why it is skipped.
+enum Outcome {
+    Body {
+        name: String,
+        bytes: Vec<u8>,
+        group: &'static str,
+    },
+    Skipped(&'static str),
+}
+
+/// The body of `entry`, decoded, or why it is left out.
+fn outcome(entry: &Entry) -> Result<Outcome> {
+    let content = &entry.response.content;
+    let group = match kind(content.mime_type.as_deref().unwrap_or("")) {
+        Kind::Text(group) => group,
+        Kind::Compressed => return Ok(Outcome::Skipped("already compressed")),
+        Kind::Binary => return Ok(Outcome::Skipped("binary")),
+    };
+    let bytes = body(content)?;
+    if bytes.is_empty() {
+        return Ok(Outcome::Skipped("without a saved body"));
+    }
+    Ok(Outcome::Body {
+        name: name(&entry.request.method, &entry.request.url),
+        bytes,
+        group,
+    })
+}
+
 /// Reads the capture at `path`. A file that is not HAR, or an entry without the
 /// fields every HAR entry has, is an error naming the entry (counting from 1).
 pub fn read(path: &Path) -> Result<Capture> {
@@ -205,53 +234,35 @@ pub fn read(path: &Path) -> Result<Capture> {
     for (index, value) in har.log.entries.into_iter().enumerate() {
         let at = || format!("{}: entry {}", path.display(), index + 1);
         let entry: Entry = serde_json::from_value(value).with_context(at)?;
-        let content = &entry.response.content;
-        let mime_type = content.mime_type.as_deref().unwrap_or("");
-        let essence = mime_type.split(';').next().unwrap_or("").trim().to_string();
-        let mut skip = |reason| {
-            *capture
-                .skipped
-                .entry(reason)
-                .or_default()
-                .entry(essence.clone())
-                .or_default() += 1;
-        };
-        let group = match kind(mime_type) {
-            Kind::Text(group) => group,
-            Kind::Compressed => {
-                skip("already compressed");
-                continue;
+        match outcome(&entry).with_context(at)? {
+            Outcome::Skipped(reason) => {
+                let mime_type = entry.response.content.mime_type.as_deref().unwrap_or("");
+                let essence = mime_type.split(';').next().unwrap_or("").trim().to_string();
+                let types = capture.skipped.entry(reason).or_default();
+                *types.entry(essence).or_default() += 1;
             }
-            Kind::Binary => {
-                skip("binary");
-                continue;
+            Outcome::Body { name, bytes, group } => {
+                // A response captured twice gets #2, #3.
+                let seen = names.entry(name.clone()).or_default();
+                *seen += 1;
+                capture.payloads.push(Payload {
+                    name: if *seen == 1 {
+                        name
+                    } else {
+                        format!("{name} #{seen}")
+                    },
+                    bytes,
+                    builtin: None,
+                    content_type: Some(group.to_string()),
+                });
             }
-        };
-        let bytes = body(content).with_context(at)?;
-        if bytes.is_empty() {
-            skip("without a saved body");
-            continue;
         }
-        let base = name(&entry.request.method, &entry.request.url);
-        let seen = names.entry(base.clone()).or_default();
-        *seen += 1;
-        capture.payloads.push(Payload {
-            name: if *seen == 1 {
-                base
-            } else {
-                format!("{base} #{seen}")
-            },
-            bytes,
-            builtin: None,
-            content_type: Some(group.to_string()),
-        });
     }
     if capture.payloads.is_empty() {
+        let summary = capture.summary(path);
         bail!(
             "{}",
-            capture
-                .summary(path)
-                .replace("0 text bodies ()", "no text body to measure")
+            summary.replace("0 text bodies ()", "no text body to measure")
         );
     }
     Ok(capture)

@@ -173,10 +173,20 @@ fn an_unwritable_output_fails_before_any_request() {
     );
 }
 
+/// `http ARGS` with 5 requests per encoding: the JSON of its one payload.
+fn one_payload(args: &[&str]) -> serde_json::Value {
+    let output = succeed(
+        codecbench()
+            .args(["http", "--requests", "5", "--quiet", "--format", "json"])
+            .args(args),
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["payloads"][0].clone()
+}
+
 #[test]
 fn dcz_and_dcb_against_the_previous_version_send_far_fewer_bytes_than_zstd() {
-    let output = succeed(codecbench().args([
-        "http",
+    let payload = one_payload(&[
         "--payload",
         "small",
         "--encodings",
@@ -185,14 +195,8 @@ fn dcz_and_dcb_against_the_previous_version_send_far_fewer_bytes_than_zstd() {
         "previous",
         "--change",
         "5",
-        "--requests",
-        "5",
-        "--quiet",
-        "--format",
-        "json",
-    ]));
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let encodings = report["payloads"][0]["encodings"].as_array().unwrap();
+    ]);
+    let encodings = payload["encodings"].as_array().unwrap();
     let body = |label: &str| {
         let result = encodings.iter().find(|e| e["encoding"] == label).unwrap();
         assert_eq!(result["errors"], 0, "{result}");
@@ -240,26 +244,16 @@ fn dictionaries_are_checked_before_any_request() {
 
 #[test]
 fn a_trained_dictionary_shrinks_one_record() {
-    let output = succeed(codecbench().args([
-        "http",
+    let payload = one_payload(&[
         "--payload",
         "single",
         "--encodings",
         "zstd:3,dcz:3",
         "--dictionary",
         "trained:4",
-        "--requests",
-        "5",
-        "--quiet",
-        "--format",
-        "json",
-    ]));
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let encodings = report["payloads"][0]["encodings"].as_array().unwrap();
-    assert_eq!(
-        report["payloads"][0]["input_bytes"], 290,
-        "the payload as it is"
-    );
+    ]);
+    let encodings = payload["encodings"].as_array().unwrap();
+    assert_eq!(payload["input_bytes"], 290, "the payload as it is");
     let body = |i: usize| encodings[i]["body_bytes"].as_f64().unwrap();
     assert_eq!(encodings[1]["errors"], 0);
     // 241 bytes of plain zstd 3; against records the dictionary learned from, under half

@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use codecbench::http::dictionary::Coding;
 use common::bad_input;
 
 /// The encodings curl can decode here, from the features `curl -V` lists.
@@ -156,16 +157,12 @@ fn a_client_holding_the_previous_version_gets_dcz() {
     let updated = codecbench::payload::change::change_records(&previous, 0.05, 42).unwrap();
     // The dictionary path marks its body for the dcz paths (RFC 9842 §2.1).
     let url = server.url("/dictionary/small").to_string();
-    let output = Command::new("curl")
-        .args(["-s", "-D", "/dev/stderr", &url])
-        .output()
-        .unwrap();
-    let headers = String::from_utf8_lossy(&output.stderr).to_lowercase();
+    let (headers, body) = curl(&[&url]);
     assert!(
         headers.contains("use-as-dictionary: match=\"/dc*/small\""),
         "{headers}"
     );
-    assert!(output.stdout == previous);
+    assert!(body == previous);
     // A request naming that dictionary gets a dcz body that decodes to the update.
     let dictionary = codecbench::http::dictionary::Dictionary::new(previous);
     let available = format!(
@@ -173,24 +170,14 @@ fn a_client_holding_the_previous_version_gets_dcz() {
         dictionary.available_dictionary()
     );
     let url = server.url("/dcz-3/small").to_string();
-    let output = Command::new("curl")
-        .args([
-            "-s",
-            "-D",
-            "/dev/stderr",
-            "-H",
-            "Accept-Encoding: gzip, br, zstd, dcb, dcz",
-        ])
-        .args(["-H", &available, &url])
-        .output()
-        .unwrap();
-    let headers = String::from_utf8_lossy(&output.stderr).to_lowercase();
+    let accept = "Accept-Encoding: gzip, br, zstd, dcb, dcz";
+    let (headers, body) = curl(&["-H", accept, "-H", &available, &url]);
     assert!(headers.contains("content-encoding: dcz"), "{headers}");
     assert!(
         headers.contains("vary: accept-encoding, available-dictionary"),
         "{headers}"
     );
-    assert!(dictionary.decode_dcz(&output.stdout).unwrap() == updated);
-    assert!(output.stdout.len() < updated.len() / 100);
+    assert!(dictionary.decode(Coding::Dcz, &body).unwrap() == updated);
+    assert!(body.len() < updated.len() / 100);
     server.stop();
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::measure::{GeneratorArgs, OutputArgs};
+use super::measure::{GeneratorArgs, OutputArgs, PayloadArgs};
 
 /// Options of `codecbench http`.
 #[derive(Debug, Args)]
@@ -63,19 +63,9 @@ pub struct HttpArgs {
 /// Options of `codecbench serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// A built-in payload, a file, a directory or a HAR capture, as for `run`. Default:
-    /// the three built-in payloads.
-    #[arg(long = "payload", value_name = "NAME|PATH")]
-    pub payloads: Vec<String>,
-
-    /// Also generated payloads of these record counts, comma-separated.
-    #[arg(
-        long,
-        value_name = "N,...",
-        value_delimiter = ',',
-        allow_hyphen_values = true
-    )]
-    pub records: Vec<String>,
+    /// Which bodies to serve.
+    #[command(flatten)]
+    pub payloads: PayloadArgs,
 
     /// Encodings, each at its own path `/<encoding>/<payload>` (e.g. `/zstd-1/small`):
     /// as for `http`, comma-separated.

@@ -21,13 +21,33 @@ pub struct GeneratorArgs {
     pub rng: RngKind,
 }
 
+/// The bodies to measure: shared by `run`, `recommend`, `reproduce` and `serve`.
+#[derive(Debug, Args)]
+pub struct PayloadArgs {
+    /// A built-in payload (single, small, large), a file, a directory of files, or a
+    /// browser's HAR capture (its text response bodies). Repeat to run several. Default:
+    /// all three built-in payloads.
+    #[arg(long = "payload", value_name = "NAME|PATH")]
+    pub payloads: Vec<String>,
+
+    /// Generated payloads of these record counts, comma-separated (e.g. 1,3,10,30,100),
+    /// after any --payload: bodies of many sizes, so `recommend` can place the minimum
+    /// body size worth compressing.
+    #[arg(
+        long,
+        value_name = "N,...",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub records: Vec<String>,
+}
+
 /// What to measure and how: shared by `run` and `recommend`.
 #[derive(Debug, Args)]
 pub struct MeasureArgs {
-    /// A built-in payload (single, small, large), a file, or a directory of files.
-    /// Repeat to run several. Default: all three built-in payloads.
-    #[arg(long = "payload", value_name = "NAME|PATH")]
-    pub payloads: Vec<String>,
+    /// Which bodies to measure.
+    #[command(flatten)]
+    pub payloads: PayloadArgs,
 
     /// How the body reaches the encoder, comma-separated: `stream` (unknown length, as
     /// ASP.NET Core's middleware; the default), `oneshot` (one call with the size known,
@@ -40,17 +60,6 @@ pub struct MeasureArgs {
         default_value = "stream"
     )]
     pub api: Vec<String>,
-
-    /// Generated payloads of these record counts, comma-separated (e.g. 1,3,10,30,100),
-    /// after any --payload: bodies of many sizes, so `recommend` can place the minimum
-    /// body size worth compressing.
-    #[arg(
-        long,
-        value_name = "N,...",
-        value_delimiter = ',',
-        allow_hyphen_values = true
-    )]
-    pub records: Vec<String>,
 
     /// Timed iterations per direction, at most 10,000,000. Default: 1000 for bodies up to
     /// 10 kB, 60 up to 1 MB, 15 above (the article's counts for its three payloads).

@@ -10,7 +10,7 @@ pub use analysis::{
     RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs,
 };
 pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
-pub use measure::{GeneratorArgs, MeasureArgs, OutputArgs, RunArgs};
+pub use measure::{GeneratorArgs, MeasureArgs, OutputArgs, PayloadArgs, RunArgs};
 
 use clap::{Parser, Subcommand};
 

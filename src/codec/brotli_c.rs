@@ -68,11 +68,12 @@ pub(super) fn compress_flushed(quality: u8, input: &[u8], chunk: usize) -> io::R
 
 /// Compresses in one call with the input's size known (`BrotliEncoderCompress`).
 pub(super) fn compress_one_shot(quality: u8, input: &[u8]) -> io::Result<Vec<u8>> {
-    // SAFETY: the output buffer holds BrotliEncoderMaxCompressedSize bytes, which the
-    // encoder never exceeds, and both buffers outlive the call.
+    // SAFETY: the output buffer's capacity is BrotliEncoderMaxCompressedSize bytes, which
+    // the encoder never exceeds; its length is set to what the encoder wrote. Both
+    // buffers outlive the call. Not zero-filled: that would time a memset per response.
     unsafe {
         let capacity = brotlic_sys::BrotliEncoderMaxCompressedSize(input.len());
-        let mut output = vec![0u8; capacity];
+        let mut output = Vec::with_capacity(capacity);
         let mut written = capacity;
         let ok = brotlic_sys::BrotliEncoderCompress(
             i32::from(quality),
@@ -86,7 +87,7 @@ pub(super) fn compress_one_shot(quality: u8, input: &[u8]) -> io::Result<Vec<u8>
         if ok != brotlic_sys::BROTLI_TRUE {
             return Err(io::Error::other("BrotliEncoderCompress failed"));
         }
-        output.truncate(written);
+        output.set_len(written);
         Ok(output)
     }
 }
@@ -94,9 +95,10 @@ pub(super) fn compress_one_shot(quality: u8, input: &[u8]) -> io::Result<Vec<u8>
 /// Decompresses in one call into a buffer of the known `size`
 /// (`BrotliDecoderDecompress`).
 pub(super) fn decompress_one_shot(compressed: &[u8], size: usize) -> io::Result<Vec<u8>> {
-    let mut output = vec![0u8; size];
+    let mut output = Vec::with_capacity(size);
     let mut written = size;
-    // SAFETY: `written` is the output buffer's length; both buffers outlive the call.
+    // SAFETY: `written` is the output buffer's capacity, and its length is set to what the
+    // decoder wrote; both buffers outlive the call. Not zero-filled, as above.
     let result = unsafe {
         brotlic_sys::BrotliDecoderDecompress(
             compressed.len(),
@@ -108,7 +110,8 @@ pub(super) fn decompress_one_shot(compressed: &[u8], size: usize) -> io::Result<
     if result != brotlic_sys::BrotliDecoderResult_BROTLI_DECODER_RESULT_SUCCESS {
         return Err(io::Error::other("BrotliDecoderDecompress failed"));
     }
-    output.truncate(written);
+    // SAFETY: the decoder wrote `written` bytes, at most the capacity.
+    unsafe { output.set_len(written) };
     Ok(output)
 }
 

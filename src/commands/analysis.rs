@@ -130,16 +130,7 @@ pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
 pub fn plot(args: PlotConfig) -> crate::error::Result {
     let run = results::load(&args.run)?;
     let cells = run.cells()?.len();
-    let options = AdviceOptions {
-        latency_budget_s: 0.005,
-        cache_budget_s: 1.0,
-        link: crate::analysis::recommend::Link {
-            mbit: 100.0,
-            rtt_s: 0.0,
-        },
-        bandwidths_mbit: Vec::new(),
-        pick_rust_brotli: false,
-    };
+    let options = AdviceOptions::default();
     let advice = advise(&run, &options);
     let caption = export::svg::Caption {
         run: run.label.clone(),

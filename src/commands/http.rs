@@ -9,7 +9,7 @@ use crate::config::outputs::Export;
 use crate::environment::Environment;
 use crate::error::{Error, Failing};
 use crate::export::{self, significant, thousands, Format, Style};
-use crate::http::dictionary::{prepare, Dictionary};
+use crate::http::dictionary::{Dictionary, Prepared};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 use crate::payload::{self, Payload};
 use crate::results::codec::SCHEMA_VERSION;
@@ -20,9 +20,13 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
     if !config.quiet {
         notes.iter().for_each(|note| eprintln!("{note}"));
     }
+    let prepared = config
+        .dictionary
+        .map(|source| Prepared::new(source, config.seed, config.rng))
+        .transpose()?;
     let versions = payloads
         .iter()
-        .map(|p| version(&config, p))
+        .map(|p| version(prepared.as_ref(), p))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut report = HttpReport {
         schema_version: SCHEMA_VERSION,
@@ -116,19 +120,19 @@ fn name_failures(report: &HttpReport) -> usize {
     failures.iter().map(|r| r.errors).sum()
 }
 
-/// The body every encoding sends for `payload`, and the dictionary the client holds:
-/// with --dictionary previous, the payload with --change of its records updated, against
-/// the payload as it was.
-fn version(
-    config: &HttpConfig,
+/// The body every encoding sends for `payload`, and the dictionary the client holds,
+/// if the encodings use one.
+pub(super) fn version(
+    prepared: Option<&Prepared>,
     payload: &Payload,
 ) -> anyhow::Result<(Vec<u8>, Option<Dictionary>)> {
-    let Some(source) = config.dictionary else {
-        return Ok((payload.bytes.clone(), None));
-    };
-    let (body, dictionary) = prepare(source, &payload.bytes, config.seed, config.rng)
-        .map_err(|e| anyhow::anyhow!("{}: {e:#}", payload.name))?;
-    Ok((body, Some(dictionary)))
+    match prepared {
+        Some(prepared) => {
+            let (body, dictionary) = prepared.version(&payload.name, &payload.bytes)?;
+            Ok((body, Some(dictionary)))
+        }
+        None => Ok((payload.bytes.clone(), None)),
+    }
 }
 
 /// Measures one payload's encodings, saving and streaming each as it finishes.

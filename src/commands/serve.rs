@@ -4,7 +4,7 @@ use std::io::Write;
 
 use crate::config::http::ServeConfig;
 use crate::error::Failing;
-use crate::http::dictionary::prepare;
+use crate::http::dictionary::Prepared;
 use crate::http::serve::{listen, routes, serve, Served};
 use crate::payload;
 
@@ -12,16 +12,14 @@ use crate::payload;
 pub fn run(config: ServeConfig) -> crate::error::Result {
     let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
     notes.iter().for_each(|note| eprintln!("{note}"));
+    let prepared = config
+        .dictionary
+        .map(|source| Prepared::new(source, config.seed, config.rng))
+        .transpose()?;
     let mut served: Vec<Served> = Vec::new();
     for payload in &payloads {
-        let mut entry = match config.dictionary {
-            Some(source) => {
-                let (body, dictionary) = prepare(source, &payload.bytes, config.seed, config.rng)
-                    .map_err(|e| anyhow::anyhow!("{}: {e:#}", payload.name))?;
-                Served::new(&payload.name, body, Some(dictionary))
-            }
-            None => Served::new(&payload.name, payload.bytes.clone(), None),
-        };
+        let (body, dictionary) = super::http::version(prepared.as_ref(), payload)?;
+        let mut entry = Served::new(&payload.name, body, dictionary);
         // Two payloads whose names read alike get -2, -3.
         let base = entry.slug.clone();
         let mut n = 1;

@@ -45,7 +45,10 @@ impl RunSource {
             ..Exports::default()
         };
         if let Some(path) = &save.json {
-            let payloads = payload_sources(&args.measure.payloads, &args.measure.records)?;
+            let payloads = payload_sources(
+                &args.measure.payloads.payloads,
+                &args.measure.payloads.records,
+            )?;
             let mut inputs = vec![Input::Payloads(&payloads)];
             inputs.extend(written.iter().map(|p| Input::File(p)));
             outputs::check(&[("--export-json", path)], &inputs)?;
@@ -163,8 +166,10 @@ impl ReproduceConfig {
     /// overwrite the saved run or a payload), before measuring for minutes.
     pub fn from_args(args: ReproduceArgs) -> Result<Self> {
         if let Some(out) = &args.out {
-            let payloads =
-                payload_sources(&args.source.measure.payloads, &args.source.measure.records)?;
+            let payloads = payload_sources(
+                &args.source.measure.payloads.payloads,
+                &args.source.measure.payloads.records,
+            )?;
             let mut inputs = vec![Input::Payloads(&payloads)];
             inputs.extend(args.source.from.as_deref().map(Input::File));
             outputs::check(&[("--out", out)], &inputs)?;

@@ -154,7 +154,7 @@ impl ServeConfig {
             .map_err(|_| anyhow::anyhow!("--bind {}: not an IP address", args.bind))?;
         Ok(ServeConfig {
             dictionary: dictionary_mode(&args.dictionary, &encodings)?,
-            payloads: payload_sources(&args.payloads, &args.records)?,
+            payloads: payload_sources(&args.payloads.payloads, &args.payloads.records)?,
             encodings,
             address: std::net::SocketAddr::new(ip, args.port),
             seed: args.generator.seed,

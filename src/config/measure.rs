@@ -42,7 +42,7 @@ pub struct MeasureConfig {
 impl MeasureConfig {
     /// Validates `args`: payload names and paths, and every level against its codec's range.
     pub fn from_args(args: MeasureArgs) -> Result<Self> {
-        let payloads = payload_sources(&args.payloads, &args.records)?;
+        let payloads = payload_sources(&args.payloads.payloads, &args.payloads.records)?;
         let mut settings = codec_settings(&args)?;
         if !args.zstd_dict.is_empty() {
             add_dictionaries(&mut settings, &args)?;
@@ -170,18 +170,11 @@ fn apis(texts: &[String], encoder: EncoderChoice) -> Result<Vec<Api>> {
     if !apis.contains(&Api::Stream) && encoder != EncoderChoice::Fresh {
         bail!(
             "--encoder {}: encoder reuse is measured on the stream API; add stream to --api",
-            encoder_name(encoder)
+            clap::ValueEnum::to_possible_value(&encoder)
+                .map_or_else(String::new, |v| v.get_name().to_string())
         );
     }
     Ok(apis)
-}
-
-fn encoder_name(choice: EncoderChoice) -> &'static str {
-    match choice {
-        EncoderChoice::Fresh => "fresh",
-        EncoderChoice::Reused => "reused",
-        EncoderChoice::Both => "both",
-    }
 }
 
 /// The test aid: `CODECBENCH_TEST_CORRUPT=CODEC` puts a decoder that flips a bit in

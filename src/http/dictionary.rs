@@ -82,16 +82,6 @@ impl Dictionary {
         &self.bytes
     }
 
-    /// Its size in bytes.
-    pub fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
-    /// Whether it is empty.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// The `Available-Dictionary` value a client holding it sends: `:<base64>:`.
     pub fn available_dictionary(&self) -> String {
         format!(
@@ -150,16 +140,6 @@ impl Dictionary {
         };
         body.with_context(|| format!("the {name} stream does not decode with the dictionary"))
     }
-
-    /// [`Dictionary::encode`] for `dcz`.
-    pub fn encode_dcz(&self, body: &[u8], level: i32) -> io::Result<Vec<u8>> {
-        self.encode(Coding::Dcz, body, level)
-    }
-
-    /// [`Dictionary::decode`] for `dcz`.
-    pub fn decode_dcz(&self, encoded: &[u8]) -> Result<Vec<u8>> {
-        self.decode(Coding::Dcz, encoded)
-    }
 }
 
 /// Where the dictionary a client holds comes from.
@@ -182,23 +162,47 @@ pub enum Source {
 /// Records a trained dictionary learns from.
 const TRAINING_RECORDS: usize = 1000;
 
-/// The body every encoding sends for `payload` and the dictionary the client holds.
-pub fn prepare(
-    source: Source,
-    payload: &[u8],
-    seed: i32,
-    rng: crate::payload::RngKind,
-) -> Result<(Vec<u8>, Dictionary)> {
-    match source {
-        Source::Previous { changed } => {
-            let updated = crate::payload::change::change_records(payload, changed, seed as u64)?;
-            Ok((updated, Dictionary::new(payload.to_vec())))
-        }
-        Source::Trained { kib } => {
-            let samples = crate::codec::zstd_dict::training_samples(TRAINING_RECORDS, rng);
-            let trained = zstd::dict::from_samples(&samples, kib as usize * 1024)
-                .context("training the dictionary")?;
-            Ok((payload.to_vec(), Dictionary::new(trained)))
+/// A [`Source`] made ready once for every payload: a trained dictionary is trained
+/// here, not again for each payload.
+pub enum Prepared {
+    /// Each payload's previous version, with this share of its records updated.
+    Previous {
+        /// The share of records updated.
+        changed: f64,
+        /// Chooses the records.
+        seed: u64,
+    },
+    /// One trained dictionary for every payload.
+    Trained(Dictionary),
+}
+
+impl Prepared {
+    /// `source` made ready; `seed` chooses updated records, `rng` makes training ones.
+    pub fn new(source: Source, seed: i32, rng: crate::payload::RngKind) -> Result<Self> {
+        Ok(match source {
+            Source::Previous { changed } => Prepared::Previous {
+                changed,
+                seed: seed as u64,
+            },
+            Source::Trained { kib } => {
+                let samples = crate::codec::zstd_dict::training_samples(TRAINING_RECORDS, rng);
+                let trained = zstd::dict::from_samples(&samples, kib as usize * 1024)
+                    .context("training the dictionary")?;
+                Prepared::Trained(Dictionary::new(trained))
+            }
+        })
+    }
+
+    /// The body every encoding sends for `payload` (named `name`) and the dictionary
+    /// the client holds.
+    pub fn version(&self, name: &str, payload: &[u8]) -> Result<(Vec<u8>, Dictionary)> {
+        match self {
+            Prepared::Previous { changed, seed } => {
+                let updated = crate::payload::change::change_records(payload, *changed, *seed)
+                    .with_context(|| name.to_string())?;
+                Ok((updated, Dictionary::new(payload.to_vec())))
+            }
+            Prepared::Trained(dictionary) => Ok((payload.to_vec(), dictionary.clone())),
         }
     }
 }
@@ -244,7 +248,7 @@ mod tests {
     #[test]
     fn a_dcz_body_made_by_another_encoder_decodes() {
         let dictionary = Dictionary::new(b"A dictionary".to_vec());
-        let body = dictionary.decode_dcz(&CHROMIUM_DCZ).unwrap();
+        let body = dictionary.decode(Coding::Dcz, &CHROMIUM_DCZ).unwrap();
         assert_eq!(
             body,
             b"This is compressed test data using a test dictionary"
@@ -256,14 +260,14 @@ mod tests {
     fn dcz_round_trips_and_starts_with_the_header() {
         let dictionary = Dictionary::new(b"{\"id\":1,\"name\":\"Customer 1\"}".repeat(40));
         let body = b"{\"id\":1,\"name\":\"Customer 2\"}".repeat(40);
-        let encoded = dictionary.encode_dcz(&body, 3).unwrap();
+        let encoded = dictionary.encode(Coding::Dcz, &body, 3).unwrap();
         assert_eq!(encoded[..8], DCZ_MAGIC);
         assert_eq!(encoded[8..40], dictionary.hash);
-        assert_eq!(dictionary.decode_dcz(&encoded).unwrap(), body);
+        assert_eq!(dictionary.decode(Coding::Dcz, &encoded).unwrap(), body);
         let other = Dictionary::new(b"another".to_vec());
-        let message = other.decode_dcz(&encoded).unwrap_err().to_string();
+        let message = other.decode(Coding::Dcz, &encoded).unwrap_err().to_string();
         assert!(message.contains("another dictionary"), "{message}");
-        assert!(dictionary.decode_dcz(&encoded[..20]).is_err());
+        assert!(dictionary.decode(Coding::Dcz, &encoded[..20]).is_err());
     }
 
     #[test]

@@ -247,7 +247,7 @@ mod tests {
                 .await
                 .unwrap();
             let decoded = match expected {
-                Some(_) => dictionary.decode_dcz(&body).unwrap(),
+                Some(_) => dictionary.decode(Coding::Dcz, &body).unwrap(),
                 None => body.to_vec(),
             };
             assert_eq!(decoded, *resource.body);

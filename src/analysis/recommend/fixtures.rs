@@ -36,13 +36,7 @@ pub fn run() -> LoadedRun {
 
 pub fn options() -> AdviceOptions {
     AdviceOptions {
-        latency_budget_s: 0.005,
-        cache_budget_s: 1.0,
-        link: crate::analysis::recommend::Link {
-            mbit: 100.0,
-            rtt_s: 0.0,
-        },
         bandwidths_mbit: vec![10.0, 1000.0],
-        pick_rust_brotli: false,
+        ..AdviceOptions::default()
     }
 }

@@ -42,6 +42,23 @@ pub struct AdviceOptions {
     pub pick_rust_brotli: bool,
 }
 
+impl Default for AdviceOptions {
+    /// `recommend`'s defaults (5 ms per dynamic response, 1 s to cache, 100 Mbit/s with
+    /// no round-trip time), with no end-to-end table: what `plot` draws its frontiers from.
+    fn default() -> Self {
+        AdviceOptions {
+            latency_budget_s: 0.005,
+            cache_budget_s: 1.0,
+            link: Link {
+                mbit: 100.0,
+                rtt_s: 0.0,
+            },
+            bandwidths_mbit: Vec::new(),
+            pick_rust_brotli: false,
+        }
+    }
+}
+
 impl AdviceOptions {
     /// Whether a setting may be recommended, not only shown.
     pub fn may_pick(&self, id: &CellId) -> bool {

@@ -5,19 +5,6 @@ use super::labels::Rect;
 use super::*;
 use crate::analysis::recommend::{advise, fixtures, AdviceOptions};
 
-fn options() -> AdviceOptions {
-    AdviceOptions {
-        latency_budget_s: 0.005,
-        cache_budget_s: 1.0,
-        link: crate::analysis::recommend::Link {
-            mbit: 100.0,
-            rtt_s: 0.0,
-        },
-        bandwidths_mbit: Vec::new(),
-        pick_rust_brotli: false,
-    }
-}
-
 /// The repository's reference run: the article's full matrix on three payloads.
 fn reference() -> LoadedRun {
     let bytes = include_bytes!("../../../results/reference.json");
@@ -35,7 +22,7 @@ fn caption() -> Caption {
 #[test]
 fn every_axis_has_enough_ticks_over_its_whole_range() {
     let run = reference();
-    let chart = layout(&run, &advise(&run, &options()), &caption());
+    let chart = layout(&run, &advise(&run, &AdviceOptions::default()), &caption());
     assert_eq!(chart.panels.len(), 6);
     for panel in &chart.panels {
         for ticks in [&panel.x_ticks, &panel.y_ticks] {
@@ -62,7 +49,7 @@ fn every_axis_has_enough_ticks_over_its_whole_range() {
 #[test]
 fn no_two_labels_overlap_and_none_covers_a_point() {
     let run = reference();
-    let chart = layout(&run, &advise(&run, &options()), &caption());
+    let chart = layout(&run, &advise(&run, &AdviceOptions::default()), &caption());
     for panel in &chart.panels {
         let labels: Vec<&Rect> = panel
             .marks
@@ -97,7 +84,12 @@ fn no_two_labels_overlap_and_none_covers_a_point() {
 #[test]
 fn the_title_names_payloads_machine_and_date_and_the_legend_codec_and_library() {
     let run = reference();
-    let svg = String::from_utf8(render_svg(&run, &advise(&run, &options()), &caption())).unwrap();
+    let svg = String::from_utf8(render_svg(
+        &run,
+        &advise(&run, &AdviceOptions::default()),
+        &caption(),
+    ))
+    .unwrap();
     assert!(svg.starts_with("<svg"));
     assert!(svg.trim_end().ends_with("</svg>"));
     assert!(
@@ -123,7 +115,11 @@ fn the_title_names_payloads_machine_and_date_and_the_legend_codec_and_library() 
 #[test]
 fn each_setting_is_a_point_and_the_frontier_a_line() {
     let run = fixtures::run();
-    let chart = layout(&run, &advise(&run, &options()), &Caption::default());
+    let chart = layout(
+        &run,
+        &advise(&run, &AdviceOptions::default()),
+        &Caption::default(),
+    );
     assert_eq!(chart.panels.len(), 2);
     for panel in &chart.panels {
         assert_eq!(panel.marks.len(), 6);

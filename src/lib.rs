@@ -13,13 +13,16 @@ pub mod config;
 pub mod environment;
 pub mod error;
 pub mod export;
+pub mod format;
 pub mod http;
 pub mod payload;
+pub mod process;
 pub mod progress;
 pub mod results;
 pub mod stats;
+pub mod vocab;
 
 /// Unit tests count heap bytes too, as the binary does.
 #[cfg(test)]
 #[global_allocator]
-static TEST_ALLOCATOR: bench::memory::CountingAllocator = bench::memory::CountingAllocator;
+static TEST_ALLOCATOR: process::memory::CountingAllocator = process::memory::CountingAllocator;

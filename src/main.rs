@@ -7,13 +7,13 @@ use codecbench::cli::Cli;
 
 /// Counts heap bytes, for the `encoder_bytes` of the codecs written in Rust.
 #[global_allocator]
-static ALLOCATOR: codecbench::bench::memory::CountingAllocator =
-    codecbench::bench::memory::CountingAllocator;
+static ALLOCATOR: codecbench::process::memory::CountingAllocator =
+    codecbench::process::memory::CountingAllocator;
 
 fn main() -> std::process::ExitCode {
     // First thing, so that no signal finds the default handler (exit 143 on SIGTERM).
     // A second Ctrl-C ends the process at once, as users expect of a slow stop.
-    if let Err(err) = codecbench::bench::interrupt::install(|| std::process::exit(130)) {
+    if let Err(err) = codecbench::process::interrupt::install(|| std::process::exit(130)) {
         eprintln!("codecbench: error: {err:#}");
         return std::process::ExitCode::from(1);
     }

@@ -127,14 +127,14 @@ impl Progress {
 /// small zstd 3 (libzstd 1.5.7)`.
 fn plain_line(step: &Step, done: u64, steps: u64, elapsed: Duration) -> String {
     let eta = match eta(elapsed, done, steps) {
-        Some(eta) => format!(", ETA {}", duration_text(eta)),
+        Some(eta) => format!(", ETA {}", crate::format::clock_text(eta)),
         None => String::new(),
     };
     format!(
         "round {}/{}, {done}/{steps} cells·rounds, {} elapsed{eta}: {}",
         step.round + 1,
         step.rounds,
-        duration_text(elapsed),
+        crate::format::clock_text(elapsed),
         step.label
     )
 }
@@ -150,16 +150,6 @@ fn eta(elapsed: Duration, done: u64, steps: u64) -> Option<Duration> {
     Some(elapsed.mul_f64(left as f64 / done as f64))
 }
 
-/// `42s`, `3m05s` or `1h02m`.
-fn duration_text(duration: Duration) -> String {
-    let seconds = duration.as_secs();
-    match seconds {
-        0..=59 => format!("{seconds}s"),
-        60..=3599 => format!("{}m{:02}s", seconds / 60, seconds % 60),
-        _ => format!("{}h{:02}m", seconds / 3600, seconds % 3600 / 60),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,13 +162,6 @@ mod tests {
             Some(Duration::from_secs(30))
         );
         assert_eq!(eta(Duration::from_secs(10), 120, 100), Some(Duration::ZERO));
-    }
-
-    #[test]
-    fn durations_read_as_a_person_writes_them() {
-        assert_eq!(duration_text(Duration::from_millis(42_900)), "42s");
-        assert_eq!(duration_text(Duration::from_secs(185)), "3m05s");
-        assert_eq!(duration_text(Duration::from_secs(3720)), "1h02m");
     }
 
     #[test]

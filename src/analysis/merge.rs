@@ -3,9 +3,9 @@
 use serde::Serialize;
 
 use crate::codec::CodecKind;
-use crate::http::Encoding;
-use crate::results::identity::CellId;
 use crate::results::{HttpCell, LoadedRun, RunCell, Timing};
+use crate::vocab::CellId;
+use crate::vocab::Encoding;
 
 /// One run's speeds for one setting.
 #[derive(Clone, Debug, PartialEq, Serialize)]

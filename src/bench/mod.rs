@@ -1,11 +1,10 @@
 //! Benchmarking: the runner, its statistics and the results it produces.
 
-pub mod interrupt;
-pub mod memory;
 pub mod runner;
 pub mod schedule;
 
 use crate::codec::Codec;
+use crate::process::interrupt;
 use crate::results::codec::{CellResult, PayloadResult};
 use runner::{CellRun, Clock, Iterations, Plan};
 

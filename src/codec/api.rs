@@ -83,7 +83,7 @@ impl ThroughApi {
         ThroughApi {
             kind,
             api,
-            stream: kind.codec(),
+            stream: super::server_codec(kind),
         }
     }
 }

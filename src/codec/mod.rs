@@ -12,77 +12,29 @@ pub mod reused;
 mod zstd;
 pub mod zstd_dict;
 
-use std::fmt;
 use std::io;
 use std::ops::RangeInclusive;
 
 pub use self::brotli::{Brotli, BrotliLibrary};
 pub use self::gzip::GzipZlibRs;
 pub use self::zstd::Libzstd;
-pub use crate::results::identity::{CellId, Library, Variant};
+pub use crate::vocab::{CellId, CodecKind, Library, Variant};
 
-/// The content codings the article compares.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum CodecKind {
-    /// Zstandard (`Content-Encoding: zstd`).
-    Zstd,
-    /// Brotli (`br`), window 22 as .NET uses it.
-    Brotli,
-    /// gzip (`gzip`), a deflate stream in a gzip wrapper.
-    Gzip,
+/// Every implementation codecbench has of `kind`, the one servers run first.
+pub fn implementations(kind: CodecKind) -> Vec<Box<dyn Codec>> {
+    match kind {
+        CodecKind::Zstd => vec![Box::new(Libzstd)],
+        CodecKind::Brotli => vec![
+            Box::new(Brotli(BrotliLibrary::C)),
+            Box::new(Brotli(BrotliLibrary::RustPort)),
+        ],
+        CodecKind::Gzip => vec![Box::new(GzipZlibRs)],
+    }
 }
 
-impl CodecKind {
-    /// All codecs, in ASP.NET Core 11's order of preference.
-    pub const ALL: [CodecKind; 3] = [CodecKind::Zstd, CodecKind::Brotli, CodecKind::Gzip];
-
-    /// The lower-case name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            CodecKind::Zstd => "zstd",
-            CodecKind::Brotli => "brotli",
-            CodecKind::Gzip => "gzip",
-        }
-    }
-
-    /// The HTTP content coding (RFC 9110 §8.4.1): `zstd`, `br` or `gzip`.
-    pub fn content_coding(self) -> &'static str {
-        match self {
-            CodecKind::Zstd => "zstd",
-            CodecKind::Brotli => "br",
-            CodecKind::Gzip => "gzip",
-        }
-    }
-
-    /// Every implementation codecbench has of this codec, the one servers run first.
-    pub fn implementations(self) -> Vec<Box<dyn Codec>> {
-        match self {
-            CodecKind::Zstd => vec![Box::new(Libzstd)],
-            CodecKind::Brotli => vec![
-                Box::new(Brotli(BrotliLibrary::C)),
-                Box::new(Brotli(BrotliLibrary::RustPort)),
-            ],
-            CodecKind::Gzip => vec![Box::new(GzipZlibRs)],
-        }
-    }
-
-    /// The implementation servers run: the first of [`Self::implementations`].
-    pub fn codec(self) -> Box<dyn Codec> {
-        self.implementations().remove(0)
-    }
+/// The implementation of `kind` servers run: the first of [`implementations`].
+pub fn server_codec(kind: CodecKind) -> Box<dyn Codec> {
+    implementations(kind).remove(0)
 }
 
 /// Whether each response gets a fresh encoder, a reused one, or both are measured.
@@ -183,26 +135,8 @@ impl Codec for Corrupting {
 pub fn all_implementations() -> Vec<Box<dyn Codec>> {
     CodecKind::ALL
         .into_iter()
-        .flat_map(CodecKind::implementations)
+        .flat_map(implementations)
         .collect()
-}
-
-impl std::str::FromStr for CodecKind {
-    type Err = String;
-
-    /// `zstd`, `brotli` or `gzip`.
-    fn from_str(text: &str) -> Result<Self, String> {
-        CodecKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == text)
-            .ok_or_else(|| format!("unknown codec '{text}' (zstd, brotli, gzip)"))
-    }
-}
-
-impl fmt::Display for CodecKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// .NET's `System.IO.Compression.CompressionLevel` names.
@@ -293,7 +227,7 @@ pub trait Codec {
     /// between responses (a reused context, a dictionary it references), plus the most
     /// heap the call held at once beyond its output, plus what a C library allocated
     /// outside the Rust heap (its own `sizeof`). By default: the heap alone, as counted
-    /// by [`crate::bench::memory::CountingAllocator`].
+    /// by [`crate::process::memory::CountingAllocator`].
     fn compress_measuring_memory(
         &self,
         level: i32,
@@ -309,7 +243,7 @@ pub trait Codec {
 fn compress_counting_heap(
     compress: impl FnOnce() -> io::Result<(Vec<u8>, u64)>,
 ) -> io::Result<(Vec<u8>, Option<u64>)> {
-    let (result, peak) = crate::bench::memory::peak_during(compress);
+    let (result, peak) = crate::process::memory::peak_during(compress);
     let (output, outside_heap) = result?;
     let encoder = peak.map(|peak| peak.saturating_sub(output.capacity() as u64) + outside_heap);
     Ok((output, encoder))

@@ -85,7 +85,7 @@ fn measuring_memory_gives_the_same_bytes_and_a_plausible_size() {
         }
     }
     // zstd's context grows with the level's window.
-    let zstd = CodecKind::Zstd.codec();
+    let zstd = super::server_codec(CodecKind::Zstd);
     let size = |level| {
         zstd.compress_measuring_memory(level, &input)
             .unwrap()
@@ -119,7 +119,7 @@ fn brotli_impl_picks_implementations() {
 fn dotnet_names_follow_the_mapping_table() {
     use DotnetLevel::*;
     let names = |kind: CodecKind| {
-        let codec = kind.codec();
+        let codec = super::server_codec(kind);
         codec
             .supported_levels()
             .filter_map(|level| codec.dotnet_level(level).map(|name| (level, name)))

@@ -142,8 +142,8 @@ pub fn plot(args: PlotConfig) -> crate::error::Result {
     println!(
         "{}: {}, {}",
         args.out.display(),
-        export::count(advice.len() as u64, "payload"),
-        export::count(cells as u64, "setting"),
+        crate::format::count(advice.len() as u64, "payload"),
+        crate::format::count(cells as u64, "setting"),
     );
     Ok(())
 }

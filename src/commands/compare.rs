@@ -19,7 +19,7 @@ pub fn run(config: CompareConfig) -> crate::error::Result {
         CompareFormat::Json => comparison::render_json(&outcome),
     };
     print(&bytes).failing()?;
-    match outcome.failures().as_slice() {
+    match comparison::failure_lines(&outcome).as_slice() {
         [] => Ok(()),
         reasons => Err(Error::failed(format!(
             "{} against {}: {}",

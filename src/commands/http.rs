@@ -3,15 +3,16 @@
 use anyhow::Result;
 
 use super::output::{SavedFiles, Stdout};
-use crate::bench::interrupt;
 use crate::config::http::HttpConfig;
 use crate::config::outputs::Export;
 use crate::environment::Environment;
 use crate::error::{Error, Failing};
-use crate::export::{self, significant, thousands, Format, Style};
+use crate::export::{self, Format, Style};
+use crate::format::{significant, thousands};
 use crate::http::dictionary::{Dictionary, Prepared};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 use crate::payload::{self, Payload};
+use crate::process::interrupt;
 use crate::results::codec::SCHEMA_VERSION;
 
 /// Measures every payload of `config` through HTTP.
@@ -71,7 +72,7 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
         0 => Ok(()),
         n => Err(Error::failed(format!(
             "{} failed",
-            export::count(n as u64, "request")
+            crate::format::count(n as u64, "request")
         ))),
     }
 }

@@ -7,13 +7,15 @@ use anyhow::{bail, Result};
 
 use super::output::SavedFiles;
 use crate::bench::runner::{Plan, SystemClock};
-use crate::bench::{interrupt, run_payload, Step};
+use crate::bench::{run_payload, Step};
 use crate::config::analysis::RunSource;
 use crate::config::MeasureConfig;
 use crate::environment::{Environment, Pin};
 use crate::error::{Error, Failing};
-use crate::export::{self, significant, thousands};
+use crate::export;
+use crate::format::{significant, thousands};
 use crate::payload::{self, Payload};
+use crate::process::interrupt;
 use crate::progress::Progress;
 use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::results::{self, LoadedRun};
@@ -81,7 +83,7 @@ pub fn measure_all(
                 "{}: {} bytes, {}, {} each way",
                 payload.name,
                 thousands(payload.bytes.len() as u64),
-                export::count(cell_count as u64, "setting"),
+                crate::format::count(cell_count as u64, "setting"),
                 export::iteration_text(&planned),
             ),
             (cell_count * plan.rounds as usize) as u64,
@@ -127,7 +129,7 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
         let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
         return Err(Error::Interrupted(format!(
             "{} {}",
-            export::count(cells as u64, "measured cell"),
+            crate::format::count(cells as u64, "measured cell"),
             files.whereabouts()
         )));
     }
@@ -148,7 +150,7 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
         0 => Ok(()),
         n => Err(Error::failed(format!(
             "{} failed their round trip",
-            export::count(n as u64, "cell")
+            crate::format::count(n as u64, "cell")
         ))),
     }
 }

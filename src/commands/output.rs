@@ -40,7 +40,7 @@ impl Stdout {
         match self.out.write_all(bytes).and_then(|()| self.out.flush()) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
                 self.closed = true;
-                crate::bench::interrupt::stdout_closed();
+                crate::process::interrupt::stdout_closed();
                 Ok(())
             }
             other => other,

@@ -6,7 +6,7 @@ use anyhow::Context;
 
 use super::output::write_file;
 use crate::config::PayloadsConfig;
-use crate::export::thousands;
+use crate::format::thousands;
 use crate::payload::{self, BuiltinPayload};
 
 /// Writes the payloads `config` names.
@@ -30,7 +30,7 @@ pub fn run(config: PayloadsConfig) -> crate::error::Result {
             out,
             "{}: {}, {} bytes",
             path.display(),
-            crate::export::count(records, "record"),
+            crate::format::count(records, "record"),
             thousands(bytes.len() as u64)
         )
         .context("cannot write to stdout")?;

@@ -88,7 +88,7 @@ fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
     let stream = apis.contains(&Api::Stream);
     let mut settings = Vec::new();
     for kind in codecs {
-        let mut implementations = kind.implementations();
+        let mut implementations = crate::codec::implementations(kind);
         implementations.retain(|c| args.brotli_impl.includes(c.as_ref()));
         let list = level_options
             .iter()

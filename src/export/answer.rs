@@ -2,21 +2,17 @@
 //! the order to prefer them, the minimum body size, and one line on why.
 
 use super::document::Document;
-use super::{significant, thousands};
 use crate::analysis::recommend::{
     AdviceOptions, Answer, AnswerLine, EncodingAnswer, Evidence, Scenario,
 };
-use crate::results::identity::{CellId, Library, Variant};
+use crate::format::{ms, significant, thousands};
+use crate::vocab::{CellId, Library, Variant};
 
 fn bodies(n: usize) -> String {
     match n {
         1 => "1 body".to_string(),
         n => format!("{n} bodies"),
     }
-}
-
-fn ms(seconds: f64) -> String {
-    significant(seconds * 1e3, 3) + " ms"
 }
 
 /// `zstd 1`, `br 11`, with the library or variant only when it is not what a server

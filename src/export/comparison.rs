@@ -1,12 +1,12 @@
 //! Rendering a comparison of two runs: table, Markdown or JSON.
 
 use super::document::{Document, Table};
-use super::thousands;
 use crate::analysis::compare::{
-    Comparison, Direction, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
+    Comparison, Direction, FailReason, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
 };
-use crate::results::identity::CellId;
+use crate::format::thousands;
 use crate::results::{CellKey, HttpKey};
+use crate::vocab::CellId;
 
 const HEADER: [&str; 5] = ["payload", "setting", "bytes", "compress", "decompress"];
 const NUMERIC: [bool; 5] = [false, false, true, true, true];
@@ -97,7 +97,7 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
     lines.extend(drift_lines(comparison));
     lines.extend(machine_lines(comparison));
     lines.extend(finding_lines(comparison));
-    let failures = comparison.failures();
+    let failures = failure_lines(comparison);
     lines.push(if failures.is_empty() {
         "verdict: pass".to_string()
     } else {
@@ -149,7 +149,7 @@ fn finding_lines(comparison: &Comparison) -> Vec<String> {
         "{} {what} compared: {} regressed, {}, {} failed, {} missing, {} extra",
         comparison.rows.len(),
         comparison.regressions().count(),
-        super::count(comparison.size_drifts().count() as u64, "size drift"),
+        crate::format::count(comparison.size_drifts().count() as u64, "size drift"),
         comparison.failed.len(),
         comparison.missing.len(),
         comparison.extra.len()
@@ -262,6 +262,27 @@ pub fn render_json(comparison: &Comparison) -> Vec<u8> {
     let mut out = serde_json::to_vec_pretty(comparison).expect("comparison serialises");
     out.push(b'\n');
     out
+}
+
+/// Why the comparison fails the job, one reason a line: `1 size drift`, `2 regressed`.
+pub fn failure_lines(comparison: &Comparison) -> Vec<String> {
+    comparison
+        .failures()
+        .into_iter()
+        .map(|(reason, n)| {
+            let (one, many) = match reason {
+                FailReason::Failed => ("failed in the candidate", "failed in the candidate"),
+                FailReason::Missing => ("missing from the candidate", "missing from the candidate"),
+                FailReason::SizeDrift => ("size drift", "size drifts"),
+                FailReason::Regressed => ("regressed", "regressed"),
+                FailReason::MachineSlowdown => (
+                    "machine-level slowdown (--absolute)",
+                    "machine-level slowdowns (--absolute)",
+                ),
+            };
+            crate::format::counted(n as u64, one, many)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Rendering `http`: one row per encoding, as a table, Markdown, CSV or JSON.
 
 use super::document::{Document, Table};
-use super::{significant, thousands};
+use crate::format::{significant, thousands};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings};
 
 const HEADER: [&str; 11] = [
@@ -17,7 +17,7 @@ fn rows(payload: &HttpPayloadResult) -> Vec<Vec<String>> {
         .encodings
         .iter()
         .map(|r| {
-            let label = crate::http::Encoding::parse(&r.encoding)
+            let label = crate::vocab::Encoding::parse(&r.encoding)
                 .map(|e| e.table_label())
                 .unwrap_or(r.encoding.clone());
             vec![

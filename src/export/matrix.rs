@@ -2,7 +2,8 @@
 //! failures and cells short of `--precision` noted below.
 
 use super::document::{Document, Table};
-use super::{iteration_text, library_text, significant, thousands};
+use super::{iteration_text, library_text};
+use crate::format::{duration_text, significant, thousands};
 use crate::results::codec::{CellResult, PayloadResult};
 use crate::stats::Summary;
 
@@ -82,18 +83,6 @@ fn matrix_row(input_bytes: u64, cell: &CellResult) -> [String; 8] {
         decompress_mb_s,
         decompress_time,
     ]
-}
-
-/// A time per response to 3 significant digits in the unit that reads best: `850 ns`,
-/// `12.3 µs`, `1.23 ms`, `2.50 s`.
-pub fn duration_text(seconds: f64) -> String {
-    let (value, unit) = match seconds {
-        s if s < 1e-6 => (s * 1e9, "ns"),
-        s if s < 1e-3 => (s * 1e6, "µs"),
-        s if s < 1.0 => (s * 1e3, "ms"),
-        s => (s, "s"),
-    };
-    format!("{} {unit}", significant(value, 3))
 }
 
 /// Lines under the table that say what its marks and names mean: which levels .NET's
@@ -210,13 +199,5 @@ mod tests {
         let notes = legend(&payload);
         assert!(notes[1].starts_with("* one timed iteration"), "{notes:?}");
         assert_eq!(legend(&fixtures::report().payloads[0]).len(), 1);
-    }
-
-    #[test]
-    fn times_read_in_the_unit_that_fits() {
-        assert_eq!(duration_text(850e-9), "850 ns");
-        assert_eq!(duration_text(12.34e-6), "12.3 µs");
-        assert_eq!(duration_text(0.116), "116 ms");
-        assert_eq!(duration_text(2.5), "2.50 s");
     }
 }

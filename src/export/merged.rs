@@ -1,8 +1,8 @@
 //! Rendering merged runs: one row per setting, columns per run.
 
 use super::document::{Document, Table};
-use super::significant;
 use crate::analysis::merge::Merged;
+use crate::format::significant;
 
 /// Which figures a codec table shows per run.
 #[derive(Clone, Copy)]

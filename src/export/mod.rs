@@ -51,9 +51,9 @@ pub fn render_each(documents: impl IntoIterator<Item = Document>, style: Style) 
 }
 
 /// The library, with the variant when it is not a fresh encoder: `libzstd, reused`.
-pub(crate) fn library_text(id: &crate::results::identity::CellId) -> String {
+pub(crate) fn library_text(id: &crate::vocab::CellId) -> String {
     match id.variant {
-        crate::results::identity::Variant::Fresh => id.library.to_string(),
+        crate::vocab::Variant::Fresh => id.library.to_string(),
         variant => format!("{}, {variant}", id.library),
     }
 }
@@ -72,60 +72,17 @@ pub fn iteration_text(payload: &PayloadResult) -> String {
     )
 }
 
-/// Formats `value` with at least `digits` significant digits and no exponent:
-/// 1234.5 → "1234", 98.76 → "98.8", 0.01234 → "0.0123", 0.099999 → "0.100".
-pub fn significant(value: f64, digits: i32) -> String {
-    if !value.is_finite() || value == 0.0 {
-        return format!("{value}");
-    }
-    // The magnitude after rounding, so that 0.0999999 reads 0.1000, not 0.10000.
-    let rounded: f64 = format!("{:.*e}", (digits - 1).max(0) as usize, value)
-        .parse()
-        .unwrap_or(value);
-    let magnitude = rounded.abs().log10().floor() as i32;
-    let decimals = (digits - 1 - magnitude).clamp(0, 9) as usize;
-    format!("{value:.decimals$}")
-}
-
 /// A measured figure for CSV: 4 significant digits (more digits than the noise allows
 /// would be float noise, e.g. `32.401475999999995`), empty when absent.
 pub(crate) fn csv_figure(value: Option<f64>) -> String {
-    value.map(|v| significant(v, 4)).unwrap_or_default()
+    value
+        .map(|v| crate::format::significant(v, 4))
+        .unwrap_or_default()
 }
 
 /// A compression ratio for CSV: 4 decimals.
 pub(crate) fn csv_ratio(value: Option<f64>) -> String {
     value.map(|v| format!("{v:.4}")).unwrap_or_default()
-}
-
-/// `1 record`, `2 records`: a count with its noun, plural when it is not one.
-///
-/// ```
-/// assert_eq!(codecbench::export::count(1u64, "cell"), "1 cell");
-/// assert_eq!(codecbench::export::count(66u64, "cell"), "66 cells");
-/// ```
-pub fn count(n: impl Into<u64>, noun: &str) -> String {
-    match n.into() {
-        1 => format!("1 {noun}"),
-        n => format!("{n} {noun}s"),
-    }
-}
-
-/// Formats an integer with comma thousands separators.
-///
-/// ```
-/// assert_eq!(codecbench::export::thousands(298_727), "298,727");
-/// ```
-pub fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -146,7 +103,7 @@ pub(crate) mod fixtures {
     ) -> CellResult {
         let codec = codec.parse().expect("a codec name");
         CellResult {
-            id: crate::results::identity::CellId::reference(codec, level),
+            id: crate::vocab::CellId::reference(codec, level),
             version: "1.0".into(),
             dotnet_level: dotnet.map(Into::into),
             compressed_bytes: bytes,
@@ -241,24 +198,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn speeds_keep_three_significant_digits() {
-        assert_eq!(significant(1991.513, 3), "1992");
-        assert_eq!(significant(597.454, 3), "597");
-        assert_eq!(significant(98.76, 3), "98.8");
-        assert_eq!(significant(1.106, 3), "1.11");
-        assert_eq!(significant(0.01234, 3), "0.0123");
-        assert_eq!(significant(0.0, 3), "0");
-        assert_eq!(significant(0.099999, 3), "0.100");
-        assert_eq!(significant(9.9996, 4), "10.00");
+    fn csv_figures_keep_four_significant_digits() {
         assert_eq!(csv_figure(Some(32.401475999999995)), "32.40");
-    }
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(298_727), "298,727");
-        assert_eq!(thousands(3_018_756), "3,018,756");
+        assert_eq!(csv_figure(None), "");
     }
 }

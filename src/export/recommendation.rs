@@ -2,8 +2,10 @@
 //! scenario picks and the end-to-end table, as terminal tables, Markdown or JSON.
 
 use super::document::{Document, Table};
-use super::{significant, thousands};
-use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice, Setting};
+use crate::analysis::recommend::{
+    AdviceOptions, Answer, PayloadAdvice, ScenarioPick, Setting, Why,
+};
+use crate::format::{ms, ms_figure, significant, thousands};
 
 /// One titled table.
 struct Section {
@@ -15,10 +17,6 @@ struct Section {
 
 fn mb_s(input_bytes: u64, seconds: f64) -> String {
     significant(crate::stats::mb_per_s(input_bytes, seconds), 3)
-}
-
-fn ms(seconds: f64) -> String {
-    significant(seconds * 1e3, 3)
 }
 
 fn frontier(title: &str, advice: &PayloadAdvice, compress: bool) -> Section {
@@ -86,8 +84,8 @@ fn pooling(advice: &PayloadAdvice) -> Section {
             .map(|p| {
                 vec![
                     p.fresh.name(),
-                    ms(p.fresh.compress_s),
-                    ms(p.reused.compress_s),
+                    ms_figure(p.fresh.compress_s),
+                    ms_figure(p.reused.compress_s),
                     format!("{:.0}%", p.share_saved() * 100.0),
                 ]
             })
@@ -183,18 +181,43 @@ fn scenarios(advice: &PayloadAdvice) -> Section {
                     pick.scenario.title().to_string(),
                     s.name(),
                     format!("{:.2}", s.ratio),
-                    ms(s.compress_s),
-                    pick.reason.clone(),
+                    ms_figure(s.compress_s),
+                    reason(pick),
                 ],
                 None => vec![
                     pick.scenario.title().to_string(),
                     "none".into(),
                     String::new(),
                     String::new(),
-                    pick.reason.clone(),
+                    reason(pick),
                 ],
             })
             .collect(),
+    }
+}
+
+/// One line on why a scenario's pick is what it is.
+fn reason(pick: &ScenarioPick) -> String {
+    let link = format!("{} Mbit/s", significant(pick.link_mbit, 3));
+    let within = pick
+        .budget_s
+        .map_or(String::new(), |b| format!(", within {}", ms(b)));
+    match (&pick.choice, pick.why) {
+        (Some(s), _) => format!(
+            "{} per response at {link} against {} uncompressed ({:.2}x, compression {}{within})",
+            ms(pick.cost_s),
+            ms(pick.identity_s),
+            s.ratio,
+            ms(s.compress_s),
+        ),
+        (None, Why::NothingWithinBudget) => format!(
+            "nothing compresses this payload within {}",
+            ms(pick.budget_s.unwrap_or(0.0))
+        ),
+        (None, _) => format!(
+            "sending it uncompressed is fastest at {link}: {} per response{within}",
+            ms(pick.identity_s)
+        ),
     }
 }
 
@@ -217,11 +240,11 @@ fn bandwidths(advice: &PayloadAdvice) -> Section {
             .map(|row| {
                 vec![
                     significant(row.mbit, 3),
-                    ms(row.identity_s),
+                    ms_figure(row.identity_s),
                     row.best
                         .as_ref()
                         .map_or("identity (uncompressed)".to_string(), Setting::name),
-                    ms(row.best_s),
+                    ms_figure(row.best_s),
                     format!("{:.0}%", (1.0 - row.best_s / row.identity_s) * 100.0),
                 ]
             })

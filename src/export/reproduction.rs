@@ -2,7 +2,8 @@
 //! Markdown of results/REPRODUCTION.md.
 
 use super::document::{Block, Document, Table};
-use crate::analysis::reproduce::{Claim, Verdict};
+use crate::analysis::reproduce::{Claim, Measured, RatioApi, Verdict};
+use crate::format::thousands;
 
 const HEADER: [&str; 4] = ["claim", "article", "measured here", "verdict"];
 const NUMERIC: [bool; 4] = [false, false, false, false];
@@ -14,11 +15,57 @@ fn rows(claims: &[Claim]) -> Vec<Vec<String>> {
             vec![
                 c.claim.clone(),
                 c.article.clone(),
-                c.measured.clone(),
+                measured_text(&c.measured),
                 c.verdict.word().to_string(),
             ]
         })
         .collect()
+}
+
+/// A claim's measured figure as the table shows it.
+pub fn measured_text(measured: &Measured) -> String {
+    match measured {
+        Measured::Missing => "cell missing from the run".into(),
+        Measured::Bytes { bytes } => format!("{} B", thousands(*bytes)),
+        Measured::Growth { input, output } => format!("{input} → {output} B"),
+        Measured::Ratio { ratio, api } => {
+            let text = format!("{ratio:.2}x ({ratio:.3})");
+            match api {
+                None => text,
+                Some(RatioApi::OneShot) => format!("{text}, one-shot"),
+                Some(RatioApi::Streamed) => {
+                    format!("{text}, streamed (measure --api stream,oneshot for one-shot)")
+                }
+            }
+        }
+        Measured::CostAndSize { cpu, bytes } => {
+            format!("{cpu:.2}x the CPU, {:+.1}% bytes", (bytes - 1.0) * 100.0)
+        }
+        Measured::Ratios {
+            first_level,
+            ratios,
+        } => {
+            let last = first_level + ratios.len() as i32 - 1;
+            let text: Vec<String> = ratios.iter().map(|x| format!("{x:.2}")).collect();
+            format!("levels {first_level}-{last}: {}", text.join(", "))
+        }
+        Measured::FirstLevel { level, last_level } => match level {
+            Some(level) => format!("level {level}"),
+            None => format!("none up to {last_level}"),
+        },
+        Measured::Throughputs { zstd, brotli } => {
+            format!("{zstd:.0} vs {brotli:.0} MB/s ({:.2}x)", zstd / brotli)
+        }
+        Measured::Speedup { times } => format!("{times:.2}x"),
+        Measured::Fastest {
+            mb_s,
+            fastest_level,
+            fastest_mb_s,
+        } => format!("{mb_s:.0} MB/s (fastest: level {fastest_level}, {fastest_mb_s:.0} MB/s)"),
+        // In the unit the article uses for each: ms below a second, else s.
+        Measured::Seconds { seconds } if *seconds < 1.0 => format!("{:.0} ms", seconds * 1e3),
+        Measured::Seconds { seconds } => format!("{seconds:.2} s"),
+    }
 }
 
 /// `12 of 24 claims hold, 3 partly, …`.
@@ -81,13 +128,16 @@ mod tests {
             Claim {
                 claim: "small, zstd 1 (streaming)".into(),
                 article: "41,132 B".into(),
-                measured: "41,132 B".into(),
+                measured: Measured::Bytes { bytes: 41_132 },
                 verdict: Verdict::Holds,
             },
             Claim {
                 claim: "large: the first zstd level to beat level 1's ratio again".into(),
                 article: "level 9".into(),
-                measured: "level 16".into(),
+                measured: Measured::FirstLevel {
+                    level: Some(16),
+                    last_level: 19,
+                },
                 verdict: Verdict::Fails,
             },
         ];

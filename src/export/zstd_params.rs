@@ -2,8 +2,8 @@
 //! beside what libzstd selects, marked where they differ.
 
 use super::document::{Document, Table};
-use super::thousands;
 use crate::analysis::zstd_params::{article_row, LevelParams};
+use crate::format::thousands;
 
 /// The levels of one source size: `None` for a stream of unknown size.
 pub struct ParamsTable {

@@ -1,6 +1,7 @@
 //! The clients: hyper connections that send requests, verify every body and time it;
 //! one encoding's load, and negotiation.
 
+use super::encoding::Transport as _;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -98,7 +99,7 @@ pub(super) async fn client(
 
 /// Resolves once a stop (Ctrl-C, SIGTERM) is requested.
 async fn stopped() {
-    while !crate::bench::interrupt::requested() {
+    while !crate::process::interrupt::requested() {
         tokio::time::sleep(STOP_POLL).await;
     }
 }
@@ -224,7 +225,7 @@ pub(super) async fn measure_encoding(
     let claim: Arc<dyn Fn() -> bool + Send + Sync> = Arc::new(move || {
         Instant::now() < deadline
             && claimed.fetch_add(1, Ordering::Relaxed) < budget
-            && !crate::bench::interrupt::requested()
+            && !crate::process::interrupt::requested()
     });
     let cpu_before = server.cpu_time().await;
     let start = Instant::now();

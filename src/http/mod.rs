@@ -55,6 +55,18 @@ pub struct Load {
     pub bandwidth_mbit: Option<f64>,
 }
 
+/// The load as saved with the results.
+impl From<Load> for LoadSettings {
+    fn from(load: Load) -> Self {
+        LoadSettings {
+            concurrency: load.concurrency,
+            requests: load.requests,
+            duration_s: load.duration.map(|d| d.as_secs_f64()),
+            bandwidth_mbit: load.bandwidth_mbit,
+        }
+    }
+}
+
 /// What the server sends, and the dictionary a client already holds, if any (RFC 9842:
 /// for `dcz`, the client's previous version of the resource).
 #[derive(Clone, Debug)]
@@ -86,7 +98,7 @@ pub fn measure(
     };
     let mut results = Vec::new();
     for &encoding in encodings {
-        if crate::bench::interrupt::requested() {
+        if crate::process::interrupt::requested() {
             break;
         }
         let result =

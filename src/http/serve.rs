@@ -79,7 +79,7 @@ pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec
     let mut router = axum::Router::new();
     let mut urls = Vec::new();
     for served in payloads {
-        let size = crate::export::thousands(served.resource.body.len() as u64);
+        let size = crate::format::thousands(served.resource.body.len() as u64);
         for &encoding in encodings {
             let path = format!("/{}/{}", encoding_segment(encoding), served.slug);
             router = router.merge(app(served.resource.clone(), encoding, &path));
@@ -146,7 +146,7 @@ pub fn serve(router: axum::Router, listener: std::net::TcpListener) -> Result<()
         let listener = tokio::net::TcpListener::from_std(listener)?;
         axum::serve(listener, router)
             .with_graceful_shutdown(async {
-                while !crate::bench::interrupt::requested() {
+                while !crate::process::interrupt::requested() {
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             })

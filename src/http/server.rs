@@ -1,6 +1,7 @@
 //! The server: axum with tower-http's compression on its own single-threaded runtime,
 //! whose thread CPU time is the server's.
 
+use super::encoding::Transport as _;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::identity::CellId;
 use crate::environment::Environment;
 use crate::stats::Summary;
+use crate::vocab::CellId;
 
 /// Version of the JSON result document. Bump it when a field changes meaning or goes away;
 /// readers refuse versions they do not know.

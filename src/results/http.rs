@@ -3,8 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::http::Load;
-
 /// What one encoding measured.
 // NOTE: the `http_` CSV columns in report/http.rs and the README's schema follow these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,17 +51,6 @@ pub struct LoadSettings {
     pub duration_s: Option<f64>,
     /// The shaped link speed in Mbit/s; `None` for plain loopback.
     pub bandwidth_mbit: Option<f64>,
-}
-
-impl From<Load> for LoadSettings {
-    fn from(load: Load) -> Self {
-        LoadSettings {
-            concurrency: load.concurrency,
-            requests: load.requests,
-            duration_s: load.duration.map(|d| d.as_secs_f64()),
-            bandwidth_mbit: load.bandwidth_mbit,
-        }
-    }
 }
 
 /// Describes a load for matching results across runs: `1 connection, 10 Mbit/s` or

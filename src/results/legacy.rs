@@ -6,7 +6,7 @@
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use super::identity::{Library, Variant};
+use crate::vocab::{Library, Variant};
 
 /// Rewrites a version 1 JSON document into version 2 in place.
 pub fn upgrade_v1(document: &mut Value) -> Result<()> {

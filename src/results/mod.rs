@@ -4,7 +4,6 @@
 
 pub mod codec;
 pub mod http;
-pub mod identity;
 mod legacy;
 pub mod read;
 mod read_csv;

@@ -9,8 +9,8 @@ use super::codec::{RunReport, Status, SCHEMA_VERSION};
 use super::http::{load_label, HttpReport, HTTP_KIND};
 use super::saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Timing};
 use crate::environment::Environment;
-use crate::http::Encoding;
 use crate::stats::Summary;
+use crate::vocab::Encoding;
 
 /// Reads a run saved by `run` or `http` (`--json` or `--csv`); the format is told by the
 /// content.

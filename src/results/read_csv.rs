@@ -4,10 +4,10 @@
 use anyhow::{bail, Context, Result};
 
 use super::http::load_label;
-use super::identity::{CellId, Library, Variant};
 use super::saved::{CellKey, HttpCell, HttpKey, Results, RunCell, Timing};
 use crate::codec::CodecKind;
-use crate::http::Encoding;
+use crate::vocab::Encoding;
+use crate::vocab::{CellId, Library, Variant};
 
 /// The rows of a CSV run, of whichever kind its header says.
 pub fn from_csv(bytes: &[u8]) -> Result<Results> {

@@ -5,9 +5,9 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use super::codec::RunReport;
-use super::identity::CellId;
-use crate::http::Encoding;
 use crate::stats::{median_relative_standard_error, quantile, quantile_relative_standard_error};
+use crate::vocab::CellId;
+use crate::vocab::Encoding;
 
 /// Identifies a cell across runs: its payload and what it measures.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -6,9 +6,9 @@ use anyhow::{bail, Result};
 use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
 use super::{reference_of, CompareOptions, Comparison, Direction, Failed, Row, RowKey};
 use crate::codec::CodecKind;
-use crate::http::Encoding;
-use crate::results::identity::CellId;
 use crate::results::{HttpCell, RunCell, Statistic, Timing};
+use crate::vocab::CellId;
+use crate::vocab::Encoding;
 
 /// What `compare` needs of one result.
 pub(super) trait Entry {

@@ -17,7 +17,7 @@ fn http_run(label: &str, encodings: &[(&str, u64, f64)]) -> LoadedRun {
                 .map(|&(encoding, body_bytes, p50_s)| HttpCell {
                     key: HttpKey {
                         payload: "small".into(),
-                        encoding: crate::http::Encoding::parse(encoding).unwrap(),
+                        encoding: crate::vocab::Encoding::parse(encoding).unwrap(),
                         load: "1 connection, 10 Mbit/s".into(),
                     },
                     input_bytes: 298_727,

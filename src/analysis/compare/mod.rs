@@ -194,6 +194,21 @@ impl Row {
     }
 }
 
+/// A reason a comparison fails the job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailReason {
+    /// Results that failed in the candidate.
+    Failed,
+    /// Results the baseline has and the candidate lacks (unless allowed).
+    Missing,
+    /// Cells whose compressed size changed (unless allowed).
+    SizeDrift,
+    /// Results judged slower beyond the threshold.
+    Regressed,
+    /// With `--absolute`: machine-level slowdowns.
+    MachineSlowdown,
+}
+
 /// A result that failed in the candidate, with the reason it gave.
 #[derive(Clone, Debug, Serialize)]
 pub struct Failed {
@@ -270,49 +285,39 @@ impl Comparison {
         changes
     }
 
-    /// Why the comparison fails the job, one reason a line; empty when it passes.
-    pub fn failures(&self) -> Vec<String> {
-        let mut reasons = Vec::new();
-        // `1 size drift`, `2 size drifts`: the noun agrees with the count.
-        let count =
-            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        if !self.failed.is_empty() {
-            reasons.push(count(
-                self.failed.len(),
-                "failed in the candidate",
-                "failed in the candidate",
-            ));
-        }
-        if !self.missing.is_empty() && !self.allow_missing {
-            reasons.push(count(
-                self.missing.len(),
-                "missing from the candidate",
-                "missing from the candidate",
-            ));
-        }
-        if self.size_drifts().next().is_some() && !self.allow_size_drift {
-            reasons.push(count(
-                self.size_drifts().count(),
-                "size drift",
-                "size drifts",
-            ));
-        }
-        if self.regressions().next().is_some() {
-            reasons.push(count(self.regressions().count(), "regressed", "regressed"));
-        }
+    /// Why the comparison fails the job, each reason with the results it counts; empty
+    /// when it passes.
+    pub fn failures(&self) -> Vec<(FailReason, usize)> {
         let machine_fails = self.basis == SpeedBasis::Absolute;
         let slower = self
             .machine_changes()
             .filter(|m| m.verdict == Verdict::Regressed)
             .count();
-        if machine_fails && slower > 0 {
-            reasons.push(count(
-                slower,
-                "machine-level slowdown (--absolute)",
-                "machine-level slowdowns (--absolute)",
-            ));
-        }
-        reasons
+        let counts = [
+            (FailReason::Failed, self.failed.len()),
+            (
+                FailReason::Missing,
+                if self.allow_missing {
+                    0
+                } else {
+                    self.missing.len()
+                },
+            ),
+            (
+                FailReason::SizeDrift,
+                if self.allow_size_drift {
+                    0
+                } else {
+                    self.size_drifts().count()
+                },
+            ),
+            (FailReason::Regressed, self.regressions().count()),
+            (
+                FailReason::MachineSlowdown,
+                if machine_fails { slower } else { 0 },
+            ),
+        ];
+        counts.into_iter().filter(|&(_, n)| n > 0).collect()
     }
 
     /// True when the comparison should fail the job.

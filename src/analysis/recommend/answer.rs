@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::{AdviceOptions, Body, Scenario, Setting};
 use crate::codec::CodecKind;
-use crate::results::identity::CellId;
+use crate::vocab::CellId;
 
 /// The answer for one group of bodies.
 #[derive(Clone, Debug, PartialEq, Serialize)]

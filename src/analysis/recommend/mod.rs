@@ -15,15 +15,15 @@
 
 use serde::Serialize;
 
-use crate::results::identity::{CellId, Library, Variant};
 use crate::results::{CellKey, LoadedRun, RunCell};
+use crate::vocab::{CellId, Library, Variant};
 
 pub mod answer;
 pub mod scenario;
 pub mod wire;
 
 pub use answer::{Answer, AnswerLine, EncodingAnswer, Evidence, MinBody};
-pub use scenario::{EncodingPick, Scenario, ScenarioPick};
+pub use scenario::{EncodingPick, Scenario, ScenarioPick, Why};
 pub use wire::Link;
 
 /// What `recommend` needs to know besides the run.
@@ -319,10 +319,6 @@ fn frontier(settings: &[Setting], time: fn(&Setting) -> f64) -> Vec<Setting> {
         .collect();
     front.sort_by(|a, b| time(a).total_cmp(&time(b)));
     front
-}
-
-fn milliseconds(seconds: f64) -> String {
-    crate::export::significant(seconds * 1e3, 3) + " ms"
 }
 
 fn advise_payload(

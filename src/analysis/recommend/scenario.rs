@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{milliseconds, AdviceOptions, Setting};
+use super::{AdviceOptions, Setting};
 use crate::codec::CodecKind;
 
 /// How often a body is compressed, relative to how often it is sent.
@@ -77,12 +77,28 @@ pub struct ScenarioPick {
     pub cost_s: f64,
     /// Seconds per response sent uncompressed.
     pub identity_s: f64,
-    /// One line on why.
-    pub reason: String,
+    /// Why the choice, or why none.
+    pub why: Why,
+    /// The scenario's compression budget per body, in seconds; `None` without one.
+    pub budget_s: Option<f64>,
+    /// The link speed the costs are at, in Mbit/s.
+    pub link_mbit: f64,
     /// The same rule within each codec, in the order servers prefer them (zstd, then
     /// br, then gzip, as ASP.NET Core 11 negotiates): what a client that does not accept
     /// the first gets.
     pub per_encoding: Vec<EncodingPick>,
+}
+
+/// Why a scenario's pick is what it is; `export` writes it as a sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Why {
+    /// A setting beat sending the body uncompressed within the budget.
+    Chosen,
+    /// Every setting took longer than the budget to compress the body.
+    NothingWithinBudget,
+    /// Sending the body uncompressed was the fastest.
+    IdentityFastest,
 }
 
 /// The best setting of one codec for a scenario.
@@ -142,7 +158,9 @@ pub fn pick(
     let cost_s = choice.map_or(identity_s, |s| scenario.cost_s(s, options));
     ScenarioPick {
         scenario,
-        reason: reason(settings, scenario, choice, identity_s, options),
+        why: why(settings, choice, scenario.budget_s(options)),
+        budget_s: scenario.budget_s(options),
+        link_mbit: options.link.mbit,
         choice: choice.cloned(),
         cost_s,
         identity_s,
@@ -150,39 +168,11 @@ pub fn pick(
     }
 }
 
-fn reason(
-    settings: &[Setting],
-    scenario: Scenario,
-    choice: Option<&Setting>,
-    identity_s: f64,
-    options: &AdviceOptions,
-) -> String {
-    let link = format!(
-        "{} Mbit/s",
-        crate::export::significant(options.link.mbit, 3)
-    );
-    let budget = scenario.budget_s(options);
-    let within = budget.map_or(String::new(), |b| format!(", within {}", milliseconds(b)));
+fn why(settings: &[Setting], choice: Option<&Setting>, budget_s: Option<f64>) -> Why {
+    let budget = budget_s.unwrap_or(f64::INFINITY);
     match choice {
-        Some(s) => format!(
-            "{} per response at {link} against {} uncompressed ({:.2}x, compression {}{within})",
-            milliseconds(scenario.cost_s(s, options)),
-            milliseconds(identity_s),
-            s.ratio,
-            milliseconds(s.compress_s),
-        ),
-        None if settings
-            .iter()
-            .all(|s| s.compress_s > budget.unwrap_or(f64::INFINITY)) =>
-        {
-            format!(
-                "nothing compresses this payload within {}",
-                milliseconds(budget.unwrap_or(0.0))
-            )
-        }
-        None => format!(
-            "sending it uncompressed is fastest at {link}: {} per response{within}",
-            milliseconds(identity_s)
-        ),
+        Some(_) => Why::Chosen,
+        None if settings.iter().all(|s| s.compress_s > budget) => Why::NothingWithinBudget,
+        None => Why::IdentityFastest,
     }
 }

@@ -2,7 +2,8 @@
 //! shapes of size and speed.
 
 use super::{
-    claim, exact, first_level_beating_one, one_shot_ratio, two_decimals, Claim, Matrix, Verdict,
+    claim, exact, first_level_beating_one, one_shot_ratio, two_decimals, Claim, Matrix, Measured,
+    Verdict,
 };
 use crate::codec::CodecKind::{Brotli, Gzip, Zstd};
 
@@ -72,7 +73,7 @@ fn sizes(m: &Matrix) -> Vec<Claim> {
         claim(
             "small, brotli 11 ratio",
             "8.78x",
-            two_decimals("8.78", m.ratio("small", Brotli, 11)),
+            two_decimals("8.78", m.ratio("small", Brotli, 11), None),
         ),
     ]
 }
@@ -90,7 +91,7 @@ fn size_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
             } else {
                 Verdict::Fails
             };
-            Some((format!("{input} → {output} B"), verdict))
+            Some((Measured::Growth { input, output }, verdict))
         })(),
     ));
 
@@ -108,10 +109,7 @@ fn size_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
                 } else {
                     Verdict::Fails
                 };
-                Some((
-                    format!("{cpu:.2}x the CPU, {:+.1}% bytes", (bytes - 1.0) * 100.0),
-                    verdict,
-                ))
+                Some((Measured::CostAndSize { cpu, bytes }, verdict))
             })(),
         ));
     }
@@ -134,8 +132,11 @@ fn level_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
                 } else {
                     Verdict::Fails
                 };
-                let text: Vec<String> = r.iter().map(|x| format!("{x:.2}")).collect();
-                Some((format!("levels 1-5: {}", text.join(", ")), verdict))
+                let measured = Measured::Ratios {
+                    first_level: 1,
+                    ratios: r,
+                };
+                Some((measured, verdict))
             })(),
         ));
     }
@@ -145,10 +146,17 @@ fn level_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
         claims.push(claim(
             &format!("{payload}: the first zstd level to beat level 1's ratio again"),
             "level 9",
-            first_level_beating_one(m, payload).map(|level| match level {
-                Some(9) => ("level 9".into(), Verdict::Holds),
-                Some(level) => (format!("level {level}"), Verdict::Fails),
-                None => ("none up to 19".into(), Verdict::Fails),
+            first_level_beating_one(m, payload).map(|level| {
+                let verdict = if level == Some(9) {
+                    Verdict::Holds
+                } else {
+                    Verdict::Fails
+                };
+                let measured = Measured::FirstLevel {
+                    level,
+                    last_level: 19,
+                };
+                (measured, verdict)
             }),
         ));
     }
@@ -172,10 +180,7 @@ fn speed_ratios(m: &Matrix, claims: &mut Vec<Claim>) {
             } else {
                 Verdict::Fails
             };
-            Some((
-                format!("{zstd:.0} vs {brotli:.0} MB/s ({ratio:.2}x)"),
-                verdict,
-            ))
+            Some((Measured::Throughputs { zstd, brotli }, verdict))
         })(),
     ));
 
@@ -193,7 +198,7 @@ fn speed_ratios(m: &Matrix, claims: &mut Vec<Claim>) {
             } else {
                 Verdict::Fails
             };
-            Some((format!("{ratio:.2}x"), verdict))
+            Some((Measured::Speedup { times: ratio }, verdict))
         })(),
     ));
 }
@@ -217,15 +222,12 @@ fn speed_extremes(m: &Matrix, claims: &mut Vec<Claim>) {
             } else {
                 Verdict::Fails
             };
-            Some((
-                format!(
-                    "{:.0} MB/s (fastest: level {}, {:.0} MB/s)",
-                    m.mb_s("small", minus_five)?,
-                    fastest.0,
-                    m.mb_s("small", fastest.1)?
-                ),
-                verdict,
-            ))
+            let measured = Measured::Fastest {
+                mb_s: m.mb_s("small", minus_five)?,
+                fastest_level: fastest.0,
+                fastest_mb_s: m.mb_s("small", fastest.1)?,
+            };
+            Some((measured, verdict))
         })(),
     ));
 
@@ -241,13 +243,7 @@ fn speed_extremes(m: &Matrix, claims: &mut Vec<Claim>) {
                 } else {
                     Verdict::Fails
                 };
-                // In the unit the article uses for each: ms below a second, else s.
-                let measured = if s < 1.0 {
-                    format!("{:.0} ms", s * 1e3)
-                } else {
-                    format!("{s:.2} s")
-                };
-                (measured, verdict)
+                (Measured::Seconds { seconds: s }, verdict)
             }),
         ));
     }

@@ -9,8 +9,8 @@ use serde::Serialize;
 mod claims;
 
 use crate::codec::CodecKind::{self, Zstd};
-use crate::results::identity::{CellId, Variant};
 use crate::results::{LoadedRun, RunCell};
+use crate::vocab::{CellId, Variant};
 
 /// Whether a claim holds here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -46,9 +46,93 @@ pub struct Claim {
     /// The article's figure.
     pub article: String,
     /// The figure measured here.
-    pub measured: String,
+    pub measured: Measured,
     /// Whether it holds.
     pub verdict: Verdict,
+}
+
+/// A figure measured for a claim; `export` writes it as text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Measured {
+    /// The run lacks a cell the claim needs.
+    Missing,
+    /// A size in bytes.
+    Bytes {
+        /// Bytes.
+        bytes: u64,
+    },
+    /// A body's size before and after compression, in bytes.
+    Growth {
+        /// Uncompressed bytes.
+        input: u64,
+        /// Compressed bytes.
+        output: u64,
+    },
+    /// A compression ratio, and the API of the cell it was read from.
+    Ratio {
+        /// Uncompressed ÷ compressed bytes.
+        ratio: f64,
+        /// `None` where the claim reads the default cell.
+        api: Option<RatioApi>,
+    },
+    /// One setting against another: CPU time and bytes, each as a multiple.
+    CostAndSize {
+        /// CPU time ÷ the other's.
+        cpu: f64,
+        /// Bytes ÷ the other's.
+        bytes: f64,
+    },
+    /// Ratios at consecutive levels.
+    Ratios {
+        /// The level of the first ratio.
+        first_level: i32,
+        /// Uncompressed ÷ compressed bytes, level by level.
+        ratios: Vec<f64>,
+    },
+    /// The first level that qualifies, if any up to `last_level` does.
+    FirstLevel {
+        /// The level; `None` when none did.
+        level: Option<i32>,
+        /// The highest level looked at.
+        last_level: i32,
+    },
+    /// zstd's and brotli's throughputs, in MB/s (10^6 uncompressed bytes per second).
+    Throughputs {
+        /// zstd's MB/s.
+        zstd: f64,
+        /// brotli's MB/s.
+        brotli: f64,
+    },
+    /// How many times as fast.
+    Speedup {
+        /// The multiple.
+        times: f64,
+    },
+    /// A level's throughput beside the fastest level's, in MB/s.
+    Fastest {
+        /// The claimed level's MB/s.
+        mb_s: f64,
+        /// The fastest level.
+        fastest_level: i32,
+        /// Its MB/s.
+        fastest_mb_s: f64,
+    },
+    /// A time per response, in seconds.
+    Seconds {
+        /// Seconds.
+        seconds: f64,
+    },
+}
+
+/// Which API measured a ratio the article took from native libzstd's one-shot call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatioApi {
+    /// The run's one-shot cell.
+    OneShot,
+    /// The streamed cell, for a run without one-shot cells.
+    Streamed,
 }
 
 /// The cells of one run, found by payload, codec and level; brotli prefers the C library
@@ -121,9 +205,8 @@ impl<'a> Matrix<'a> {
     }
 }
 
-fn claim(claim: &str, article: &str, measured: Option<(String, Verdict)>) -> Claim {
-    let (measured, verdict) =
-        measured.unwrap_or_else(|| ("cell missing from the run".into(), Verdict::Unmeasured));
+fn claim(claim: &str, article: &str, measured: Option<(Measured, Verdict)>) -> Claim {
+    let (measured, verdict) = measured.unwrap_or((Measured::Missing, Verdict::Unmeasured));
     Claim {
         claim: claim.to_string(),
         article: article.to_string(),
@@ -132,24 +215,29 @@ fn claim(claim: &str, article: &str, measured: Option<(String, Verdict)>) -> Cla
     }
 }
 
-fn exact(expected: u64, measured: Option<u64>) -> Option<(String, Verdict)> {
+fn exact(expected: u64, measured: Option<u64>) -> Option<(Measured, Verdict)> {
     let measured = measured?;
     let verdict = if measured == expected {
         Verdict::Holds
     } else {
         Verdict::Fails
     };
-    Some((format!("{} B", crate::export::thousands(measured)), verdict))
+    Some((Measured::Bytes { bytes: measured }, verdict))
 }
 
-fn two_decimals(expected: &str, measured: Option<f64>) -> Option<(String, Verdict)> {
-    let text = format!("{:.2}x", measured?);
-    let verdict = if text == format!("{expected}x") {
+fn two_decimals(
+    expected: &str,
+    measured: Option<f64>,
+    api: Option<RatioApi>,
+) -> Option<(Measured, Verdict)> {
+    let ratio = measured?;
+    // The article prints ratios to two decimals: a claim holds when they read the same.
+    let verdict = if format!("{ratio:.2}") == expected {
         Verdict::Holds
     } else {
         Verdict::Fails
     };
-    Some((format!("{text} ({:.3})", measured?), verdict))
+    Some((Measured::Ratio { ratio, api }, verdict))
 }
 
 /// A ratio the article took from native libzstd's one-shot call: checked on the run's
@@ -159,16 +247,15 @@ fn one_shot_ratio(
     payload: &str,
     level: i32,
     expected: &str,
-) -> Option<(String, Verdict)> {
+) -> Option<(Measured, Verdict)> {
     if let Some(cell) = m.one_shot(payload, Zstd, level) {
-        let (text, verdict) = two_decimals(expected, Some(cell.ratio()))?;
-        return Some((format!("{text}, one-shot"), verdict));
+        return two_decimals(expected, Some(cell.ratio()), Some(RatioApi::OneShot));
     }
-    let (text, verdict) = two_decimals(expected, m.ratio(payload, Zstd, level))?;
-    Some((
-        format!("{text}, streamed (measure --api stream,oneshot for one-shot)"),
-        verdict,
-    ))
+    two_decimals(
+        expected,
+        m.ratio(payload, Zstd, level),
+        Some(RatioApi::Streamed),
+    )
 }
 
 /// The first zstd level above 1 whose ratio beats level 1's on `payload`.

@@ -346,7 +346,7 @@ fn time_iterations<T>(
     mut check: impl FnMut(&T) -> Result<(), String>,
 ) -> Result<(), String> {
     for _ in 0..target.warmup {
-        if super::interrupt::requested() {
+        if crate::process::interrupt::requested() {
             return Ok(());
         }
         check(&black_box(operation()))?;
@@ -354,7 +354,7 @@ fn time_iterations<T>(
     let mut spent = Duration::ZERO;
     for _ in 0..target.iterations {
         // A stop request lets the iteration in flight finish, then ends the round.
-        if super::interrupt::requested() {
+        if crate::process::interrupt::requested() {
             return Ok(());
         }
         let (output, elapsed) = timed(clock, &mut operation);

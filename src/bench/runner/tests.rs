@@ -239,7 +239,7 @@ fn a_failed_cell_measures_nothing_in_later_rounds() {
 #[test]
 fn real_codec_on_a_real_clock_gives_positive_times() {
     let input = crate::payload::generate(10, 42, crate::payload::RngKind::Dotnet);
-    let codec = CodecKind::Gzip.codec();
+    let codec = crate::codec::server_codec(CodecKind::Gzip);
     let cell = measure_cell(
         codec.as_ref(),
         1,

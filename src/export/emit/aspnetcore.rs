@@ -5,7 +5,7 @@
 
 use super::{comment, Plan};
 use crate::codec::CodecKind;
-use crate::results::identity::CellId;
+use crate::vocab::CellId;
 
 /// The .NET `CompressionLevel` member for a brotli or gzip level, if one maps to it.
 fn dotnet_level(codec: CodecKind, level: i32) -> Option<&'static str> {

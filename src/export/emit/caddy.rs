@@ -5,7 +5,7 @@
 
 use super::{comment, Plan};
 use crate::codec::CodecKind;
-use crate::results::identity::CellId;
+use crate::vocab::CellId;
 
 /// Caddy's name for a zstd level, if it has one.
 fn zstd_level(level: i32) -> Option<&'static str> {

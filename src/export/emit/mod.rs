@@ -12,7 +12,7 @@ mod tower_http;
 
 use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
 use crate::codec::CodecKind;
-use crate::results::identity::{CellId, Library, Variant};
+use crate::vocab::{CellId, Library, Variant};
 
 /// A server `--emit` writes configuration for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -4,7 +4,7 @@
 
 use super::{comment, Plan};
 use crate::codec::CodecKind;
-use crate::results::identity::CellId;
+use crate::vocab::CellId;
 
 /// zstd 1..=22 (zstd_comp_level), brotli 0..=11, gzip 1..=9.
 pub(super) fn can_express(id: &CellId) -> bool {

@@ -5,7 +5,7 @@
 
 use super::{comment, Plan};
 use crate::codec::CodecKind;
-use crate::results::identity::CellId;
+use crate::vocab::CellId;
 
 /// The level `shared` becomes for `codec`: tower-http clamps one quality to each
 /// codec's range.

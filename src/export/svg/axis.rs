@@ -120,9 +120,9 @@ fn round_to_precision(value: f64) -> f64 {
 /// A tick as a person writes it: `0.05`, `1`, `1.5`, `200`, `1000`, `20,000`.
 pub fn tick_text(value: f64) -> String {
     if value >= 10_000.0 && value.fract() == 0.0 {
-        return super::super::thousands(value as u64);
+        return crate::format::thousands(value as u64);
     }
-    let text = super::super::significant(value, 3);
+    let text = crate::format::significant(value, 3);
     if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {

@@ -209,7 +209,7 @@ fn panel(
         caption: format!(
             "{} ({} bytes): {direction}",
             payload.payload,
-            super::thousands(payload.input_bytes)
+            crate::format::thousands(payload.input_bytes)
         ),
         x_title: format!("{direction} MB/s, log scale (MB = 10^6 bytes)"),
         plot,

@@ -1,0 +1,133 @@
+//! Number text: significant digits, thousands separators, counts with their nouns, and
+//! durations. A leaf that every layer that writes text may use; it uses nothing of
+//! codecbench.
+
+use std::time::Duration;
+
+/// Formats `value` with at least `digits` significant digits and no exponent:
+/// 1234.5 → "1234", 98.76 → "98.8", 0.01234 → "0.0123", 0.099999 → "0.100".
+pub fn significant(value: f64, digits: i32) -> String {
+    if !value.is_finite() || value == 0.0 {
+        return format!("{value}");
+    }
+    // The magnitude after rounding, so that 0.0999999 reads 0.1000, not 0.10000.
+    let rounded: f64 = format!("{:.*e}", (digits - 1).max(0) as usize, value)
+        .parse()
+        .unwrap_or(value);
+    let magnitude = rounded.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).clamp(0, 9) as usize;
+    format!("{value:.decimals$}")
+}
+
+/// Formats an integer with comma thousands separators.
+///
+/// ```
+/// assert_eq!(codecbench::format::thousands(298_727), "298,727");
+/// ```
+pub fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// `1 record`, `2 records`: a count with its noun, plural when it is not one.
+///
+/// ```
+/// assert_eq!(codecbench::format::count(1u64, "cell"), "1 cell");
+/// assert_eq!(codecbench::format::count(66u64, "cell"), "66 cells");
+/// ```
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    counted(n.into(), noun, &format!("{noun}s"))
+}
+
+/// A count with the singular or the plural given, for nouns that do not take an `s`:
+/// `1 size drift`, `2 missing from the candidate`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Seconds as milliseconds to 3 significant digits, without the unit: `0.00123` → `1.23`.
+pub fn ms_figure(seconds: f64) -> String {
+    significant(seconds * 1e3, 3)
+}
+
+/// Seconds as milliseconds to 3 significant digits, with the unit: `1.23 ms`.
+pub fn ms(seconds: f64) -> String {
+    ms_figure(seconds) + " ms"
+}
+
+/// A time per response to 3 significant digits in the unit that reads best: `850 ns`,
+/// `12.3 µs`, `1.23 ms`, `2.50 s`.
+pub fn duration_text(seconds: f64) -> String {
+    let (value, unit) = match seconds {
+        s if s < 1e-6 => (s * 1e9, "ns"),
+        s if s < 1e-3 => (s * 1e6, "µs"),
+        s if s < 1.0 => (s * 1e3, "ms"),
+        s => (s, "s"),
+    };
+    format!("{} {unit}", significant(value, 3))
+}
+
+/// A wall-clock span as a progress line writes it: `42s`, `3m05s` or `1h02m`.
+pub fn clock_text(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    match seconds {
+        0..=59 => format!("{seconds}s"),
+        60..=3599 => format!("{}m{:02}s", seconds / 60, seconds % 60),
+        _ => format!("{}h{:02}m", seconds / 3600, seconds % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_in_the_unit_that_fits() {
+        assert_eq!(duration_text(850e-9), "850 ns");
+        assert_eq!(duration_text(12.34e-6), "12.3 µs");
+        assert_eq!(duration_text(0.116), "116 ms");
+        assert_eq!(duration_text(2.5), "2.50 s");
+        assert_eq!(ms(0.00123), "1.23 ms");
+    }
+
+    #[test]
+    fn durations_read_as_a_person_writes_them() {
+        assert_eq!(clock_text(Duration::from_millis(42_900)), "42s");
+        assert_eq!(clock_text(Duration::from_secs(185)), "3m05s");
+        assert_eq!(clock_text(Duration::from_secs(3720)), "1h02m");
+    }
+
+    #[test]
+    fn speeds_keep_three_significant_digits() {
+        assert_eq!(significant(1991.513, 3), "1992");
+        assert_eq!(significant(597.454, 3), "597");
+        assert_eq!(significant(98.76, 3), "98.8");
+        assert_eq!(significant(1.106, 3), "1.11");
+        assert_eq!(significant(0.01234, 3), "0.0123");
+        assert_eq!(significant(0.0, 3), "0");
+        assert_eq!(significant(0.099999, 3), "0.100");
+        assert_eq!(significant(9.9996, 4), "10.00");
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(298_727), "298,727");
+        assert_eq!(thousands(3_018_756), "3,018,756");
+    }
+
+    #[test]
+    fn counts_agree_with_their_noun() {
+        assert_eq!(counted(2, "size drift", "size drifts"), "2 size drifts");
+        assert_eq!(count(1u64, "cell"), "1 cell");
+    }
+}

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::formats;
 use super::measure::{GeneratorArgs, MeasureArgs};
+use crate::export::Format;
 
 /// Options of `codecbench compare`.
 #[derive(Debug, Args)]
@@ -48,19 +50,8 @@ pub struct CompareArgs {
     pub allow_missing: bool,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
-    pub format: CompareFormat,
-}
-
-/// Output formats of `compare`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum CompareFormat {
-    /// A terminal table and a summary.
-    Table,
-    /// A Markdown table and a summary, e.g. for a CI job summary.
-    Markdown,
-    /// Everything the report holds, as JSON.
-    Json,
+    #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Json]))]
+    pub format: Format,
 }
 
 /// Options of `codecbench merge`.
@@ -75,19 +66,8 @@ pub struct MergeArgs {
     pub normalize_to: String,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = MergeFormat::Table)]
-    pub format: MergeFormat,
-}
-
-/// Output formats of `merge`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum MergeFormat {
-    /// One terminal table.
-    Table,
-    /// One Markdown table.
-    Markdown,
-    /// Long-format CSV: a row per setting and run.
-    Csv,
+    #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Csv]))]
+    pub format: Format,
 }
 
 /// Options of `codecbench recommend`.
@@ -144,8 +124,8 @@ pub struct RecommendArgs {
     pub cache_budget_ms: f64,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
-    pub format: CompareFormat,
+    #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Json]))]
+    pub format: Format,
 
     /// Print configuration for these servers instead of the report, comma-separated:
     /// the answer among the settings each can express, ready to paste.
@@ -222,21 +202,12 @@ pub struct ZstdParamsArgs {
     pub levels: String,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ParamsFormat::Table)]
-    pub format: ParamsFormat,
+    #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown]))]
+    pub format: Format,
 
     /// Options of the record generator, for the built-in payloads.
     #[command(flatten)]
     pub generator: GeneratorArgs,
-}
-
-/// Output formats of `zstd-params`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ParamsFormat {
-    /// Terminal tables.
-    Table,
-    /// GitHub-flavoured Markdown.
-    Markdown,
 }
 
 /// Options of `codecbench payloads`.

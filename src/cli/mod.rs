@@ -6,13 +6,26 @@ mod http;
 mod measure;
 
 pub use analysis::{
-    CompareArgs, CompareFormat, MergeArgs, MergeFormat, ParamsFormat, PayloadsArgs, PlotArgs,
-    RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs,
+    CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, RecommendArgs, ReproduceArgs, RunSourceArgs,
+    ZstdParamsArgs,
 };
 pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
 pub use measure::{GeneratorArgs, MeasureArgs, OutputArgs, PayloadArgs, RunArgs};
 
-use clap::{Parser, Subcommand};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::export::Format;
+
+/// `--format` taking only the formats that can hold a command's results, so that help
+/// lists those and clap refuses the rest with its usual message.
+fn formats(allowed: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    let values = allowed.iter().filter_map(Format::to_possible_value);
+    PossibleValuesParser::new(values).map(|name| {
+        // Only listed names reach here, and every listed name is a format.
+        Format::from_str(&name, false).unwrap_or(Format::Table)
+    })
+}
 
 /// Benchmark zstd, brotli and gzip on JSON API responses, the way ASP.NET Core's
 /// response-compression middleware runs them.

@@ -5,11 +5,10 @@ use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
 use super::{
-    brotli_c, compress_counting_heap, locked_version, Codec, CodecKind, DotnetLevel, Library,
+    brotli_c::{self, WINDOW_BITS},
+    compress_counting_heap, invalid_input, locked_version, Codec, CodecKind, DotnetLevel, Library,
 };
 
-/// .NET's BrotliEncoder uses a 22-bit window (4 MiB) for every quality.
-pub(super) const WINDOW_BITS: u32 = 22;
 /// Size of the Rust port's internal staging buffers.
 const BUFFER_SIZE: usize = 4096;
 
@@ -101,10 +100,6 @@ fn checked_quality(level: i32) -> io::Result<u8> {
         .ok()
         .filter(|q| *q <= 11)
         .ok_or_else(|| invalid_input(format!("brotli quality {level} is not in 0..=11")))
-}
-
-pub(super) fn invalid_input(why: impl std::fmt::Display) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, why.to_string())
 }
 
 fn compress_rust(quality: u8, input: &[u8]) -> io::Result<Vec<u8>> {

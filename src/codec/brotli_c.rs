@@ -17,7 +17,11 @@ use brotlic_sys::{
 
 use brotlic::{BrotliEncoderOptions, CompressorWriter, DecompressorReader, Quality, WindowSize};
 
-use super::brotli::{invalid_input, WINDOW_BITS};
+use super::invalid_input;
+
+/// .NET's BrotliEncoder uses a 22-bit window (4 MiB) for every quality; the Rust port is
+/// given the same.
+pub(super) const WINDOW_BITS: u32 = 22;
 
 /// `BrotliEncoderVersion()` as `major.minor.patch`; the library packs it as
 /// `major << 24 | minor << 12 | patch`.

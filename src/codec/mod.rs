@@ -12,6 +12,7 @@ pub mod reused;
 mod zstd;
 pub mod zstd_dict;
 
+use std::fmt;
 use std::io;
 use std::ops::RangeInclusive;
 
@@ -19,6 +20,11 @@ pub use self::brotli::{Brotli, BrotliLibrary};
 pub use self::gzip::GzipZlibRs;
 pub use self::zstd::Libzstd;
 pub use crate::vocab::{CellId, CodecKind, Library, Variant};
+
+/// An `InvalidInput` error for `why`, as the codecs report an out-of-range setting.
+pub(crate) fn invalid_input(why: impl fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, why.to_string())
+}
 
 /// Every implementation codecbench has of `kind`, the one servers run first.
 pub fn implementations(kind: CodecKind) -> Vec<Box<dyn Codec>> {

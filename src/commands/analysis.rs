@@ -5,12 +5,12 @@ use super::measure::saved_or_measured;
 use super::output::{print, write_file};
 use crate::analysis::recommend::{advise, answers, answers_among, AdviceOptions};
 use crate::analysis::zstd_params::selected;
-use crate::cli::{CompareFormat, ParamsFormat};
+
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::error::Failing;
 use crate::export::emit::Server;
 use crate::export::zstd_params::ParamsTable;
-use crate::export::{self, recommendation, render, reproduction, Style};
+use crate::export::{self, exporter, render, reproduction, Style, Subject};
 use crate::{payload, results};
 
 /// Prints the advice for a run; a measured run's failed round trips fail the command
@@ -31,17 +31,12 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
         return outcome;
     }
     let answers = answers(&run, &config.options);
-    let bytes = match config.format {
-        CompareFormat::Table => render(
-            &recommendation::document(&answers, &advice, &config.options),
-            Style::Terminal,
-        ),
-        CompareFormat::Markdown => render(
-            &recommendation::document(&answers, &advice, &config.options),
-            Style::Markdown,
-        ),
-        CompareFormat::Json => recommendation::render_json(&answers, &advice),
+    let subject = Subject::Advice {
+        answers: &answers,
+        advice: &advice,
+        options: &config.options,
     };
+    let bytes = exporter(config.format).export(&subject)?;
     print(&bytes).failing()?;
     outcome
 }
@@ -102,11 +97,8 @@ pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
         .map(|p| table(Some((p.name.clone(), p.bytes.len() as u64))))
         .collect();
     tables.push(table(None));
-    print(&match config.format {
-        ParamsFormat::Table => render(&export::zstd_params::document(&tables), Style::Terminal),
-        ParamsFormat::Markdown => render(&export::zstd_params::document(&tables), Style::Markdown),
-    })
-    .failing()
+    let bytes = exporter(config.format).export(&Subject::ZstdParams(&tables))?;
+    print(&bytes).failing()
 }
 
 /// Checks the article's claims against a run, prints them, and writes the Markdown

@@ -2,10 +2,9 @@
 
 use super::output::print;
 use crate::analysis::compare::compare;
-use crate::cli::CompareFormat;
 use crate::config::compare::CompareConfig;
 use crate::error::{Error, Failing};
-use crate::export::{comparison, render, Style};
+use crate::export::{comparison, exporter, Subject};
 use crate::results;
 
 /// Compares the runs `config` names; a comparison that fails the job is a failure.
@@ -13,11 +12,7 @@ pub fn run(config: CompareConfig) -> crate::error::Result {
     let baseline = results::load(&config.baseline)?;
     let candidate = results::load(&config.candidate)?;
     let outcome = compare(&baseline, &candidate, &config.options)?;
-    let bytes = match config.format {
-        CompareFormat::Table => render(&comparison::document(&outcome), Style::Terminal),
-        CompareFormat::Markdown => render(&comparison::document(&outcome), Style::Markdown),
-        CompareFormat::Json => comparison::render_json(&outcome),
-    };
+    let bytes = exporter(config.format).export(&Subject::Comparison(&outcome))?;
     print(&bytes).failing()?;
     match comparison::failure_lines(&outcome).as_slice() {
         [] => Ok(()),

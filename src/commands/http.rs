@@ -2,12 +2,12 @@
 
 use anyhow::Result;
 
-use super::output::{SavedFiles, Stdout};
+use super::measure::load_payloads;
+use super::output::{Outputs, SavedFiles};
 use crate::config::http::HttpConfig;
-use crate::config::outputs::Export;
 use crate::environment::Environment;
 use crate::error::{Error, Failing};
-use crate::export::{self, Format, Style};
+use crate::export::{self, Subject};
 use crate::format::{significant, thousands};
 use crate::http::dictionary::{Dictionary, Prepared};
 use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
@@ -17,10 +17,7 @@ use crate::results::codec::SCHEMA_VERSION;
 
 /// Measures every payload of `config` through HTTP.
 pub fn run(config: HttpConfig) -> crate::error::Result {
-    let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
-    if !config.quiet {
-        notes.iter().for_each(|note| eprintln!("{note}"));
-    }
+    let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
     let prepared = config
         .dictionary
         .map(|source| Prepared::new(source, config.seed, config.rng))
@@ -40,32 +37,32 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
     };
     // As for `run`: the config proved the paths writable; the files are kept whole.
     let files = SavedFiles(config.exports.clone());
-    let mut out = Stdout::new();
-    if config.format == Format::Csv {
-        out.write(&export::http::csv_header()).failing()?;
-    }
-    for (index, (payload, version)) in payloads.iter().zip(versions).enumerate() {
+    let header = export::http::csv_header();
+    let mut outputs = Outputs::start(files, config.format, &header).failing()?;
+    for (payload, version) in payloads.iter().zip(versions) {
         let current =
-            measure_payload(&config, &files, &report, payload, version, &mut out).failing()?;
-        print_tables(config.format, &report, &current, index, &mut out).failing()?;
+            measure_payload(&config, &mut outputs, &report, payload, version).failing()?;
         report.payloads.push(current);
-        save(&files, &report, None).failing()?;
+        let whole = Subject::Http {
+            report: &report,
+            current: None,
+        };
+        let finished = report.payloads.last().expect("a payload just finished");
+        let table = || export::http::document(finished, &report.load);
+        outputs.payload(&whole, table).failing()?;
         if interrupt::requested() {
             break;
         }
     }
-    files
-        .finish(&mut out, |export| render(&report, None, export))
-        .failing()?;
-    if config.format == Format::Json {
-        out.write(&export::http::render_json(&report, None))
-            .failing()?;
-    }
+    super::measure::finished(outputs.finish(&Subject::Http {
+        report: &report,
+        current: None,
+    }))?;
     let failed_requests = name_failures(&report);
     if interrupt::requested() && !interrupt::by_closed_stdout() {
         return Err(Error::Interrupted(format!(
             "the encodings measured so far are {}",
-            files.whereabouts()
+            outputs.files().whereabouts()
         )));
     }
     match failed_requests {
@@ -75,30 +72,6 @@ pub fn run(config: HttpConfig) -> crate::error::Result {
             crate::format::count(n as u64, "request")
         ))),
     }
-}
-
-/// In the table and Markdown formats, `current`'s table, after an empty line from the
-/// previous payload's (`index` above 0).
-fn print_tables(
-    format: Format,
-    report: &HttpReport,
-    current: &HttpPayloadResult,
-    index: usize,
-    out: &mut Stdout,
-) -> Result<()> {
-    let style = match format {
-        Format::Table => Style::Terminal,
-        Format::Markdown => Style::Markdown,
-        Format::Csv | Format::Json => return Ok(()),
-    };
-    if index > 0 {
-        out.write(b"\n")?;
-    }
-    out.write(&export::render(
-        &export::http::document(current, &report.load),
-        style,
-    ))?;
-    Ok(())
 }
 
 /// Names each encoding whose requests failed on stderr; returns the failed requests.
@@ -139,11 +112,10 @@ pub(super) fn version(
 /// Measures one payload's encodings, saving and streaming each as it finishes.
 fn measure_payload(
     config: &HttpConfig,
-    files: &SavedFiles,
+    outputs: &mut Outputs,
     report: &HttpReport,
     payload: &Payload,
     (sent, dictionary): (Vec<u8>, Option<Dictionary>),
-    out: &mut Stdout,
 ) -> Result<HttpPayloadResult> {
     let load = config.load;
     let progress = |line: String| {
@@ -179,39 +151,14 @@ fn measure_payload(
         ));
         current.encodings.push(r.clone());
         current.interrupted = interrupt::requested();
-        save(files, report, Some(&current))?;
-        if config.format == Format::Csv {
-            out.write(&export::http::csv_row(&current, &report.load, r))?;
-        }
-        Ok(())
+        let so_far = Subject::Http {
+            report,
+            current: Some(&current),
+        };
+        outputs.result(&so_far, || export::http::csv_row(&current, &report.load, r))
     };
     crate::http::measure(&sent, dictionary, &config.encodings, load, &mut on_result)?;
     // As for `run`: a stop requested while the payload was measured marks it.
     current.interrupted = interrupt::requested();
     Ok(current)
-}
-
-/// Writes `report`, with `current` in progress, to each file.
-fn save(
-    files: &SavedFiles,
-    report: &HttpReport,
-    current: Option<&HttpPayloadResult>,
-) -> Result<()> {
-    files.write(|export| render(report, current, export))
-}
-
-/// `report` (with `current`, the payload being measured, if any) in the `export` format.
-fn render(report: &HttpReport, current: Option<&HttpPayloadResult>, export: Export) -> Vec<u8> {
-    match export {
-        Export::Csv => export::http::render_csv(report, current),
-        Export::Json => export::http::render_json(report, current),
-        Export::Markdown => export::render_each(
-            report
-                .payloads
-                .iter()
-                .chain(current)
-                .map(|p| export::http::document(p, &report.load)),
-            Style::Markdown,
-        ),
-    }
 }

@@ -12,7 +12,7 @@ use crate::config::analysis::RunSource;
 use crate::config::MeasureConfig;
 use crate::environment::{Environment, Pin};
 use crate::error::{Error, Failing};
-use crate::export;
+use crate::export::{self, Subject};
 use crate::format::{significant, thousands};
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
@@ -33,12 +33,24 @@ pub struct Sinks<'a> {
 /// The payloads to measure, loaded, and `--pin` applied: everything that can be bad
 /// input, before anything is measured. What a HAR capture held goes to stderr.
 pub fn prepare(config: &MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
-    let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
-    if !config.quiet {
-        notes.iter().for_each(|note| eprintln!("{note}"));
-    }
+    let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
     let pin = config.pin.map(pin_to).transpose()?;
     Ok((payloads, pin))
+}
+
+/// The payloads `sources` name, loaded; what a HAR capture held goes to stderr unless
+/// `quiet`.
+pub fn load_payloads(
+    sources: &[payload::PayloadSource],
+    seed: i32,
+    rng: payload::RngKind,
+    quiet: bool,
+) -> Result<Vec<Payload>> {
+    let (payloads, notes) = payload::load(sources, seed, rng)?;
+    if !quiet {
+        notes.iter().for_each(|note| eprintln!("{note}"));
+    }
+    Ok(payloads)
 }
 
 /// A report with no payloads yet, for `config`'s generator.
@@ -155,6 +167,17 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
     }
 }
 
+/// How writing the outputs kept for the end went: an output abandoned because a stop
+/// was asked for while it waited for a reader is the interruption, said in one line.
+pub fn finished(written: Result<()>) -> crate::error::Result {
+    match written {
+        Err(err) if interrupt::requested() && !interrupt::by_closed_stdout() => {
+            Err(Error::Interrupted(format!("{err:#}")))
+        }
+        other => other.failing(),
+    }
+}
+
 /// The saved run `source` names, or a run it describes made now (and kept in its
 /// `save` files as it goes), for `recommend` and `reproduce`; the second part is how the measuring
 /// ended, to return once the analysis is printed.
@@ -175,14 +198,26 @@ pub fn saved_or_measured(
         empty_report(&config, pin),
         Sinks {
             cell: &mut |report, so_far, _| {
-                files.write(|export| super::run::render(report, Some(so_far), export))
+                files.write(&Subject::Run {
+                    report,
+                    current: Some(so_far),
+                })
             },
             payload: &mut |report, _| {
-                files.write(|export| super::run::render(report, None, export))
+                files.write(&Subject::Run {
+                    report,
+                    current: None,
+                })
             },
         },
     )
     .failing()?;
+    let mut out = super::output::Stdout::new();
+    let whole = Subject::Run {
+        report: &report,
+        current: None,
+    };
+    finished(files.finish(&mut out, &whole))?;
     let outcome = outcome(&report, &files, config.quiet);
     Ok((LoadedRun::from_report(&report, "this run"), outcome))
 }

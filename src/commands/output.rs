@@ -1,11 +1,15 @@
-//! Where results go: stdout, and files rewritten whole and atomically.
+//! Where results go: stdout, and files rewritten whole and atomically; and the outputs
+//! of a measuring command (`run`, `http`), written the same way by both.
 
 use std::io::{self, Write};
 use std::path::Path;
+use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::config::outputs::{is_stdout, Export, Exports};
+use crate::export::{exporter, Document, Format, Style, Subject};
+use crate::process::interrupt;
 
 /// Writes a whole report to stdout.
 pub fn print(bytes: &[u8]) -> Result<()> {
@@ -54,28 +58,36 @@ impl Default for Stdout {
     }
 }
 
-/// The files the `--export-*` options keep up to date. Each is rewritten whole,
-/// atomically, after every finished cell or encoding, so a run cut short leaves complete
-/// files of what it finished, never a half-written row.
+/// The files the `--export-*` options keep up to date. Each regular file is rewritten
+/// whole, atomically, after every finished cell or encoding, so a run cut short leaves
+/// complete files of what it finished, never a half-written row. Stdout (`-`), a FIFO
+/// or a device is written once, at the end: a reader of a pipe sees one whole document,
+/// and the run never blocks reopening it.
 pub struct SavedFiles(pub Exports);
 
 impl SavedFiles {
-    /// Writes what `render` gives for each format asked for, rendering only those. `-`
-    /// (stdout) is left for [`SavedFiles::finish`].
-    pub fn write(&self, render: impl Fn(Export) -> Vec<u8>) -> Result<()> {
+    /// Rewrites each regular file asked for with `subject` in its format.
+    pub fn write(&self, subject: &Subject) -> Result<()> {
         for (export, path) in self.0.files() {
-            if !is_stdout(path) {
-                write_file(path, &render(export))?;
+            if !written_at_end(path) {
+                write_file(path, &exporter(format_of(export)).export(subject)?)?;
             }
         }
         Ok(())
     }
 
-    /// Writes the outputs named `-` to `out`, once, at the end of the run.
-    pub fn finish(&self, out: &mut Stdout, render: impl Fn(Export) -> Vec<u8>) -> io::Result<()> {
+    /// Writes the outputs kept for the end, once: `-` to `out`, a FIFO or a device
+    /// opened and written in one go.
+    pub fn finish(&self, out: &mut Stdout, subject: &Subject) -> Result<()> {
         for (export, path) in self.0.files() {
+            if !written_at_end(path) {
+                continue;
+            }
+            let bytes = exporter(format_of(export)).export(subject)?;
             if is_stdout(path) {
-                out.write(&render(export))?;
+                out.write(&bytes)?;
+            } else {
+                write_stoppable(path, bytes)?;
             }
         }
         Ok(())
@@ -102,6 +114,117 @@ impl SavedFiles {
     }
 }
 
+/// The format an export file is written in.
+fn format_of(export: Export) -> Format {
+    match export {
+        Export::Csv => Format::Csv,
+        Export::Json => Format::Json,
+        Export::Markdown => Format::Markdown,
+    }
+}
+
+/// Whether `path` is written once at the end rather than after every result: stdout,
+/// and anything that exists and is not a regular file (a FIFO, a device).
+fn written_at_end(path: &Path) -> bool {
+    is_stdout(path)
+        || crate::config::outputs::resolve(path)
+            .is_some_and(|target| target.exists() && !target.is_file())
+}
+
+/// Opens and writes a FIFO or device in a thread of its own, so that a reader that never
+/// comes (or stops reading) cannot hold the process: a stop request ends the wait within
+/// a tenth of a second, leaving the thread to the process's exit.
+fn write_stoppable(path: &Path, bytes: Vec<u8>) -> Result<()> {
+    let target = path.to_path_buf();
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .and_then(|mut file| file.write_all(&bytes));
+        let _ = done.send(written);
+    });
+    loop {
+        match result.recv_timeout(Duration::from_millis(100)) {
+            Ok(written) => {
+                return written.with_context(|| format!("cannot write {}", path.display()))
+            }
+            Err(_) if interrupt::requested() => {
+                bail!("{} was not written: no reader took it", path.display())
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// The outputs of a command that measures, `run` or `http`: stdout in its format,
+/// streamed as results come (a CSV row per result, a table per payload), and the saved
+/// files, rewritten after every result and finished at the end.
+pub struct Outputs {
+    files: SavedFiles,
+    out: Stdout,
+    format: Format,
+    payloads_printed: usize,
+}
+
+impl Outputs {
+    /// Starts stdout (the CSV header, in CSV) for `files` and `format`.
+    pub fn start(files: SavedFiles, format: Format, csv_header: &[u8]) -> Result<Self> {
+        let mut out = Stdout::new();
+        if format == Format::Csv {
+            out.write(csv_header)?;
+        }
+        Ok(Outputs {
+            files,
+            out,
+            format,
+            payloads_printed: 0,
+        })
+    }
+
+    /// After each finished result: every file rewritten with `so_far`, and in CSV the
+    /// new result's row printed.
+    pub fn result(&mut self, so_far: &Subject, row: impl FnOnce() -> Vec<u8>) -> Result<()> {
+        self.files.write(so_far)?;
+        if self.format == Format::Csv {
+            self.out.write(&row())?;
+        }
+        Ok(())
+    }
+
+    /// After each finished payload: every file rewritten with `whole`, and in the table
+    /// and Markdown formats the payload's `table` printed, after an empty line from the
+    /// previous one's, so that stdout ends as the Markdown export does.
+    pub fn payload(&mut self, whole: &Subject, table: impl FnOnce() -> Document) -> Result<()> {
+        self.files.write(whole)?;
+        let style = match self.format {
+            Format::Table => Style::Terminal,
+            Format::Markdown => Style::Markdown,
+            Format::Csv | Format::Json => return Ok(()),
+        };
+        if self.payloads_printed > 0 {
+            self.out.write(b"\n")?;
+        }
+        self.out.write(&crate::export::render(&table(), style))?;
+        self.payloads_printed += 1;
+        Ok(())
+    }
+
+    /// At the end: the outputs kept for the end, then the JSON document on stdout.
+    pub fn finish(&mut self, whole: &Subject) -> Result<()> {
+        self.files.finish(&mut self.out, whole)?;
+        if self.format == Format::Json {
+            self.out.write(&exporter(Format::Json).export(whole)?)?;
+        }
+        Ok(())
+    }
+
+    /// The saved files.
+    pub fn files(&self) -> &SavedFiles {
+        &self.files
+    }
+}
+
 /// Writes a whole file, naming it in the error.
 ///
 /// A regular file (or a path not there yet) is replaced atomically: the bytes go to a
@@ -112,11 +235,7 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let cannot = || format!("cannot write {}", path.display());
     let target = crate::config::outputs::resolve(path).with_context(cannot)?;
     if target.exists() && !target.is_file() {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&target)
-            .with_context(cannot)?;
-        return file.write_all(bytes).with_context(cannot);
+        return write_stoppable(&target, bytes.to_vec()).with_context(cannot);
     }
     let dir = target.parent().unwrap_or(Path::new("."));
     let mut temporary = tempfile::Builder::new()

@@ -5,11 +5,10 @@ use std::cell::RefCell;
 use anyhow::Result;
 
 use super::measure::{empty_report, measure_all, outcome, prepare, Sinks};
-use super::output::{SavedFiles, Stdout};
-use crate::config::outputs::Export;
+use super::output::{Outputs, SavedFiles};
 use crate::config::RunConfig;
 use crate::error::Failing;
-use crate::export::{self, Format, Style};
+use crate::export::{self, Subject};
 use crate::results::codec::{PayloadResult, RunReport};
 
 /// Runs `config`.
@@ -19,71 +18,35 @@ pub fn run(config: RunConfig) -> crate::error::Result {
     // file already there stays as it was until the first result replaces it.
     let files = SavedFiles(config.exports.clone());
     let report = empty_report(&config.measure, pin);
-    let format = config.format;
-    let out = RefCell::new(Stdout::new());
-    if format == Format::Csv {
-        out.borrow_mut().write(&export::csv::header()).failing()?;
-    }
+    let outputs = Outputs::start(files, config.format, &export::csv::header()).failing()?;
+    let outputs = RefCell::new(outputs);
     let mut on_cell = |report: &RunReport, so_far: &PayloadResult, new: usize| -> Result<()> {
-        files.write(|export| render(report, Some(so_far), export))?;
-        if format == Format::Csv {
-            let row = export::csv::row(so_far, &so_far.cells[new]);
-            out.borrow_mut().write(&row)?;
-        }
-        Ok(())
+        let subject = Subject::Run {
+            report,
+            current: Some(so_far),
+        };
+        let row = || export::csv::row(so_far, &so_far.cells[new]);
+        outputs.borrow_mut().result(&subject, row)
     };
     let mut on_payload = |report: &RunReport, _last: bool| -> Result<()> {
-        files.write(|export| render(report, None, export))?;
-        let index = report.payloads.len() - 1;
-        let style = match format {
-            Format::Table => Style::Terminal,
-            Format::Markdown => Style::Markdown,
-            Format::Csv | Format::Json => return Ok(()),
+        let whole = Subject::Run {
+            report,
+            current: None,
         };
-        // The empty line between payloads comes before each one after the first, so
-        // that stdout ends as the Markdown export does.
-        let mut bytes = if index > 0 {
-            b"\n".to_vec()
-        } else {
-            Vec::new()
-        };
-        bytes.extend(export::render(
-            &export::matrix::document(&report.payloads[index]),
-            style,
-        ));
-        out.borrow_mut().write(&bytes)?;
-        Ok(())
+        let finished = report.payloads.last().expect("a payload just finished");
+        let table = || export::matrix::document(finished);
+        outputs.borrow_mut().payload(&whole, table)
     };
     let sinks = Sinks {
         cell: &mut on_cell,
         payload: &mut on_payload,
     };
     let report = measure_all(&config.measure, &payloads, report, sinks).failing()?;
-    files
-        .finish(&mut out.borrow_mut(), |export| {
-            render(&report, None, export)
-        })
-        .failing()?;
-    if format == Format::Json {
-        out.borrow_mut()
-            .write(&export::json::render(&report))
-            .failing()?;
-    }
-    outcome(&report, &files, config.measure.quiet)
-}
-
-/// `report` (with `current`, the payload being measured, if any) in the `export` format.
-pub fn render(report: &RunReport, current: Option<&PayloadResult>, export: Export) -> Vec<u8> {
-    match export {
-        Export::Csv => export::csv::render_with(report, current),
-        Export::Json => export::json::render_with(report, current),
-        Export::Markdown => export::render_each(
-            report
-                .payloads
-                .iter()
-                .chain(current)
-                .map(export::matrix::document),
-            Style::Markdown,
-        ),
-    }
+    let mut outputs = outputs.into_inner();
+    let finished = outputs.finish(&Subject::Run {
+        report: &report,
+        current: None,
+    });
+    super::measure::finished(finished)?;
+    outcome(&report, outputs.files(), config.measure.quiet)
 }

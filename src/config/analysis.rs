@@ -8,10 +8,8 @@ use super::levels::checked_levels;
 use super::outputs::{self, Exports, Input};
 use super::payload_sources;
 use crate::analysis::recommend::{AdviceOptions, Link};
-use crate::cli::{
-    CompareFormat, MeasureArgs, ParamsFormat, RecommendArgs, ReproduceArgs, RunSourceArgs,
-    ZstdParamsArgs,
-};
+use crate::cli::{MeasureArgs, RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs};
+use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
 
 /// Settings of `codecbench recommend`.
@@ -21,7 +19,7 @@ pub struct RecommendConfig {
     /// Budgets and link speeds.
     pub options: AdviceOptions,
     /// What stdout shows.
-    pub format: CompareFormat,
+    pub format: Format,
     /// Servers to print configuration for instead of the report.
     pub emit: Vec<crate::export::emit::Server>,
 }
@@ -117,7 +115,7 @@ pub struct ZstdParamsConfig {
     /// Generator stream.
     pub rng: RngKind,
     /// What stdout shows.
-    pub format: ParamsFormat,
+    pub format: Format,
 }
 
 impl ZstdParamsConfig {

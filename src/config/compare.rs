@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 
 use crate::analysis::compare::{parse_reference, CompareOptions, SpeedBasis};
-use crate::cli::{CompareArgs, CompareFormat, MergeArgs, MergeFormat};
+use crate::cli::{CompareArgs, MergeArgs};
 use crate::codec::CodecKind;
+use crate::export::Format;
 
 /// Settings of `codecbench compare`.
 pub struct CompareConfig {
@@ -17,7 +18,7 @@ pub struct CompareConfig {
     /// How to judge.
     pub options: CompareOptions,
     /// What stdout shows.
-    pub format: CompareFormat,
+    pub format: Format,
 }
 
 impl CompareConfig {
@@ -56,7 +57,7 @@ pub struct MergeConfig {
     /// The reference codec and level for normalised speeds.
     pub reference: (CodecKind, i32),
     /// What stdout shows.
-    pub format: MergeFormat,
+    pub format: Format,
 }
 
 impl MergeConfig {

@@ -119,12 +119,3 @@ pub enum Style {
     /// GitHub-flavoured Markdown.
     Markdown,
 }
-
-/// Draws `document` in `style`.
-pub fn render(document: &Document, style: Style) -> Vec<u8> {
-    match style {
-        Style::Terminal => super::table::render(document),
-        Style::Markdown => super::markdown::render(document),
-    }
-    .into_bytes()
-}

@@ -16,25 +16,36 @@ pub mod merged;
 pub mod noise;
 pub mod recommendation;
 pub mod reproduction;
+pub mod seam;
 pub mod svg;
 pub mod table;
 pub mod zstd_params;
 
-pub use document::{render, Document, Style};
+pub use document::{Document, Style};
+pub use seam::{exporter, Exporter, Subject};
 
 use crate::results::codec::PayloadResult;
 
-/// How `run` and `http` print their results on stdout.
+/// How a command prints its results on stdout: every command takes the formats that
+/// can hold its results (`--format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// One table per payload.
+    /// Terminal tables, one per payload where there are several.
     Table,
-    /// CSV, one row per measured result (cell or encoding).
+    /// CSV, one row per measured result (cell, encoding or merged setting).
     Csv,
-    /// One JSON document with every sample.
+    /// One JSON document with everything, every sample included.
     Json,
-    /// GitHub-flavoured Markdown tables.
+    /// GitHub-flavoured Markdown tables, e.g. for a CI job summary.
     Markdown,
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use clap::ValueEnum as _;
+        let value = self.to_possible_value().expect("no format is skipped");
+        f.write_str(value.get_name())
+    }
 }
 
 /// Documents in `style`, one after another with an empty line between: what `run`
@@ -70,6 +81,15 @@ pub fn iteration_text(payload: &PayloadResult) -> String {
         "{count} after {} warm-up, in {} rounds",
         payload.warmup, payload.rounds
     )
+}
+
+/// Draws `document` in `style`.
+pub fn render(document: &Document, style: Style) -> Vec<u8> {
+    match style {
+        Style::Terminal => table::render(document),
+        Style::Markdown => markdown::render(document),
+    }
+    .into_bytes()
 }
 
 /// A measured figure for CSV: 4 significant digits (more digits than the noise allows

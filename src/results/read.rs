@@ -7,9 +7,8 @@ use anyhow::{bail, Context, Result};
 
 use super::codec::{RunReport, Status, SCHEMA_VERSION};
 use super::http::{load_label, HttpReport, HTTP_KIND};
-use super::saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Timing};
+use super::saved::{HttpCell, HttpKey, LoadedRun, Results, Timing};
 use crate::environment::Environment;
-use crate::stats::Summary;
 use crate::vocab::Encoding;
 
 /// Reads a run saved by `run` or `http` (`--json` or `--csv`); the format is told by the
@@ -71,7 +70,7 @@ fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
     }
     let report: RunReport = serde_json::from_value(value)?;
     validate_run(&report)?;
-    let results = Results::Codec(cells_of(&report));
+    let results = Results::Codec(super::saved::cells_of(&report));
     Ok((report.environment, results))
 }
 
@@ -155,36 +154,6 @@ fn http_cells_of(report: &HttpReport) -> Result<Vec<HttpCell>> {
         }
     }
     Ok(cells)
-}
-
-/// Every cell of `report`, as runs read from files have them.
-pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
-    let timing = |summary: &Option<Summary>| {
-        summary
-            .as_ref()
-            .map(|s| Timing::of(s.median_s, s.samples_s.clone()))
-    };
-    let mut cells = Vec::new();
-    for payload in &report.payloads {
-        for cell in &payload.cells {
-            let failed = cell.status == Status::Failed;
-            cells.push(RunCell {
-                key: CellKey {
-                    payload: payload.payload.clone(),
-                    id: cell.id,
-                },
-                version: cell.version.clone(),
-                input_bytes: payload.input_bytes,
-                compressed_bytes: cell.compressed_bytes,
-                encoder_bytes: cell.encoder_bytes,
-                compress: timing(&cell.compress).filter(|_| !failed),
-                decompress: timing(&cell.decompress).filter(|_| !failed),
-                content_type: payload.content_type.clone(),
-                failure: failed.then(|| cell.failure.clone().unwrap_or_default()),
-            });
-        }
-    }
-    cells
 }
 
 #[cfg(test)]

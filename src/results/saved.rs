@@ -4,7 +4,8 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::codec::RunReport;
+use super::codec::{RunReport, Status};
+use crate::stats::Summary;
 use crate::stats::{median_relative_standard_error, quantile, quantile_relative_standard_error};
 use crate::vocab::CellId;
 use crate::vocab::Encoding;
@@ -243,7 +244,7 @@ impl LoadedRun {
             label: label.to_string(),
             machine: Some(report.environment.machine()),
             measured_on: Some(report.environment.day()),
-            results: Results::Codec(super::read::cells_of(report)),
+            results: Results::Codec(cells_of(report)),
         }
     }
 
@@ -291,6 +292,36 @@ impl LoadedRun {
     pub fn http_cell(&self, key: &HttpKey) -> Option<&HttpCell> {
         self.http_cells().iter().find(|c| &c.key == key)
     }
+}
+
+/// Every cell of `report`, as runs read from files have them.
+pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
+    let timing = |summary: &Option<Summary>| {
+        summary
+            .as_ref()
+            .map(|s| Timing::of(s.median_s, s.samples_s.clone()))
+    };
+    let mut cells = Vec::new();
+    for payload in &report.payloads {
+        for cell in &payload.cells {
+            let failed = cell.status == Status::Failed;
+            cells.push(RunCell {
+                key: CellKey {
+                    payload: payload.payload.clone(),
+                    id: cell.id,
+                },
+                version: cell.version.clone(),
+                input_bytes: payload.input_bytes,
+                compressed_bytes: cell.compressed_bytes,
+                encoder_bytes: cell.encoder_bytes,
+                compress: timing(&cell.compress).filter(|_| !failed),
+                decompress: timing(&cell.decompress).filter(|_| !failed),
+                content_type: payload.content_type.clone(),
+                failure: failed.then(|| cell.failure.clone().unwrap_or_default()),
+            });
+        }
+    }
+    cells
 }
 
 #[cfg(test)]

@@ -1,0 +1,170 @@
+//! The one seam between results and bytes. A command hands what it has to write over as
+//! a [`Subject`]; the [`Exporter`] of the format asked for turns it into bytes. Each
+//! format is implemented once, here, for every kind of result, so a new format (or a
+//! new kind of result) lands in one place.
+
+use anyhow::{bail, Result};
+
+use super::{comparison, merged, recommendation, zstd_params, Document, Format, Style};
+use crate::analysis::compare::Comparison;
+use crate::analysis::merge::Merged;
+use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
+use crate::results::codec::{PayloadResult, RunReport};
+use crate::results::http::{HttpPayloadResult, HttpReport};
+
+/// Something a command writes.
+pub enum Subject<'a> {
+    /// A `run`, with the payload being measured, if any.
+    Run {
+        /// The finished payloads.
+        report: &'a RunReport,
+        /// The payload in progress.
+        current: Option<&'a PayloadResult>,
+    },
+    /// An `http` run, with the payload being measured, if any.
+    Http {
+        /// The finished payloads.
+        report: &'a HttpReport,
+        /// The payload in progress.
+        current: Option<&'a HttpPayloadResult>,
+    },
+    /// A candidate judged against a baseline.
+    Comparison(&'a Comparison),
+    /// Runs side by side.
+    Merged(&'a Merged),
+    /// `recommend`'s answers and its advice per payload.
+    Advice {
+        /// The answers, first.
+        answers: &'a [Answer],
+        /// The advice per payload.
+        advice: &'a [PayloadAdvice],
+        /// The budgets and link they were judged at.
+        options: &'a AdviceOptions,
+    },
+    /// `zstd-params`' tables.
+    ZstdParams(&'a [super::zstd_params::ParamsTable]),
+}
+
+/// Turns any [`Subject`] into this format's bytes.
+pub trait Exporter {
+    /// `subject` in this format; an error where the format cannot hold it (the config
+    /// refuses those combinations first, so this is the last line).
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>>;
+}
+
+/// CSV: a row per measured result.
+pub struct Csv;
+
+/// JSON: everything, every sample included.
+pub struct Json;
+
+/// Terminal tables or Markdown, through the shared [`Document`].
+pub struct Text(pub Style);
+
+/// The exporter of `format`.
+pub fn exporter(format: Format) -> &'static dyn Exporter {
+    match format {
+        Format::Csv => &Csv,
+        Format::Json => &Json,
+        Format::Table => &Text(Style::Terminal),
+        Format::Markdown => &Text(Style::Markdown),
+    }
+}
+
+impl Exporter for Csv {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        Ok(match subject {
+            Subject::Run { report, current } => super::csv::render_with(report, *current),
+            Subject::Http { report, current } => super::http::render_csv(report, *current),
+            // One CSV has one set of columns: codec runs and `http` runs each have theirs.
+            Subject::Merged(m) => match (m.rows.is_empty(), m.http_rows.is_empty()) {
+                (false, false) => bail!(
+                    "merge --format csv takes runs of one kind: these mix `run` and `http` results; merge them separately"
+                ),
+                (true, false) => merged::render_http_csv(m),
+                _ => merged::render_csv(m),
+            },
+            _ => bail!("this result has no CSV form"),
+        })
+    }
+}
+
+impl Exporter for Json {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        Ok(match subject {
+            Subject::Run { report, current } => super::json::render_with(report, *current),
+            Subject::Http { report, current } => super::http::render_json(report, *current),
+            Subject::Comparison(c) => comparison::render_json(c),
+            Subject::Advice {
+                answers, advice, ..
+            } => recommendation::render_json(answers, advice),
+            _ => bail!("this result has no JSON form"),
+        })
+    }
+}
+
+impl Exporter for Text {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        Ok(super::render_each(documents(subject), self.0))
+    }
+}
+
+/// The documents the text formats draw for `subject`, one per payload where it has
+/// several.
+pub fn documents(subject: &Subject) -> Vec<Document> {
+    match subject {
+        Subject::Run { report, current } => report
+            .payloads
+            .iter()
+            .chain(*current)
+            .map(super::matrix::document)
+            .collect(),
+        Subject::Http { report, current } => report
+            .payloads
+            .iter()
+            .chain(*current)
+            .map(|p| super::http::document(p, &report.load))
+            .collect(),
+        Subject::Comparison(c) => vec![comparison::document(c)],
+        Subject::Merged(m) => vec![merged::document(m)],
+        Subject::Advice {
+            answers,
+            advice,
+            options,
+        } => vec![recommendation::document(answers, advice, options)],
+        Subject::ZstdParams(tables) => vec![zstd_params::document(tables)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_writes_a_run_as_its_own_renderer_does() {
+        let report = super::super::fixtures::report();
+        let run = Subject::Run {
+            report: &report,
+            current: None,
+        };
+        assert_eq!(
+            exporter(Format::Csv).export(&run).unwrap(),
+            super::super::csv::render(&report)
+        );
+        assert_eq!(
+            exporter(Format::Json).export(&run).unwrap(),
+            super::super::json::render(&report)
+        );
+        let markdown = exporter(Format::Markdown).export(&run).unwrap();
+        assert!(String::from_utf8(markdown).unwrap().contains("| "));
+    }
+
+    #[test]
+    fn a_format_that_cannot_hold_a_result_says_so() {
+        let tables = [];
+        let err = exporter(Format::Csv)
+            .export(&Subject::ZstdParams(&tables))
+            .unwrap_err();
+        assert!(err.to_string().contains("no CSV form"), "{err}");
+    }
+}

@@ -3,18 +3,22 @@
 
 use std::fmt;
 
-/// Why a command did not succeed.
-#[derive(Debug)]
+/// Why a command did not succeed. Each says itself in one line: `{:#}` joins anyhow's
+/// context chain.
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Bad input: an unknown payload, a missing or malformed file, a level out of
     /// range, an unwritable path. Found before anything was measured. Exit 2.
+    #[error("error: {0:#}")]
     BadInput(anyhow::Error),
     /// A failure once measuring had started, or a verdict that fails the job: a round
     /// trip, an HTTP body that did not match, a write that failed mid-run, a comparison
     /// that found a regression. Exit 1.
+    #[error("FAILED: {0:#}")]
     Failed(anyhow::Error),
     /// Stopped by Ctrl-C or SIGTERM after saving what was finished; the message says
-    /// where it went. Exit 130 (128 + SIGINT).
+    /// where it went. Exit 130 (128 + SIGINT), or 143 (128 + SIGTERM) when SIGTERM asked.
+    #[error("interrupted; {0}")]
     Interrupted(String),
 }
 
@@ -47,17 +51,6 @@ impl Error {
                 .downcast_ref::<std::io::Error>()
                 .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
         })
-    }
-}
-
-impl fmt::Display for Error {
-    /// One line: `{:#}` joins anyhow's context chain.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::BadInput(err) => write!(f, "error: {err:#}"),
-            Error::Failed(err) => write!(f, "FAILED: {err:#}"),
-            Error::Interrupted(message) => write!(f, "interrupted; {message}"),
-        }
     }
 }
 

@@ -31,7 +31,9 @@ fn main() -> std::process::ExitCode {
         Err(err) if err.is_broken_pipe() => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("codecbench: {err}");
-            std::process::ExitCode::from(err.exit_code())
+            let terminated = matches!(err, codecbench::error::Error::Interrupted(_))
+                && codecbench::process::interrupt::by_sigterm();
+            std::process::ExitCode::from(if terminated { 143 } else { err.exit_code() })
         }
     }
 }

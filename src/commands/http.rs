@@ -5,7 +5,6 @@ use anyhow::Result;
 use super::measure::load_payloads;
 use super::output::{Outputs, SavedFiles};
 use crate::config::http::HttpConfig;
-use crate::environment::Environment;
 use crate::error::{Error, Failing};
 use crate::export::{self, Subject};
 use crate::format::{significant, thousands};
@@ -14,6 +13,7 @@ use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTT
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
 use crate::results::codec::SCHEMA_VERSION;
+use crate::results::environment::Environment;
 
 /// Measures every payload of `config` through HTTP.
 pub fn run(config: HttpConfig) -> crate::error::Result {

@@ -8,16 +8,16 @@ use anyhow::{bail, Result};
 use super::output::SavedFiles;
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{run_payload, Step};
+use crate::commands::progress::Progress;
 use crate::config::analysis::RunSource;
 use crate::config::MeasureConfig;
-use crate::environment::{Environment, Pin};
 use crate::error::{Error, Failing};
 use crate::export::{self, Subject};
 use crate::format::{significant, thousands};
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
-use crate::progress::Progress;
 use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
+use crate::results::environment::{Environment, Pin};
 use crate::results::{self, LoadedRun};
 
 /// What the caller does with results as they come: the payload so far after each

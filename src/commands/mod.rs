@@ -8,6 +8,7 @@ mod measure;
 mod merge;
 mod output;
 mod payloads;
+pub mod progress;
 mod run;
 mod serve;
 

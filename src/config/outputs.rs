@@ -84,11 +84,7 @@ fn prove_writable(option: &str, output: &Path, target: &Path) -> Result<()> {
         if target.is_dir() {
             bail!("{option} {} is a directory", output.display());
         }
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(target)
-            .with_context(cannot)?;
-        return Ok(());
+        return may_write(target).with_context(cannot);
     }
     let dir = target.parent().unwrap_or(Path::new("."));
     let probe = tempfile::Builder::new()
@@ -97,6 +93,29 @@ fn prove_writable(option: &str, output: &Path, target: &Path) -> Result<()> {
         .with_context(cannot)?;
     drop(probe);
     Ok(())
+}
+
+/// Whether a FIFO or device may be written, without opening it: opening a FIFO waits
+/// for a reader, and opening and closing it would end a reader already there (it reads
+/// end of file).
+fn may_write(target: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let path = std::ffi::CString::new(target.as_os_str().as_bytes())?;
+        // SAFETY: access(2) reads a NUL-terminated path and nothing else.
+        if unsafe { libc::access(path.as_ptr(), libc::W_OK) } == 0 {
+            return Ok(());
+        }
+        Err(std::io::Error::last_os_error())
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(target)
+            .map(drop)
+    }
 }
 
 /// A format a measuring command can keep a file of.

@@ -155,7 +155,7 @@ pub fn render_json(report: &HttpReport, in_progress: Option<&HttpPayloadResult>)
     struct View<'a> {
         schema_version: u32,
         kind: &'a str,
-        environment: &'a crate::environment::Environment,
+        environment: &'a crate::results::environment::Environment,
         seed: i32,
         rng: &'a str,
         load: &'a LoadSettings,

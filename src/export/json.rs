@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::environment::Environment;
 use crate::results::codec::{CellResult, PayloadResult, RunReport};
+use crate::results::environment::Environment;
 
 /// A cell with its derived figures alongside the raw ones.
 #[derive(Serialize)]

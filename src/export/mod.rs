@@ -109,8 +109,8 @@ pub(crate) fn csv_ratio(value: Option<f64>) -> String {
 pub(crate) mod fixtures {
     //! A fixed, hand-made report for the reporters' snapshot tests.
 
-    use crate::environment::{Environment, Pin};
     use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
+    use crate::results::environment::{Environment, Pin};
     use crate::stats::Summary;
 
     fn cell(

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+static TERMINATED: AtomicBool = AtomicBool::new(false);
 
 /// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]; a
 /// second signal calls `on_second` (the binary exits there, as users expect when a stop
@@ -15,7 +16,39 @@ pub fn install(on_second: fn()) -> anyhow::Result<()> {
             on_second();
         }
     })
-    .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))
+    .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))?;
+    on_sigterm_too();
+    Ok(())
+}
+
+/// SIGTERM gets a handler of its own, so that the exit code can say which signal
+/// stopped the run (143 rather than 130); a second SIGTERM exits with 143 at once.
+#[cfg(unix)]
+fn on_sigterm_too() {
+    extern "C" fn on_term(_: libc::c_int) {
+        // Only atomics and _exit here: both are async-signal-safe.
+        TERMINATED.store(true, Ordering::SeqCst);
+        if REQUESTED.swap(true, Ordering::SeqCst) {
+            unsafe { libc::_exit(143) };
+        }
+    }
+    // SAFETY: a plain handler that touches only atomics, installed before any thread
+    // that could race it is started.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_term as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+    }
+}
+
+#[cfg(not(unix))]
+fn on_sigterm_too() {}
+
+/// Whether the stop was asked for by SIGTERM.
+pub fn by_sigterm() -> bool {
+    TERMINATED.load(Ordering::SeqCst)
 }
 
 /// Asks the runner to stop after the iteration in flight.

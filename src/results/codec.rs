@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::environment::Environment;
+use crate::results::environment::Environment;
 use crate::stats::Summary;
 use crate::vocab::CellId;
 

@@ -94,7 +94,7 @@ pub struct HttpReport {
     /// Always [`HTTP_KIND`]: tells these documents from `run`'s.
     pub kind: String,
     /// Where and with what it ran.
-    pub environment: crate::environment::Environment,
+    pub environment: crate::results::environment::Environment,
     /// Seed of the record generator.
     pub seed: i32,
     /// Random stream of the record generator.

@@ -3,6 +3,7 @@
 //! saved run as the analyses read it ([`saved`], through [`read`]).
 
 pub mod codec;
+pub mod environment;
 pub mod http;
 mod legacy;
 pub mod read;

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use super::codec::{RunReport, Status, SCHEMA_VERSION};
 use super::http::{load_label, HttpReport, HTTP_KIND};
 use super::saved::{HttpCell, HttpKey, LoadedRun, Results, Timing};
-use crate::environment::Environment;
+use crate::results::environment::Environment;
 use crate::vocab::Encoding;
 
 /// Reads a run saved by `run` or `http` (`--json` or `--csv`); the format is told by the

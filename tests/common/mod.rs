@@ -27,6 +27,7 @@ pub const TWO_CELLS: [&str; 8] = [
 /// Runs codecbench with `args`, expecting exit code 2 and an error that names the
 /// problem; returns it. Checks past the command line are one line; clap's own errors
 /// (unknown or missing arguments) come whole, with suggestions and usage.
+#[allow(dead_code)] // not every test file uses every helper
 pub fn bad_input(args: &[&str]) -> String {
     let output = codecbench().args(args).output().unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();

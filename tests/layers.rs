@@ -1,0 +1,233 @@
+//! Keeps the layers: every module of `src/` may import only the layers below its own, and
+//! no two files of one folder import each other, directly or round a ring.
+//!
+//! Test code (files named `tests.rs`, `*_tests.rs` or `fixtures.rs`, and `#[cfg(test)]`
+//! items) is left out: a test may build its input with a higher layer, as a round-trip
+//! test of a reader writes with the exporter.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The layers, top to bottom. A module may import those after its own; modules in one
+/// row are peers that import nothing of each other.
+const LAYERS: &[&[&str]] = &[
+    &["commands"],
+    &["config"],
+    &["cli"],
+    &["export"],
+    &["analysis"],
+    &["http"],
+    &["bench"],
+    &["results"],
+    &["stats"],
+    &["codec"],
+    &["payload"],
+    &["vocab", "format", "process", "error"],
+];
+
+fn rank(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|row| row.contains(&module))
+}
+
+fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            source_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn is_test_file(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_string_lossy();
+    name == "tests.rs" || name.ends_with("_tests.rs") || name == "fixtures.rs"
+}
+
+/// `text` without its `#[cfg(test)]` items: the line after the attribute, and its block
+/// to the matching brace when it opens one.
+fn without_tests(text: &str) -> String {
+    let mut kept = String::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "#[cfg(test)]" {
+            kept.push_str(line);
+            kept.push('\n');
+            continue;
+        }
+        let mut depth = 0i32;
+        for skipped in lines.by_ref() {
+            depth += skipped.matches('{').count() as i32 - skipped.matches('}').count() as i32;
+            if depth <= 0 && (skipped.contains('}') || skipped.trim_end().ends_with(';')) {
+                break;
+            }
+        }
+    }
+    kept
+}
+
+/// `code` without its comment lines (doc links name modules without importing them).
+fn without_comments(code: &str) -> String {
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first name of every path after `prefix` in `code`: `crate::codec::Codec` gives
+/// `codec`, and `crate::{payload, results::Run}` gives both, across lines.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let identifier = |text: &str| -> String {
+        text.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut names = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(prefix) {
+        rest = &rest[at + prefix.len()..];
+        let Some(list) = rest.strip_prefix('{') else {
+            names.insert(identifier(rest));
+            continue;
+        };
+        // The top-level items of the braced list, up to its matching brace.
+        let (mut depth, mut start) = (0, 0);
+        for (i, c) in list.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    names.insert(identifier(&list[start..i]));
+                    break;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    names.insert(identifier(&list[start..i]));
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    names.remove("");
+    names
+}
+
+/// The top-level modules a file imports.
+fn imported_modules(code: &str) -> BTreeSet<String> {
+    names_after(&without_comments(code), "crate::")
+}
+
+/// The top-level module `path` (under `src/`) belongs to.
+fn module_of(src: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(src).unwrap();
+    let first = relative.components().next().unwrap();
+    let name = first.as_os_str().to_string_lossy();
+    name.trim_end_matches(".rs").to_string()
+}
+
+fn library_files() -> (PathBuf, Vec<PathBuf>) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    source_files(&src, &mut files);
+    files.retain(|f| !is_test_file(f));
+    files.sort();
+    (src, files)
+}
+
+#[test]
+fn every_module_imports_only_the_layers_below_it() {
+    let (src, files) = library_files();
+    let mut violations = Vec::new();
+    for file in &files {
+        let module = module_of(&src, file);
+        if module == "main" || module == "lib" {
+            continue;
+        }
+        let Some(own) = rank(&module) else {
+            violations.push(format!(
+                "{module}: not in the layer table of tests/layers.rs"
+            ));
+            continue;
+        };
+        let code = without_tests(&fs::read_to_string(file).unwrap());
+        for imported in imported_modules(&code) {
+            if imported == module {
+                continue;
+            }
+            match rank(&imported) {
+                Some(theirs) if theirs > own => {}
+                _ => violations.push(format!(
+                    "{} imports crate::{imported}, which is not below {module}",
+                    file.strip_prefix(&src).unwrap().display()
+                )),
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+/// The sibling files each file of a folder names through `super::`.
+fn sibling_graph(files: &[PathBuf]) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let mut graph = BTreeMap::new();
+    for file in files.iter().filter(|f| !f.ends_with("mod.rs")) {
+        let dir = file.parent().unwrap();
+        let code = without_comments(&without_tests(&fs::read_to_string(file).unwrap()));
+        let named = names_after(&code, "super::");
+        let mut edges = BTreeSet::new();
+        for sibling in files
+            .iter()
+            .filter(|f| f.parent() == Some(dir) && *f != file)
+        {
+            let stem = sibling.file_stem().unwrap().to_string_lossy().to_string();
+            if stem == "mod" {
+                continue;
+            }
+            if named.contains(&stem) {
+                edges.insert(sibling.clone());
+            }
+        }
+        graph.insert(file.clone(), edges);
+    }
+    graph
+}
+
+#[test]
+fn no_two_files_of_a_folder_import_each_other() {
+    let (src, files) = library_files();
+    let graph = sibling_graph(&files);
+    // A file that reaches itself through its siblings closes a ring.
+    let mut rings = Vec::new();
+    for start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<&PathBuf> = graph[start].iter().collect();
+        while let Some(next) = stack.pop() {
+            if next == start {
+                rings.push(start.strip_prefix(&src).unwrap().display().to_string());
+                break;
+            }
+            if seen.insert(next.clone()) {
+                stack.extend(graph.get(next).into_iter().flatten());
+            }
+        }
+    }
+    assert!(rings.is_empty(), "files in an import ring: {rings:?}");
+}
+
+#[test]
+fn the_checks_see_an_upward_import_and_a_ring() {
+    let code = "use crate::export::thousands;\n#[cfg(test)]\nmod tests {\n    use crate::commands::x;\n}\n";
+    let modules = imported_modules(&without_tests(code));
+    assert_eq!(modules, BTreeSet::from(["export".to_string()]));
+    assert!(rank("export") < rank("results"));
+    assert!(imported_modules("/// [`crate::export`]\n").is_empty());
+    let braced = imported_modules("use crate::{\n    payload,\n    results::{Run, Cell},\n};\n");
+    assert_eq!(braced, BTreeSet::from(["payload".into(), "results".into()]));
+    let siblings = names_after("use super::{brotli_c::{self, X}, Codec};", "super::");
+    assert_eq!(
+        siblings,
+        BTreeSet::from(["brotli_c".into(), "Codec".into()])
+    );
+}

@@ -318,3 +318,25 @@ fn emit_prints_each_servers_configuration_instead_of_the_report() {
     let message = bad_input(&["recommend", "--from", base, "--emit", "apache"]);
     assert!(message.contains("apache"), "{message}");
 }
+
+#[test]
+fn recommend_fits_the_terminal_width() {
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/reference.json");
+    for run in [fixture("base.json"), reference] {
+        for width in [100usize, 72] {
+            let output = succeed(
+                codecbench()
+                    .env("COLUMNS", width.to_string())
+                    .args(["recommend", "--from"])
+                    .arg(&run),
+            );
+            let text = String::from_utf8(output.stdout).unwrap();
+            let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+            assert!(
+                widest <= width,
+                "{}: a {widest}-column line at COLUMNS={width}:\n{text}",
+                run.display()
+            );
+        }
+    }
+}

@@ -215,7 +215,46 @@ fn dcz_and_dcb_against_the_previous_version_send_far_fewer_bytes_than_zstd() {
 }
 
 #[test]
+fn a_dictionary_adds_dcz_and_dcb_to_the_default_encodings() {
+    for change in ["5", "5%"] {
+        let payload = one_payload(&[
+            "--payload",
+            "single",
+            "--dictionary",
+            "previous",
+            "--change",
+            change,
+        ]);
+        let labels: Vec<&str> = payload["encodings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["encoding"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            labels,
+            ["zstd:1", "zstd:3", "br:1", "br:4", "gzip:1", "identity", "dcz:3", "dcb:5"],
+            "--change {change}"
+        );
+    }
+    // A list given is measured as given.
+    let payload = one_payload(&[
+        "--payload",
+        "single",
+        "--dictionary",
+        "previous",
+        "--encodings",
+        "dcz:1",
+    ]);
+    assert_eq!(payload["encodings"].as_array().unwrap().len(), 1);
+}
+
+#[test]
 fn dictionaries_are_checked_before_any_request() {
+    for change in ["five%", "150", "-1%", "%"] {
+        let message = bad_input(&["http", "--dictionary", "previous", "--change", change]);
+        assert!(message.contains("percentage from 0 to 100"), "{message}");
+    }
     let message = bad_input(&["http", "--encodings", "dcz:3", "--requests", "1"]);
     assert!(message.contains("add --dictionary previous"), "{message}");
     let message = bad_input(&["http", "--dictionary", "shared", "--requests", "1"]);

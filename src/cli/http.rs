@@ -15,13 +15,10 @@ pub struct HttpArgs {
     /// `dcz:LEVEL` (zstd against the dictionary the client holds, RFC 9842; needs
     /// --dictionary), `identity`, or `auto` (zstd, br and gzip at level 1, negotiated in
     /// ASP.NET Core's order for a browser's Accept-Encoding), comma-separated.
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = "zstd:1,zstd:3,br:1,br:4,gzip:1,identity"
-    )]
-    pub encodings: Vec<String>,
+    /// [default: zstd:1,zstd:3,br:1,br:4,gzip:1,identity; with --dictionary, also
+    /// dcz:3,dcb:5]
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub encodings: Option<Vec<String>>,
 
     /// The dictionary a client holds, for `dcz` encodings.
     #[command(flatten)]
@@ -68,14 +65,10 @@ pub struct ServeArgs {
     pub payloads: PayloadArgs,
 
     /// Encodings, each at its own path `/<encoding>/<payload>` (e.g. `/zstd-1/small`):
-    /// as for `http`, comma-separated.
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = "zstd:1,br:4,gzip:6,identity,auto"
-    )]
-    pub encodings: Vec<String>,
+    /// as for `http`, comma-separated. [default: zstd:1,br:4,gzip:6,identity,auto; with
+    /// --dictionary, also dcz:3,dcb:5]
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub encodings: Option<Vec<String>>,
 
     /// The address to listen on. Anything but loopback exposes the payloads to the
     /// network.
@@ -108,12 +101,12 @@ pub struct DictionaryArgs {
     pub dictionary: Option<String>,
 
     /// With --dictionary previous: the share of records updated between the version the
-    /// client holds and the one it is sent, in percent.
+    /// client holds and the one it is sent, in percent: `5` or `5%`.
     #[arg(
         long,
         value_name = "PCT",
-        default_value_t = 5.0,
+        default_value = "5",
         allow_hyphen_values = true
     )]
-    pub change: f64,
+    pub change: String,
 }

@@ -41,11 +41,7 @@ pub struct HttpConfig {
 impl HttpConfig {
     /// Checks the encodings, duration, bandwidth and payload names.
     pub fn from_args(args: HttpArgs) -> Result<Self> {
-        let encodings = args
-            .encodings
-            .iter()
-            .map(|e| Encoding::parse(e.trim()))
-            .collect::<Result<Vec<_>>>()?;
+        let encodings = encodings(args.encodings.as_deref(), HTTP_DEFAULT, &args.dictionary)?;
         let duration = match args.duration {
             Some(s) if !(s.is_finite() && s > 0.0 && s <= 600.0) => {
                 bail!("--duration {s} must be a number of seconds above 0 and at most 600")
@@ -95,18 +91,51 @@ impl HttpConfig {
     }
 }
 
+/// What `http` measures when --encodings does not say.
+const HTTP_DEFAULT: &[&str] = &["zstd:1", "zstd:3", "br:1", "br:4", "gzip:1", "identity"];
+/// What `serve` serves when --encodings does not say.
+const SERVE_DEFAULT: &[&str] = &["zstd:1", "br:4", "gzip:6", "identity", "auto"];
+/// What a dictionary adds to the default encodings: RFC 9842's two codings.
+const DICTIONARY_DEFAULT: &[&str] = &["dcz:3", "dcb:5"];
+
+/// The encodings `listed`, or the defaults, with the dictionary codings when a
+/// dictionary is given and the list is the default one.
+fn encodings(
+    listed: Option<&[String]>,
+    default: &[&str],
+    dictionary: &DictionaryArgs,
+) -> Result<Vec<Encoding>> {
+    let names: Vec<&str> = match listed {
+        Some(listed) => listed.iter().map(|e| e.trim()).collect(),
+        None if dictionary.dictionary.is_some() => {
+            default.iter().chain(DICTIONARY_DEFAULT).copied().collect()
+        }
+        None => default.to_vec(),
+    };
+    names.into_iter().map(Encoding::parse).collect()
+}
+
+/// A percentage written `5` or `5%`.
+fn percent(text: &str) -> Result<f64> {
+    let number = text.trim().trim_end_matches('%').trim();
+    number
+        .parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite() && (0.0..=100.0).contains(p))
+        .ok_or_else(|| anyhow::anyhow!("--change {text} must be a percentage from 0 to 100"))
+}
+
 /// `--dictionary previous` (with `--change PCT`) or `trained:KIB`; `None` without a
 /// dictionary, which `dcz` and `dcb` encodings need.
 fn dictionary_mode(args: &DictionaryArgs, encodings: &[Encoding]) -> Result<Option<Source>> {
-    let change = args.change;
     let source = match args.dictionary.as_deref() {
         None => None,
-        Some("previous") if change.is_finite() && (0.0..=100.0).contains(&change) => {
+        Some("previous") => {
+            let change = percent(&args.change)?;
             Some(Source::Previous {
                 changed: change / 100.0,
             })
         }
-        Some("previous") => bail!("--change {change} must be a percentage from 0 to 100"),
         Some(other) => match other.strip_prefix("trained:").map(str::parse::<u32>) {
             Some(Ok(kib)) if (1..=1024).contains(&kib) => Some(Source::Trained { kib }),
             Some(_) => bail!("--dictionary {other}: trained dictionaries are 1 to 1024 KiB"),
@@ -143,11 +172,7 @@ pub struct ServeConfig {
 impl ServeConfig {
     /// Checks the encodings, the address and the payload names.
     pub fn from_args(args: crate::cli::ServeArgs) -> Result<Self> {
-        let encodings = args
-            .encodings
-            .iter()
-            .map(|e| Encoding::parse(e.trim()))
-            .collect::<Result<Vec<_>>>()?;
+        let encodings = encodings(args.encodings.as_deref(), SERVE_DEFAULT, &args.dictionary)?;
         let ip: std::net::IpAddr = args
             .bind
             .parse()

@@ -27,15 +27,16 @@ pub fn render(document: &Document) -> String {
     for block in &document.blocks {
         match block {
             Block::Heading { text, .. } => out.push_str(&format!("== {text} ==\n\n")),
+            // Sentences fit the width, as the tables do; a note's continuation hangs.
             Block::Title(text) | Block::Paragraph(text) => {
-                out.push_str(text);
-                out.push('\n');
+                for line in text.lines() {
+                    out.push_str(&wrap_hanging(line, usize::from(width()), 0));
+                }
             }
             Block::Table(table) => out.push_str(&draw(table)),
             Block::Notes(lines) => {
                 for line in lines {
-                    out.push_str(line);
-                    out.push('\n');
+                    out.push_str(&wrap(line, usize::from(width())));
                 }
             }
             Block::Prose(lines) => {
@@ -52,8 +53,14 @@ pub fn render(document: &Document) -> String {
 /// `line` broken at spaces to fit `width` columns, each continuation indented two
 /// columns past the line's own indent; a word longer than the width stays whole.
 fn wrap(line: &str, width: usize) -> String {
+    wrap_hanging(line, width, 2)
+}
+
+/// `line` broken at spaces to fit `width` columns, continuations indented `hang`
+/// columns past the line's own indent.
+fn wrap_hanging(line: &str, width: usize, hang: usize) -> String {
     let indent = line.len() - line.trim_start().len();
-    let hanging = " ".repeat(indent + 2);
+    let hanging = " ".repeat(indent + hang);
     let mut out = String::new();
     let mut current = line[..indent].to_string();
     let mut empty = true;

@@ -340,3 +340,32 @@ fn recommend_fits_the_terminal_width() {
         }
     }
 }
+
+#[test]
+fn reproduce_measures_the_one_shot_cells_its_ratio_claims_read() {
+    let claim_row = |extra: &[&str]| -> String {
+        let mut args = vec![
+            "reproduce",
+            "--payload",
+            "large",
+            "--codecs",
+            "zstd",
+            "--zstd-levels",
+            "3",
+            "--iterations",
+            "1",
+            "--quiet",
+        ];
+        args.extend(extra);
+        let text = stdout_of(&args);
+        let row = text.lines().find(|l| l.contains("large, zstd 3 ratio"));
+        row.expect("the 6.66x claim has a row").to_string()
+    };
+    // By default the claim is read on the one-shot cell, the article's source, and holds.
+    let default = claim_row(&[]);
+    assert!(default.contains("6.66x (6.662), one-shot"), "{default}");
+    assert!(default.contains("holds"), "{default}");
+    // Asked for the stream API alone, it reads the streamed cell and says so.
+    let streamed = claim_row(&["--api", "stream"]);
+    assert!(streamed.contains("streamed"), "{streamed}");
+}

@@ -52,14 +52,10 @@ pub struct MeasureArgs {
     /// How the body reaches the encoder, comma-separated: `stream` (unknown length, as
     /// ASP.NET Core's middleware; the default), `oneshot` (one call with the size known,
     /// as lzbench and `zstd -b`), `flush:SIZE` (pieces of SIZE, e.g. 16KiB, flushed after
-    /// each, as a streamed response). Each API is its own row.
-    #[arg(
-        long,
-        value_name = "API,...",
-        value_delimiter = ',',
-        default_value = "stream"
-    )]
-    pub api: Vec<String>,
+    /// each, as a streamed response). Each API is its own row. [default: stream; for
+    /// `reproduce`, stream and the one-shot zstd cells its ratio claims read]
+    #[arg(long, value_name = "API,...", value_delimiter = ',')]
+    pub api: Option<Vec<String>>,
 
     /// Timed iterations per direction, at most 10,000,000. Default: 1000 for bodies up to
     /// 10 kB, 60 up to 1 MB, 15 above (the article's counts for its three payloads).

@@ -189,7 +189,8 @@ pub fn saved_or_measured(
         run.cells()?;
         return Ok((run, Ok(())));
     }
-    let config = MeasureConfig::from_args(source.measure)?;
+    let mut config = MeasureConfig::from_args(source.measure)?;
+    config.add_one_shot_zstd(&source.one_shot_zstd);
     let (payloads, pin) = prepare(&config)?;
     let files = SavedFiles(source.save);
     let report = measure_all(

@@ -32,6 +32,8 @@ pub struct RunSource {
     pub measure: MeasureArgs,
     /// Where the measured run is saved, if anywhere.
     pub save: Exports,
+    /// zstd levels to also measure through the one-shot API, among those measured.
+    pub one_shot_zstd: Vec<i32>,
 }
 
 impl RunSource {
@@ -55,6 +57,7 @@ impl RunSource {
             from: args.from,
             measure: args.measure,
             save,
+            one_shot_zstd: Vec::new(),
         })
     }
 }
@@ -173,8 +176,16 @@ impl ReproduceConfig {
             outputs::check(&[("--out", out)], &inputs)?;
         }
         let written: Vec<&Path> = args.out.iter().map(PathBuf::as_path).collect();
+        // The ratio claims the article took from native libzstd read one-shot cells:
+        // measured by default, unless --api says what to measure.
+        let one_shot_zstd = match args.source.measure.api {
+            None => crate::analysis::reproduce::ONE_SHOT_ZSTD_LEVELS.to_vec(),
+            Some(_) => Vec::new(),
+        };
+        let mut source = RunSource::from_args(args.source, &written)?;
+        source.one_shot_zstd = one_shot_zstd;
         Ok(ReproduceConfig {
-            source: RunSource::from_args(args.source, &written)?,
+            source,
             out: args.out,
         })
     }

@@ -64,6 +64,29 @@ impl MeasureConfig {
     }
 }
 
+impl MeasureConfig {
+    /// Also measures zstd through the one-shot API at those of `levels` that zstd is
+    /// measured at.
+    pub fn add_one_shot_zstd(&mut self, levels: &[i32]) {
+        let measured = self
+            .settings
+            .iter()
+            .find(|s| s.codec.kind() == CodecKind::Zstd)
+            .map(|s| s.levels.clone())
+            .unwrap_or_default();
+        let levels: Vec<i32> = measured
+            .into_iter()
+            .filter(|l| levels.contains(l))
+            .collect();
+        if !levels.is_empty() {
+            self.settings.push(CodecSetting {
+                codec: Box::new(ThroughApi::new(CodecKind::Zstd, Api::OneShot)),
+                levels,
+            });
+        }
+    }
+}
+
 /// Every codec's settings: its implementations (and reused encoder) with its levels,
 /// checked against its range.
 fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
@@ -84,7 +107,8 @@ fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
             bail!("--{kind}-levels was given but {kind} is not in --codecs");
         }
     }
-    let apis = apis(&args.api, args.encoder)?;
+    let stream = ["stream".to_string()];
+    let apis = apis(args.api.as_deref().unwrap_or(&stream), args.encoder)?;
     let stream = apis.contains(&Api::Stream);
     let mut settings = Vec::new();
     for kind in codecs {

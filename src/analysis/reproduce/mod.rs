@@ -12,6 +12,10 @@ use crate::codec::CodecKind::{self, Zstd};
 use crate::results::{LoadedRun, RunCell};
 use crate::vocab::{CellId, Variant};
 
+/// The zstd levels whose ratios on large the article took from native libzstd's one-shot
+/// call.
+pub const ONE_SHOT_ZSTD_LEVELS: [i32; 4] = [-5, 1, 3, 19];
+
 /// Whether a claim holds here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

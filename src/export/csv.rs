@@ -81,7 +81,8 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 36] {
         cell.id.codec.to_string(),
         cell.id.library.to_string(),
         cell.id.variant.to_string(),
-        cell.version.clone(),
+        // `v1.5.7`: spreadsheets read a bare `1.5.7` as a date (2007-01-05).
+        format!("v{}", cell.version),
         cell.id.level.to_string(),
         cell.dotnet_level.clone().unwrap_or_default(),
         cell.compressed_bytes.to_string(),

@@ -100,7 +100,8 @@ fn identity(row: &Row) -> Result<(Library, Variant, String)> {
     Ok((
         row.parsed("library")?,
         row.parsed("variant")?,
-        row.text("version")?.to_string(),
+        // Written `v1.5.7` (a spreadsheet takes `1.5.7` for a date); bare before that.
+        row.text("version")?.trim_start_matches('v').to_string(),
     ))
 }
 

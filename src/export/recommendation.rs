@@ -287,6 +287,7 @@ pub fn document(answers: &[Answer], advice: &[PayloadAdvice], options: &AdviceOp
 }
 
 /// The answers and the advice per payload as pretty-printed JSON, ending in a newline.
+/// Each scenario's pick keeps its `reason` sentence beside the figures it is made of.
 pub fn render_json(answers: &[Answer], advice: &[PayloadAdvice]) -> Vec<u8> {
     #[derive(serde::Serialize)]
     struct View<'a> {
@@ -297,7 +298,19 @@ pub fn render_json(answers: &[Answer], advice: &[PayloadAdvice]) -> Vec<u8> {
         answers,
         payloads: advice,
     };
-    let mut bytes = serde_json::to_vec_pretty(&view).expect("advice serialises");
+    let mut value = serde_json::to_value(&view).expect("advice serialises");
+    for (payload, advice) in value["payloads"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+        .zip(advice)
+    {
+        let picks = payload["scenarios"].as_array_mut().into_iter().flatten();
+        for (pick, scenario) in picks.zip(&advice.scenarios) {
+            pick["reason"] = serde_json::Value::from(reason(scenario));
+        }
+    }
+    let mut bytes = serde_json::to_vec_pretty(&value).expect("advice serialises");
     bytes.push(b'\n');
     bytes
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, Failing};
 use crate::export::{self, Subject};
 use crate::format::{significant, thousands};
 use crate::http::dictionary::{Dictionary, Prepared};
-use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
+use crate::results::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
 use crate::results::codec::SCHEMA_VERSION;

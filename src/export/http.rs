@@ -2,7 +2,9 @@
 
 use super::document::{Document, Table};
 use crate::format::{significant, thousands};
-use crate::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings};
+use crate::results::http::{
+    load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings,
+};
 
 const HEADER: [&str; 11] = [
     "encoding", "reqs", "req/s", "p50 ms", "p90 ms", "p99 ms", "wire B", "body B", "ratio",
@@ -179,7 +181,9 @@ pub fn render_json(report: &HttpReport, in_progress: Option<&HttpPayloadResult>)
 pub(crate) mod fixtures {
     //! A fixed, hand-made HTTP report for snapshot and reader tests.
 
-    use crate::http::{EncodingResult, HttpPayloadResult, HttpReport, LoadSettings, HTTP_KIND};
+    use crate::results::http::{
+        EncodingResult, HttpPayloadResult, HttpReport, LoadSettings, HTTP_KIND,
+    };
 
     fn result(encoding: &str, rps: f64, p50: f64, wire: f64, body: f64) -> EncodingResult {
         EncodingResult {

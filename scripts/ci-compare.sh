@@ -21,7 +21,7 @@ full_reference=results/reference.json
 http_reference=results/http-small-10mbit.json
 threshold=${CODECBENCH_THRESHOLD:-10}
 # The quick matrix: the small payload, every default setting; at 15 iterations compare
-# flags a 1.2x slowdown of one cell with no false alarm (README, "How well it gates").
+# flags a 1.2x slowdown of one cell with no false alarm (docs/compare-and-merge.md, "How well it gates").
 quick=(--payload small --iterations 15 --warmup 2)
 # The HTTP check: the reference's load (one connection at 10 Mbit/s, where transfer time
 # dominates and latencies are steady), with fewer requests; about ten seconds.

@@ -4,7 +4,7 @@ use super::{csv_figure, csv_ratio};
 use crate::results::codec::{CellResult, PayloadResult, RunReport};
 use crate::stats::Summary;
 
-// NOTE: the README's CSV schema documents these columns; change both together.
+// NOTE: docs/schema.md documents these columns; change both together.
 /// The column names, in order. Each direction has the same nine statistics columns.
 pub const COLUMNS: [&str; 36] = [
     "payload",

@@ -86,7 +86,7 @@ pub fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
     document
 }
 
-// NOTE: the README's CSV schema documents these columns; change both together.
+// NOTE: docs/schema.md documents these columns; change both together.
 /// The CSV columns of `http`, in order. Everything HTTP-specific has the `http_` prefix;
 /// `payload` and `input_bytes` mean what they mean in `run`'s CSV.
 pub const COLUMNS: [&str; 16] = [

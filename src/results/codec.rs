@@ -53,7 +53,7 @@ fn one_round() -> u32 {
 }
 
 /// One codec at one level on one payload.
-// NOTE: the CSV columns in report/csv.rs and the README's schema follow these fields.
+// NOTE: the CSV columns in export/csv.rs and docs/schema.md follow these fields.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CellResult {
     /// What the cell measures: codec, library, variant and level.

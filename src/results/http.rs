@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// What one encoding measured.
-// NOTE: the `http_` CSV columns in report/http.rs and the README's schema follow these.
+// NOTE: the `http_` CSV columns in export/http.rs and docs/schema.md follow these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EncodingResult {
     /// `zstd:1`, …, `identity`.

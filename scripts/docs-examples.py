@@ -7,9 +7,11 @@ masked, and runs of spaces and box-drawing padding are folded. A block whose sha
 differs is printed with both versions; sizes and ratios that the docs quote are checked
 by the tests, not here.
 
-Usage: cargo build --release && scripts/docs-examples.py [--only TEXT] [--show]
+Usage: cargo build --release && scripts/docs-examples.py [--only TEXT] [--show] [--write]
   --only TEXT   run only the examples whose command contains TEXT
   --show        print each fresh output in full
+  --write       replace each block whose shape differs with the fresh output (review the
+                diff: prose around a block may quote its figures)
 
 Examples that need something this script does not make (a program not installed, a
 server left running) are listed as skipped with the reason. Exit 1 if any shape differs.
@@ -43,6 +45,14 @@ def examples():
                 command = command[:-1] + rest[0].strip()
                 rest = rest[1:]
             yield path.relative_to(ROOT), command, rest
+
+
+def replace_block(path, shown, fresh):
+    """Puts `fresh` where `shown` stood, below the block's command line."""
+    text = path.read_text()
+    old = "\n".join(shown) + "\n```"
+    assert text.count(old) == 1, f"{path}: the block is not unique"
+    path.write_text(text.replace(old, "\n".join(fresh) + "\n```"))
 
 
 def shape(line):
@@ -93,6 +103,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", default="")
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if not BINARY.exists():
         sys.exit("build first: cargo build --release")
@@ -123,6 +134,8 @@ def main():
                 differing += 1
                 print("  shown:\n    " + "\n    ".join(shown))
                 print("  now:\n    " + "\n    ".join(fresh))
+                if args.write and not elided:
+                    replace_block(ROOT / path, shown, fresh)
     sys.exit(1 if differing else 0)
 
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
@@ -344,22 +344,9 @@ fn a_closed_stdout_ends_the_run_quietly() {
     stdout.read_line(&mut header).unwrap();
     assert!(header.starts_with("payload,input_bytes,"));
     drop(stdout);
-    let (status, stderr) = wait_with_stderr(&mut child);
+    let (status, stderr) = common::wait_with_stderr(&mut child);
     assert_eq!(status.code(), Some(0), "{stderr}");
     assert_eq!(stderr, "");
-}
-
-/// Waits for `child` to exit; returns its status and everything it wrote to stderr.
-fn wait_with_stderr(child: &mut std::process::Child) -> (std::process::ExitStatus, String) {
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    (status, stderr)
 }
 
 /// Waits until `csv_path` holds `rows` rows, sends `child` SIGINT, and checks that it
@@ -380,7 +367,7 @@ fn interrupt_once_saved(mut child: std::process::Child, csv_path: &Path, rows: u
         .status()
         .unwrap();
     assert!(sent.success());
-    let (status, stderr) = wait_with_stderr(&mut child);
+    let (status, stderr) = common::wait_with_stderr(&mut child);
     assert_eq!(status.code(), Some(130), "{stderr}");
     stderr
 }

@@ -133,6 +133,18 @@ pub struct MeasureArgs {
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub zstd_levels: Option<String>,
 
+    /// Measure the encoders as this server runs them: `aspnetcore` (the default: libzstd,
+    /// C brotli and zlib-ng streamed, as the article), or `nginx` (ngx_brotli's window and
+    /// buffers, and madler zlib as its gzip module runs it), whose cells predict what
+    /// nginx sends. `caddy` and `tower-http` are refused: their encoders do not run here.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SERVER",
+        conflicts_with_all = ["api", "encoder", "zstd_dict", "brotli_impl"]
+    )]
+    pub server: Option<crate::vocab::Server>,
+
     /// Which brotli to measure: Google's C library (what .NET, nginx and browsers run),
     /// the `brotli` crate's Rust port, or both.
     #[arg(long, value_enum, default_value_t = BrotliImpl::Both)]

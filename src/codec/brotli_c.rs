@@ -37,12 +37,37 @@ pub(super) fn library_version() -> String {
 
 /// A fresh streaming encoder at `quality`, window 22, writing into a vector.
 fn writer(quality: u8) -> io::Result<CompressorWriter<Vec<u8>>> {
+    writer_with_window(quality, WINDOW_BITS as u8)
+}
+
+/// A fresh streaming encoder at `quality` with a window of 2^`window_bits` bytes.
+fn writer_with_window(quality: u8, window_bits: u8) -> io::Result<CompressorWriter<Vec<u8>>> {
     let encoder = BrotliEncoderOptions::new()
         .quality(Quality::new(quality).map_err(invalid_input)?)
-        .window_size(WindowSize::new(WINDOW_BITS as u8).map_err(invalid_input)?)
+        .window_size(WindowSize::new(window_bits).map_err(invalid_input)?)
         .build()
         .map_err(invalid_input)?;
     Ok(CompressorWriter::with_encoder(encoder, Vec::new()))
+}
+
+/// Compresses with a fresh streaming encoder of window 2^`window_bits`, handed `piece`
+/// bytes at a time, flushed after each piece when `flush` says so: how a server's
+/// filter meets a body read into buffers.
+pub(super) fn compress_in_pieces(
+    quality: u8,
+    window_bits: u8,
+    input: &[u8],
+    piece: usize,
+    flush: bool,
+) -> io::Result<Vec<u8>> {
+    let mut writer = writer_with_window(quality, window_bits)?;
+    for chunk in input.chunks(piece.max(1)) {
+        writer.write_all(chunk)?;
+        if flush {
+            writer.flush()?;
+        }
+    }
+    finish(writer)
 }
 
 /// Finishes the stream, as disposing the BrotliStream does, and returns its bytes.

@@ -8,7 +8,9 @@ pub mod api;
 mod brotli;
 pub(crate) mod brotli_c;
 mod gzip;
+pub mod nginx;
 pub mod reused;
+pub mod zlib;
 mod zstd;
 pub mod zstd_dict;
 

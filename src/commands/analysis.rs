@@ -64,8 +64,12 @@ fn emit(run: &results::LoadedRun, options: &AdviceOptions, servers: &[Server]) -
     let general = answers(run, options);
     let mut sections = Vec::new();
     for &server in servers {
-        let among =
-            |shared: Option<i32>| answers_among(run, options, &|id| server.can_express(id, shared));
+        let own = server
+            .own_variant()
+            .is_some_and(|v| run.codec_cells().iter().any(|c| c.key.id.variant == v));
+        let among = |shared: Option<i32>| {
+            answers_among(run, options, &|id| server.can_express(id, shared, own))
+        };
         let mut answers = among(None);
         if server.shares_one_level() {
             let first = answers.first().and_then(|a| a.lines[0].encodings.first());

@@ -9,11 +9,11 @@ use crate::error::{Error, Failing};
 use crate::export::{self, Subject};
 use crate::format::{significant, thousands};
 use crate::http::dictionary::{Dictionary, Prepared};
-use crate::results::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
 use crate::results::codec::SCHEMA_VERSION;
 use crate::results::environment::Environment;
+use crate::results::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 
 /// Measures every payload of `config` through HTTP.
 pub fn run(config: HttpConfig) -> crate::error::Result {

@@ -5,12 +5,13 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use super::{levels, payload_sources};
+use super::payload_sources;
+use super::settings::codec_settings;
 use crate::bench::runner::{Iterations, Precision};
 use crate::bench::{default_iterations, CodecSetting};
 use crate::cli::MeasureArgs;
 use crate::codec::api::{Api, ThroughApi};
-use crate::codec::{CodecKind, EncoderChoice};
+use crate::codec::CodecKind;
 use crate::payload::{PayloadSource, RngKind};
 
 /// What to measure and how, for `run` and `recommend`.
@@ -85,120 +86,6 @@ impl MeasureConfig {
             });
         }
     }
-}
-
-/// Every codec's settings: its implementations (and reused encoder) with its levels,
-/// checked against its range.
-fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
-    // Each codec once, in the order first named: `gzip,zstd,gzip` is gzip then zstd.
-    let mut codecs: Vec<CodecKind> = Vec::new();
-    for codec in &args.codecs {
-        if !codecs.contains(codec) {
-            codecs.push(*codec);
-        }
-    }
-    let level_options = [
-        (CodecKind::Zstd, args.zstd_levels.as_deref()),
-        (CodecKind::Brotli, args.brotli_levels.as_deref()),
-        (CodecKind::Gzip, args.gzip_levels.as_deref()),
-    ];
-    for (kind, list) in level_options {
-        if list.is_some() && !codecs.contains(&kind) {
-            bail!("--{kind}-levels was given but {kind} is not in --codecs");
-        }
-    }
-    let stream = ["stream".to_string()];
-    let apis = apis(args.api.as_deref().unwrap_or(&stream), args.encoder)?;
-    let stream = apis.contains(&Api::Stream);
-    let mut settings = Vec::new();
-    for kind in codecs {
-        let mut implementations = crate::codec::implementations(kind);
-        implementations.retain(|c| args.brotli_impl.includes(c.as_ref()));
-        let list = level_options
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .and_then(|(_, list)| *list);
-        // Every implementation of a codec shares its level range and defaults.
-        let codec = &implementations[0];
-        let levels = match list {
-            None => codec.default_levels(),
-            Some(text) => levels::checked_levels(
-                text,
-                &format!("--{kind}-levels"),
-                kind.name(),
-                codec.supported_levels(),
-                &codec.label(),
-            )?,
-        };
-        if stream {
-            settings.extend(stream_settings(
-                kind,
-                implementations,
-                &levels,
-                args.encoder,
-            )?);
-        }
-        for &api in apis.iter().filter(|&&a| a != Api::Stream) {
-            settings.push(CodecSetting {
-                codec: Box::new(ThroughApi::new(kind, api)),
-                levels: levels.clone(),
-            });
-        }
-    }
-
-    Ok(settings)
-}
-
-/// The stream API's settings of `kind`: each implementation with a fresh encoder, and
-/// the reused encoder, as `encoder` asks.
-fn stream_settings(
-    kind: CodecKind,
-    implementations: Vec<Box<dyn crate::codec::Codec>>,
-    levels: &[i32],
-    encoder: EncoderChoice,
-) -> Result<Vec<CodecSetting>> {
-    let mut settings = Vec::new();
-    if encoder != EncoderChoice::Reused {
-        for codec in implementations {
-            settings.push(CodecSetting {
-                codec,
-                levels: levels.to_vec(),
-            });
-        }
-    }
-    if encoder != EncoderChoice::Fresh {
-        match EncoderChoice::reused(kind) {
-            Some(codec) => settings.push(CodecSetting {
-                codec,
-                levels: levels.to_vec(),
-            }),
-            None if encoder == EncoderChoice::Reused => bail!(
-                "--encoder reused: {kind} encoders cannot be reset between responses; leave {kind} out of --codecs or use --encoder both"
-            ),
-            None => {}
-        }
-    }
-    Ok(settings)
-}
-
-/// The APIs of `--api`, each once, in the order given; encoder reuse (`encoder`) needs
-/// the stream API.
-fn apis(texts: &[String], encoder: EncoderChoice) -> Result<Vec<Api>> {
-    let mut apis = Vec::new();
-    for text in texts {
-        let api = Api::parse(text).map_err(|why| anyhow::anyhow!(why))?;
-        if !apis.contains(&api) {
-            apis.push(api);
-        }
-    }
-    if !apis.contains(&Api::Stream) && encoder != EncoderChoice::Fresh {
-        bail!(
-            "--encoder {}: encoder reuse is measured on the stream API; add stream to --api",
-            clap::ValueEnum::to_possible_value(&encoder)
-                .map_or_else(String::new, |v| v.get_name().to_string())
-        );
-    }
-    Ok(apis)
 }
 
 /// The test aid: `CODECBENCH_TEST_CORRUPT=CODEC` puts a decoder that flips a bit in

@@ -24,7 +24,9 @@ pub fn deployable(id: &CellId) -> String {
     }
     match id.variant {
         Variant::Reused => name.push_str(" (pooled encoder)"),
-        Variant::OneShot | Variant::Flushed { .. } => name.push_str(&format!(" ({})", id.variant)),
+        Variant::OneShot | Variant::Flushed { .. } | Variant::Nginx => {
+            name.push_str(&format!(" ({})", id.variant))
+        }
         Variant::Fresh | Variant::Dictionary { .. } => {}
     }
     name

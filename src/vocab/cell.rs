@@ -24,15 +24,19 @@ pub enum Library {
     /// zlib-rs, the zlib-ng port behind `flate2`; .NET ships zlib-ng.
     #[serde(rename = "zlib-rs")]
     ZlibRs,
+    /// madler's zlib, which nginx, Apache and Node link.
+    #[serde(rename = "zlib")]
+    Zlib,
 }
 
 impl Library {
     /// Every library, in report order.
-    pub const ALL: [Library; 4] = [
+    pub const ALL: [Library; 5] = [
         Library::Libzstd,
         Library::Libbrotli,
         Library::BrotliRs,
         Library::ZlibRs,
+        Library::Zlib,
     ];
 
     /// The name in reports and files, e.g. `libzstd`.
@@ -42,6 +46,7 @@ impl Library {
             Library::Libbrotli => "libbrotli",
             Library::BrotliRs => "brotli-rs",
             Library::ZlibRs => "zlib-rs",
+            Library::Zlib => "zlib",
         }
     }
 
@@ -94,6 +99,9 @@ pub enum Variant {
         /// Bytes per piece.
         chunk: u32,
     },
+    /// The encoder as nginx drives it (`--server nginx`): its window fitted to the body
+    /// and the body handed over in nginx's 32 KiB buffers.
+    Nginx,
 }
 
 impl fmt::Display for Variant {
@@ -103,6 +111,7 @@ impl fmt::Display for Variant {
             Variant::Reused => f.write_str("reused"),
             Variant::Dictionary { kib } => write!(f, "dict {kib} KiB"),
             Variant::OneShot => f.write_str("one-shot"),
+            Variant::Nginx => f.write_str("nginx"),
             Variant::Flushed { chunk } if chunk % 1024 == 0 => {
                 write!(f, "flush {} KiB", chunk / 1024)
             }
@@ -120,6 +129,7 @@ impl FromStr for Variant {
             "fresh" => Ok(Variant::Fresh),
             "reused" => Ok(Variant::Reused),
             "one-shot" => Ok(Variant::OneShot),
+            "nginx" => Ok(Variant::Nginx),
             _ if text.starts_with("flush ") => flushed(text),
             _ => text
                 .strip_prefix("dict ")
@@ -195,6 +205,7 @@ mod tests {
             Variant::Reused,
             Variant::Dictionary { kib: 4 },
             Variant::OneShot,
+            Variant::Nginx,
             Variant::Flushed { chunk: 16384 },
             Variant::Flushed { chunk: 1000 },
         ] {

@@ -4,11 +4,13 @@
 
 mod cell;
 mod encoding;
+mod server;
 
 use std::fmt;
 
 pub use cell::{CellId, Library, Variant};
 pub use encoding::{Encoding, AUTO_LEVEL, BROWSER_ACCEPT_ENCODING};
+pub use server::Server;
 
 /// The content codings the article compares.
 #[derive(

@@ -135,3 +135,24 @@ pub fn payload_sizes(advice: &serde_json::Value) -> Vec<(&str, u64)> {
         })
         .collect()
 }
+
+/// Waits for `child` to exit; returns its status and everything it wrote to stderr.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn wait_with_stderr(child: &mut std::process::Child) -> (std::process::ExitStatus, String) {
+    let status = child.wait().unwrap();
+    (status, stderr_of(child))
+}
+
+/// Everything `child`, which has exited, wrote to its piped stderr.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn stderr_of(child: &mut std::process::Child) -> String {
+    use std::io::Read as _;
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    stderr
+}

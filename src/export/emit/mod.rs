@@ -12,45 +12,50 @@ mod tower_http;
 
 use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
 use crate::codec::CodecKind;
+pub use crate::vocab::Server;
 use crate::vocab::{CellId, Library, Variant};
-
-/// A server `--emit` writes configuration for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Server {
-    /// ASP.NET Core 11's response-compression middleware (C#).
-    Aspnetcore,
-    /// nginx with its gzip module, ngx_brotli and zstd-nginx-module.
-    Nginx,
-    /// Caddy's `encode` directive (Caddyfile).
-    Caddy,
-    /// tower-http's `CompressionLayer` (Rust, axum and other tower servers).
-    TowerHttp,
-}
 
 impl Server {
     /// Whether the server can be configured to compress with `id`. tower-http applies
     /// one quality to every encoding: `shared_level` is the level its first encoding
-    /// takes, and the others must follow it.
-    pub fn can_express(self, id: &CellId, shared_level: Option<i32>) -> bool {
-        // tower-http's br is the brotli crate (through async-compression); the others
-        // link Google's C brotli. gzip is measured with zlib-rs only.
-        let brotli = match self {
-            Server::TowerHttp => Library::BrotliRs,
-            _ => Library::Libbrotli,
-        };
-        let library = match id.codec {
-            CodecKind::Zstd => Library::Libzstd,
-            CodecKind::Brotli => brotli,
-            CodecKind::Gzip => Library::ZlibRs,
-        };
-        id.library == library
-            && id.variant == Variant::Fresh
+    /// takes, and the others must follow it. `own_cells`: the run measured this
+    /// server's own encoders (`run --server nginx`), which then stand for it; otherwise
+    /// the fresh server-library cells are the estimate.
+    pub fn can_express(self, id: &CellId, shared_level: Option<i32>, own_cells: bool) -> bool {
+        self.runs(id, own_cells)
             && match self {
                 Server::Aspnetcore => aspnetcore::can_express(id),
                 Server::Nginx => nginx::can_express(id),
                 Server::Caddy => caddy::can_express(id),
                 Server::TowerHttp => tower_http::can_express(id, shared_level),
             }
+    }
+
+    /// Whether `id` is a cell of the library (and variant) this server compresses with.
+    fn runs(self, id: &CellId, own_cells: bool) -> bool {
+        // tower-http's br is the brotli crate (through async-compression); the others
+        // link Google's C brotli. nginx links madler zlib; measured as nginx, both its
+        // encoders are the `nginx` variant.
+        let (brotli, gzip) = match self {
+            Server::TowerHttp => (Library::BrotliRs, Library::ZlibRs),
+            Server::Nginx if own_cells => (Library::Libbrotli, Library::Zlib),
+            _ => (Library::Libbrotli, Library::ZlibRs),
+        };
+        let variant = match (self, id.codec) {
+            (Server::Nginx, CodecKind::Brotli | CodecKind::Gzip) if own_cells => Variant::Nginx,
+            _ => Variant::Fresh,
+        };
+        let library = match id.codec {
+            CodecKind::Zstd => Library::Libzstd,
+            CodecKind::Brotli => brotli,
+            CodecKind::Gzip => gzip,
+        };
+        id.library == library && id.variant == variant
+    }
+
+    /// The variant of the cells that measure this server's own encoders, if it has any.
+    pub fn own_variant(self) -> Option<Variant> {
+        (self == Server::Nginx).then_some(Variant::Nginx)
     }
 
     /// Whether the server sets one level for all encodings, so that the answer must be

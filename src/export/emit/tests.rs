@@ -281,9 +281,14 @@ fn caddy_uses_documented_words_and_named_zstd_levels() {
     assert!(text.contains("precompressed zstd br gzip"), "{text}");
     assert!(!Server::Caddy.can_express(
         &encoding(CodecKind::Brotli, Library::Libbrotli, 4, 0).id,
-        None
+        None,
+        false
     ));
-    assert!(!Server::Caddy.can_express(&encoding(CodecKind::Zstd, Library::Libzstd, 2, 0).id, None));
+    assert!(!Server::Caddy.can_express(
+        &encoding(CodecKind::Zstd, Library::Libzstd, 2, 0).id,
+        None,
+        false
+    ));
 }
 
 #[test]
@@ -323,7 +328,7 @@ fn aspnetcore_uses_documented_names_and_maps_levels_to_compression_level() {
     assert!(text.contains("options.EnableForHttps = true;"), "{text}");
     // brotli 5 has no CompressionLevel: the answer is recomputed without it.
     let five = encoding(CodecKind::Brotli, Library::Libbrotli, 5, 0).id;
-    assert!(!Server::Aspnetcore.can_express(&five, None));
+    assert!(!Server::Aspnetcore.can_express(&five, None, false));
 }
 
 #[test]
@@ -350,10 +355,10 @@ fn tower_http_uses_its_api_with_one_quality_and_a_size_predicate() {
     // SizeAbove compresses bodies larger than its argument.
     assert!(text.contains("SizeAbove::new(601)"), "{text}");
     let rust_br = encoding(CodecKind::Brotli, Library::BrotliRs, 1, 0).id;
-    assert!(Server::TowerHttp.can_express(&rust_br, Some(1)));
-    assert!(!Server::TowerHttp.can_express(&rust_br, Some(3)));
+    assert!(Server::TowerHttp.can_express(&rust_br, Some(1), false));
+    assert!(!Server::TowerHttp.can_express(&rust_br, Some(3), false));
     let gzip_9 = encoding(CodecKind::Gzip, Library::ZlibRs, 9, 0).id;
-    assert!(Server::TowerHttp.can_express(&gzip_9, Some(19)));
+    assert!(Server::TowerHttp.can_express(&gzip_9, Some(19), false));
 }
 
 #[test]

@@ -1,0 +1,215 @@
+//! Real servers on 127.0.0.1 for the end-to-end tests: Debian's nginx (with ngx_brotli's
+//! modules) and caddy, started from a configuration in a temporary directory and
+//! stopped when dropped. A server that is not installed skips its test with a message
+//! naming the package, except in CI, where `.ci/run` installs it and its absence fails.
+
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// ngx_brotli's filter module as Debian installs it.
+pub const BROTLI_FILTER: &str = "/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so";
+/// ngx_brotli's static module.
+pub const BROTLI_STATIC: &str = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+
+/// Whether `program` and `files` are here; if not, says which package to install and
+/// returns false (outside CI) or fails (in CI).
+pub fn installed(program: &str, files: &[&str], package: &str) -> bool {
+    let found = Command::new(program)
+        .arg("-v")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+        && files.iter().all(|f| Path::new(f).exists());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install {package} (.ci/run does)"
+        );
+        eprintln!("{program} is not installed (Debian packages: {package}): skipped");
+    }
+    found
+}
+
+/// A port nobody listens on now.
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// Waits until `address` accepts connections, or `child` exits, for at most 10 s.
+fn wait_for(address: SocketAddr, child: &mut Child) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+/// A server process, killed when dropped.
+pub struct Running {
+    child: Child,
+    /// Its address.
+    pub address: SocketAddr,
+    /// Its directory: configuration, logs, and `www/`, the files it serves.
+    pub dir: tempfile::TempDir,
+}
+
+impl Running {
+    /// `http://127.0.0.1:PORT/path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.address)
+    }
+
+    /// The files it serves.
+    pub fn www(&self) -> PathBuf {
+        self.dir.path().join("www")
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A directory with `www/` holding `files` (name, bytes).
+fn site(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("www")).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.path().join("www").join(name), bytes).unwrap();
+    }
+    dir
+}
+
+/// Starts nginx in the foreground, one process, serving `files` from `www/` with
+/// `server_body` (directives and locations) inside its `server` block. `Err` carries
+/// its error log when it does not start.
+pub fn nginx(files: &[(&str, &[u8])], server_body: &str) -> Result<Running, String> {
+    for _attempt in 0..3 {
+        let dir = site(files);
+        let port = free_port();
+        let root = dir.path().display().to_string();
+        let conf = format!(
+            "daemon off;\nmaster_process off;\nworker_processes 1;\n\
+             error_log {root}/error.log;\npid {root}/nginx.pid;\n\
+             load_module {BROTLI_FILTER};\nload_module {BROTLI_STATIC};\n\
+             events {{ worker_connections 64; }}\n\
+             http {{\n  access_log off;\n  client_body_temp_path {root}/tmp;\n  proxy_temp_path {root}/tmp;\n  \
+             fastcgi_temp_path {root}/tmp;\n  uwsgi_temp_path {root}/tmp;\n  scgi_temp_path {root}/tmp;\n  \
+             types {{ application/json json; text/plain txt; }}\n  default_type application/octet-stream;\n  \
+             server {{\n    listen 127.0.0.1:{port};\n    root {root}/www;\n{server_body}\n  }}\n}}\n"
+        );
+        std::fs::create_dir(dir.path().join("tmp")).unwrap();
+        std::fs::write(dir.path().join("nginx.conf"), conf).unwrap();
+        // Errors before the log is open (a bad directive) go to stderr.
+        let stderr = std::fs::File::create(dir.path().join("stderr.log")).unwrap();
+        let mut child = Command::new("nginx")
+            .arg("-p")
+            .arg(dir.path())
+            .arg("-c")
+            .arg(dir.path().join("nginx.conf"))
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .spawn()
+            .unwrap();
+        let address: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        if wait_for(address, &mut child) {
+            return Ok(Running {
+                child,
+                address,
+                dir,
+            });
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
+        let log = read("stderr.log") + &read("error.log");
+        if !log.contains("Address already in use") {
+            return Err(log);
+        }
+    }
+    Err("no free port in three tries".into())
+}
+
+/// Starts caddy with a Caddyfile whose site block, on a free port, serves `files` from
+/// `www/` with `site_body` inside. `Err` carries its output when it does not start.
+pub fn caddy(files: &[(&str, &[u8])], site_body: &str) -> Result<Running, String> {
+    for _attempt in 0..3 {
+        let dir = site(files);
+        let port = free_port();
+        let root = dir.path().display().to_string();
+        let caddyfile = format!(
+            "{{\n\tadmin off\n\tauto_https off\n\tstorage file_system {root}/data\n}}\n\
+             http://127.0.0.1:{port} {{\n\troot * {root}/www\n{site_body}\n}}\n"
+        );
+        std::fs::write(dir.path().join("Caddyfile"), caddyfile).unwrap();
+        let log = std::fs::File::create(dir.path().join("caddy.log")).unwrap();
+        let mut child = Command::new("caddy")
+            .args(["run", "--adapter", "caddyfile", "--config"])
+            .arg(dir.path().join("Caddyfile"))
+            .env("HOME", dir.path())
+            .env("XDG_DATA_HOME", dir.path().join("data"))
+            .env("XDG_CONFIG_HOME", dir.path().join("config"))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let address: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        if wait_for(address, &mut child) {
+            return Ok(Running {
+                child,
+                address,
+                dir,
+            });
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        let log = std::fs::read_to_string(dir.path().join("caddy.log")).unwrap_or_default();
+        if !log.contains("address already in use") {
+            return Err(log);
+        }
+    }
+    Err("no free port in three tries".into())
+}
+
+/// What a server sent for one request: its `Content-Encoding` (empty for none) and the
+/// body exactly as it came, undecoded.
+pub struct Fetched {
+    /// The `Content-Encoding` header's value, or empty.
+    pub content_encoding: String,
+    /// The body's bytes on the wire.
+    pub body: Vec<u8>,
+}
+
+/// GETs `url` with curl, sending `accept_encoding`, and keeps the body undecoded.
+pub fn fetch(url: &str, accept_encoding: &str) -> Fetched {
+    let dir = tempfile::tempdir().unwrap();
+    let body = dir.path().join("body");
+    let output = Command::new("curl")
+        .args(["-s", "--fail", "-H"])
+        .arg(format!("Accept-Encoding: {accept_encoding}"))
+        .arg("-o")
+        .arg(&body)
+        .args(["-w", "%header{content-encoding}"])
+        .arg(url)
+        .output()
+        .expect("curl runs");
+    assert!(output.status.success(), "curl {url}: {output:?}");
+    Fetched {
+        content_encoding: String::from_utf8(output.stdout).unwrap(),
+        body: std::fs::read(&body).unwrap(),
+    }
+}

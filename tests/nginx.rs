@@ -93,3 +93,71 @@ fn nginx_sends_what_run_server_nginx_predicts() {
         );
     }
 }
+
+/// A JSON body of about 100 KB (335 records) and one record (290 bytes).
+fn bodies() -> (Vec<u8>, Vec<u8>) {
+    (
+        generate(335, 42, RngKind::Dotnet),
+        generate(1, 42, RngKind::Dotnet),
+    )
+}
+
+#[test]
+fn the_emitted_nginx_config_loads_and_keeps_the_fallbacks() {
+    if !nginx_here() {
+        return;
+    }
+    let reference = concat!(env!("CARGO_MANIFEST_DIR"), "/results/reference.json");
+    let output = succeed(codecbench().args(["recommend", "--from", reference, "--emit", "nginx"]));
+    let config = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        config.contains("# zstd on;"),
+        "zstd is commented:\n{config}"
+    );
+    let (body, record) = bodies();
+    assert!(
+        body.len() > 95_000 && body.len() < 105_000,
+        "{}",
+        body.len()
+    );
+    let files: [(&str, &[u8]); 2] = [("body.json", &body), ("record.json", &record)];
+    let nginx = servers::nginx(&files, &config).expect("the emitted config loads");
+    let url = nginx.url("/body.json");
+    // A browser over HTTPS offers br and gzip (and zstd, which stock nginx lacks).
+    let browser = fetch(&url, "gzip, deflate, br, zstd");
+    assert_eq!(browser.content_encoding, "br");
+    let decoded = server_codec(CodecKind::Brotli)
+        .decompress(&browser.body)
+        .unwrap();
+    assert!(decoded == body);
+    // Many HTTP libraries decode gzip only.
+    let library = fetch(&url, "gzip");
+    assert_eq!(library.content_encoding, "gzip");
+    assert!(
+        server_codec(CodecKind::Gzip)
+            .decompress(&library.body)
+            .unwrap()
+            == body
+    );
+    // One record is under every minimum: sent as it is.
+    let small = fetch(&nginx.url("/record.json"), "gzip, deflate, br, zstd");
+    assert_eq!(small.content_encoding, "");
+    assert!(small.body == record);
+}
+
+#[test]
+fn a_config_with_zstd_live_is_refused_by_stock_nginx() {
+    if !nginx_here() {
+        return;
+    }
+    let reference = concat!(env!("CARGO_MANIFEST_DIR"), "/results/reference.json");
+    let args = ["recommend", "--from", reference, "--emit", "nginx"];
+    let output = succeed(codecbench().args(args).arg("--nginx-zstd-module"));
+    let config = String::from_utf8(output.stdout).unwrap();
+    assert!(config.contains("\nzstd on;"), "{config}");
+    // What the comment guards against: stock nginx does not start with it.
+    let refused = servers::nginx(&[], &config)
+        .err()
+        .expect("stock nginx refuses zstd");
+    assert!(refused.contains("unknown directive \"zstd\""), "{refused}");
+}

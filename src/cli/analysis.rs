@@ -132,6 +132,16 @@ pub struct RecommendArgs {
     #[arg(long, value_enum, value_name = "SERVER,...", value_delimiter = ',')]
     pub emit: Vec<crate::export::emit::Server>,
 
+    /// Answer with the first encoding alone, without the br and gzip fallbacks that
+    /// clients which do not accept it need.
+    #[arg(long)]
+    pub no_fallback: bool,
+
+    /// With `--emit nginx`: the nginx has zstd-nginx-module, so its zstd directives are
+    /// written live rather than commented.
+    #[arg(long)]
+    pub nginx_zstd_module: bool,
+
     /// Let the picks include the brotli crate's Rust port, which no common web server
     /// runs (it is always shown for comparison).
     #[arg(long)]

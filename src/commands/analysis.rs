@@ -27,7 +27,13 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
         .into());
     }
     if !config.emit.is_empty() {
-        print(emit(&run, &config.options, &config.emit).as_bytes()).failing()?;
+        let text = emit(
+            &run,
+            &config.options,
+            &config.emit,
+            config.nginx_zstd_module,
+        );
+        print(text.as_bytes()).failing()?;
         return outcome;
     }
     let answers = answers(&run, &config.options);
@@ -59,7 +65,12 @@ fn content_types(run: &results::LoadedRun) -> Vec<String> {
 }
 
 /// Each server's configuration, one after another, for every body measured.
-fn emit(run: &results::LoadedRun, options: &AdviceOptions, servers: &[Server]) -> String {
+fn emit(
+    run: &results::LoadedRun,
+    options: &AdviceOptions,
+    servers: &[Server],
+    zstd_module: bool,
+) -> String {
     let content_types = content_types(run);
     let general = answers(run, options);
     let mut sections = Vec::new();
@@ -78,7 +89,7 @@ fn emit(run: &results::LoadedRun, options: &AdviceOptions, servers: &[Server]) -
             }
         }
         if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
-            sections.push(server.render(dynamic, fixed, &content_types));
+            sections.push(server.render(dynamic, fixed, &content_types, zstd_module));
         }
     }
     sections.join("\n")

@@ -22,6 +22,8 @@ pub struct RecommendConfig {
     pub format: Format,
     /// Servers to print configuration for instead of the report.
     pub emit: Vec<crate::export::emit::Server>,
+    /// The nginx has zstd-nginx-module: write its directives live.
+    pub nginx_zstd_module: bool,
 }
 
 /// The run `recommend` and `reproduce` analyse: a saved one, or one to measure.
@@ -100,9 +102,11 @@ impl RecommendConfig {
                 },
                 bandwidths_mbit: args.bandwidth,
                 pick_rust_brotli: args.pick_rust_brotli,
+                no_fallback: args.no_fallback,
             },
             format: args.format,
             emit: args.emit,
+            nginx_zstd_module: args.nginx_zstd_module,
         })
     }
 }

@@ -6,7 +6,7 @@ use crate::analysis::recommend::{
     AdviceOptions, Answer, AnswerLine, EncodingAnswer, Evidence, Scenario,
 };
 use crate::format::{ms, significant, thousands};
-use crate::vocab::{CellId, Library, Variant};
+use crate::vocab::{CellId, CodecKind, Library, Variant};
 
 fn bodies(n: usize) -> String {
     match n {
@@ -38,20 +38,26 @@ pub fn headline(line: &AnswerLine) -> String {
     let Some((first, rest)) = line.encodings.split_first() else {
         return format!("{}: don't compress", line.scenario.short());
     };
-    let mut text = format!("{}: {}", line.scenario.short(), deployable(&first.id));
-    let fallbacks: Vec<String> = rest.iter().map(|e| deployable(&e.id)).collect();
+    let marked = |e: &EncodingAnswer| {
+        let name = deployable(&e.id);
+        if e.within_budget {
+            name
+        } else {
+            format!("{name} (over budget)")
+        }
+    };
+    let mut text = format!("{}: {}", line.scenario.short(), marked(first));
+    let fallbacks: Vec<String> = rest.iter().map(marked).collect();
     if !fallbacks.is_empty() {
         text += &format!("; fall back to {}", fallbacks.join(", then "));
     }
-    text += &match first.min_body.evidence {
-        Evidence::Between { .. } => format!(
-            "; don't compress bodies under {} bytes",
-            thousands(first.min_body.bytes)
-        ),
-        Evidence::AtMost { smallest } => {
-            format!("; compress bodies of {} bytes and up", thousands(smallest))
-        }
-    };
+    text += &format!(
+        "; don't compress bodies under {} bytes",
+        thousands(first.min_body.bytes)
+    );
+    if let Evidence::AtMost { .. } = first.min_body.evidence {
+        text += " (estimated)";
+    }
     text
 }
 
@@ -75,9 +81,11 @@ fn evidence(first: &EncodingAnswer) -> String {
             text
         }
         Evidence::AtMost { smallest } => format!(
-            "{name} won at every size measured, down to {} bytes; measure smaller bodies \
-             (--records) to place the minimum",
-            thousands(smallest)
+            "{name} won at every size measured, down to {} bytes, so the sizes do not \
+             bracket the minimum: {} bytes is the wire model's estimate from that size, which \
+             errs large; measure smaller bodies (--records) to place it",
+            thousands(smallest),
+            thousands(first.min_body.bytes)
         ),
     };
     if first.min_body.wins_below > 0 {
@@ -104,17 +112,25 @@ pub fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String 
             ms(line.identity_s)
         );
     };
+    let fits = |verb: &str| {
+        let slowest = match first.slowest_compress_s > first.compress_s * 1.5 {
+            true => format!(", {} the largest", ms(first.slowest_compress_s)),
+            false => String::new(),
+        };
+        let judged = if first.within_budget {
+            "within"
+        } else {
+            "over"
+        };
+        format!(
+            "{} to {verb}{slowest}, {judged} {}",
+            ms(first.compress_s),
+            ms(budget.unwrap_or(0.0))
+        )
+    };
     let compression = match line.scenario {
-        Scenario::Dynamic => format!(
-            "{} to compress a body, within {}",
-            ms(first.compress_s),
-            ms(budget.unwrap_or(0.0))
-        ),
-        Scenario::Cached => format!(
-            "{} to compress it once, within {}",
-            ms(first.compress_s),
-            ms(budget.unwrap_or(0.0))
-        ),
+        Scenario::Dynamic => fits("compress a body"),
+        Scenario::Cached => fits("compress it once"),
         Scenario::Static => format!("{} to compress it at build time", ms(first.compress_s)),
     };
     let mut text = format!(
@@ -131,12 +147,27 @@ pub fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String 
             .map(|c| c.content_coding())
             .collect();
         text += &format!(
-            "; no {} setting compresses within {} on average",
+            "; no {} setting compresses every body within {}: the fastest is kept for the \
+             clients that accept nothing better",
             codings.join(" or "),
             ms(budget.unwrap_or(0.0))
         );
     }
     text
+}
+
+/// Which clients ask for `codec`, as browsers and HTTP libraries stood at the end of
+/// 2026.
+pub fn reach(codec: CodecKind) -> &'static str {
+    match codec {
+        CodecKind::Zstd => {
+            "zstd reaches Chrome and Edge 123+, Firefox 126+ and Safari 26+, over HTTPS only, and few API clients"
+        }
+        CodecKind::Brotli => {
+            "br reaches every current browser over HTTPS (Chrome offers it over plain HTTP only to localhost) and some API clients"
+        }
+        CodecKind::Gzip => "gzip reaches every browser and nearly every HTTP client library",
+    }
 }
 
 /// What the answer is for: the bodies and the link.
@@ -172,7 +203,7 @@ pub fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions)
     document.heading("What to deploy");
     for answer in answers {
         document.paragraph(scope(answer, options));
-        let lines = answer
+        let mut lines: Vec<String> = answer
             .lines
             .iter()
             .flat_map(|line| {
@@ -182,6 +213,17 @@ pub fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions)
                 ]
             })
             .collect();
+        let mut codecs: Vec<CodecKind> = answer
+            .lines
+            .iter()
+            .flat_map(|line| line.encodings.iter().map(|e| e.id.codec))
+            .collect();
+        codecs.sort();
+        codecs.dedup();
+        if !codecs.is_empty() {
+            let reached: Vec<&str> = codecs.into_iter().map(reach).collect();
+            lines.push(format!("Clients: {}.", reached.join("; ")));
+        }
         document.prose(lines).gap();
     }
 }

@@ -8,7 +8,16 @@
 //! candidate with the least mean time per response wins. The minimum size is the
 //! break-even of the gain (uncompressed time less compressed time, see [`super::wire`])
 //! between the two measured sizes where it changes sign, by linear interpolation; the
-//! bracket is reported with it, because the gain is measured only at those sizes.
+//! bracket is reported with it, because the gain is measured only at those sizes. When
+//! compression won at every size measured, the minimum is not bracketed: it is then the
+//! wire model's estimate from the smallest body (its compression and decompression time
+//! held, its saving on the wire scaled down with the size), which lies below every size
+//! measured and errs large, never a size at which compression was measured to win.
+//!
+//! The budget is judged per body: a setting fits it when the slowest body it compresses
+//! takes no longer. Each encoding keeps its best setting that beats sending bodies as
+//! they are, as a fallback for the clients that do not accept the first: the best within
+//! the budget, or where none is, the fastest to compress, marked over budget.
 
 use serde::Serialize;
 
@@ -43,8 +52,8 @@ pub struct AnswerLine {
     pub encodings: Vec<EncodingAnswer>,
     /// Mean seconds per response with every body sent uncompressed.
     pub identity_s: f64,
-    /// Encodings with a setting that beats sending bodies as they are, but none within
-    /// the scenario's budget.
+    /// Encodings whose setting in `encodings` is over the scenario's budget: it beats
+    /// sending bodies as they are, but no setting of theirs fits the budget.
     pub over_budget: Vec<CodecKind>,
 }
 
@@ -57,6 +66,10 @@ pub struct EncodingAnswer {
     pub mean_s: f64,
     /// Mean compression seconds per compressed body.
     pub compress_s: f64,
+    /// Compression seconds of the slowest body it compresses: what the budget judges.
+    pub slowest_compress_s: f64,
+    /// Whether `slowest_compress_s` fits the scenario's budget.
+    pub within_budget: bool,
     /// Bytes in ÷ bytes out over the bodies it compresses.
     pub ratio: f64,
     /// Where compressing starts to pay.
@@ -87,7 +100,8 @@ pub enum Evidence {
         /// The smallest size from which compressing won at every size measured.
         compression_wins: u64,
     },
-    /// Compressing won at every size measured: the break-even is at most the smallest.
+    /// Compressing won at every size measured: the break-even is below the smallest,
+    /// and the minimum is the wire model's estimate from it.
     AtMost {
         /// The smallest body measured.
         smallest: u64,
@@ -153,14 +167,31 @@ struct Trial<'a> {
     setting: &'a Setting,
 }
 
-/// How `id` does over `bodies`, sorted by size, if it is measured on all of them, wins
-/// somewhere, and keeps the mean compression time per compressed body within the
-/// scenario's budget.
+/// The body size at which compressing like `trial` (its smallest body, where it won)
+/// would break even if its compression and decompression took as long as there and its
+/// saving on the wire shrank with the size: an estimate that errs large.
+fn estimated_floor(trial: &Trial, options: &AdviceOptions) -> u64 {
+    let id = trial.setting.key.id;
+    let sent_compressed = options
+        .link
+        .send_s(trial.setting.compressed_bytes, Some(id.codec));
+    let overhead = trial.cost_s - sent_compressed;
+    let saving = trial.identity_s - sent_compressed;
+    if saving <= 0.0 || overhead <= 0.0 {
+        return 1;
+    }
+    let floor = (trial.input_bytes as f64 * overhead / saving).ceil() as u64;
+    floor.clamp(1, trial.input_bytes.saturating_sub(1).max(1))
+}
+
+/// How `id` does over `bodies`, sorted by size, if it is measured on all of them and
+/// wins somewhere; `budget` judges its slowest compressed body.
 fn judge(
     bodies: &[&Body],
     id: &CellId,
     scenario: Scenario,
     options: &AdviceOptions,
+    budget: f64,
 ) -> Option<EncodingAnswer> {
     let trials: Vec<Trial> = bodies
         .iter()
@@ -178,11 +209,18 @@ fn judge(
         .iter()
         .map(|t| (t.input_bytes, t.identity_s - t.cost_s))
         .collect();
-    let min_body = min_body(&points)?;
+    let mut min_body = min_body(&points)?;
+    if let Evidence::AtMost { .. } = min_body.evidence {
+        min_body.bytes = estimated_floor(&trials[0], options);
+    }
     let (compressed, sent_as_is): (Vec<&Trial>, Vec<&Trial>) =
         trials.iter().partition(|t| t.input_bytes >= min_body.bytes);
     let compress_s =
         compressed.iter().map(|t| t.setting.compress_s).sum::<f64>() / compressed.len() as f64;
+    let slowest_compress_s = compressed
+        .iter()
+        .map(|t| t.setting.compress_s)
+        .fold(0.0, f64::max);
     let total = compressed.iter().map(|t| t.cost_s).sum::<f64>()
         + sent_as_is.iter().map(|t| t.identity_s).sum::<f64>();
     let bytes_in: u64 = compressed.iter().map(|t| t.input_bytes).sum();
@@ -191,6 +229,8 @@ fn judge(
         id: *id,
         mean_s: total / trials.len() as f64,
         compress_s,
+        slowest_compress_s,
+        within_budget: slowest_compress_s <= budget,
         ratio: bytes_in as f64 / bytes_out as f64,
         min_body,
     })
@@ -213,9 +253,10 @@ fn candidates(
     ids
 }
 
-/// The line for `scenario` over `bodies`, sorted by size: each codec's fastest setting
-/// that beats `identity_s` and keeps the mean compression time per compressed body
-/// within the scenario's budget.
+/// The line for `scenario` over `bodies`, sorted by size: each codec's setting with the
+/// least mean time per response among those that beat `identity_s` and fit the budget,
+/// or, where none fits, its fastest to compress, marked over budget; those within the
+/// budget first, each group fastest first.
 fn line(
     bodies: &[&Body],
     scenario: Scenario,
@@ -230,16 +271,33 @@ fn line(
         let (fit, over): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) =
             candidates(bodies, codec, allowed)
                 .iter()
-                .filter_map(|id| judge(bodies, id, scenario, options))
+                .filter_map(|id| judge(bodies, id, scenario, options, budget))
                 .filter(|e| e.mean_s < identity_s)
-                .partition(|e| e.compress_s <= budget);
-        match fit.into_iter().min_by(|a, b| a.mean_s.total_cmp(&b.mean_s)) {
+                .partition(|e| e.within_budget);
+        let best = fit.into_iter().min_by(|a, b| a.mean_s.total_cmp(&b.mean_s));
+        let fastest = || {
+            over.into_iter()
+                .min_by(|a, b| a.slowest_compress_s.total_cmp(&b.slowest_compress_s))
+        };
+        match best {
             Some(best) => encodings.push(best),
-            None if !over.is_empty() => over_budget.push(codec),
-            None => {}
+            None => {
+                if let Some(fastest) = fastest() {
+                    over_budget.push(codec);
+                    encodings.push(fastest);
+                }
+            }
         }
     }
-    encodings.sort_by(|a, b| a.mean_s.total_cmp(&b.mean_s));
+    encodings.sort_by(|a, b| {
+        b.within_budget
+            .cmp(&a.within_budget)
+            .then(a.mean_s.total_cmp(&b.mean_s))
+    });
+    if options.no_fallback {
+        encodings.truncate(1);
+        over_budget.retain(|c| encodings.iter().any(|e| e.id.codec == *c));
+    }
     AnswerLine {
         scenario,
         encodings,

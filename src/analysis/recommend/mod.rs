@@ -40,6 +40,8 @@ pub struct AdviceOptions {
     pub bandwidths_mbit: Vec<f64>,
     /// Pick the brotli crate's Rust port too, which no common web server runs.
     pub pick_rust_brotli: bool,
+    /// Answer with the first encoding only, without fallbacks.
+    pub no_fallback: bool,
 }
 
 impl Default for AdviceOptions {
@@ -55,6 +57,7 @@ impl Default for AdviceOptions {
             },
             bandwidths_mbit: Vec::new(),
             pick_rust_brotli: false,
+            no_fallback: false,
         }
     }
 }

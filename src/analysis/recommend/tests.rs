@@ -306,14 +306,42 @@ fn the_answer_orders_encodings_and_places_the_minimum_between_measured_sizes() {
 }
 
 #[test]
-fn a_budget_the_encoding_cannot_meet_leaves_it_out_and_says_so() {
+fn a_budget_the_encoding_cannot_meet_keeps_its_fastest_as_a_fallback_marked_over() {
     let tight = AdviceOptions {
         latency_budget_s: 30e-6,
         ..options()
     };
     let dynamic = &answers(&three_sizes(), &tight)[0].lines[0];
-    assert_eq!(dynamic.encodings.len(), 1);
+    // gzip fits no setting within 30 µs on every body, but a client that accepts only
+    // gzip still gets its fastest, after the encodings within the budget.
+    assert_eq!(dynamic.encodings.len(), 2);
+    let gzip = dynamic.encodings.last().unwrap();
+    assert_eq!(gzip.id.codec, CodecKind::Gzip);
+    assert!(!gzip.within_budget);
+    assert!(dynamic.encodings[0].within_budget);
     assert_eq!(dynamic.over_budget, [CodecKind::Gzip]);
+    let alone = AdviceOptions {
+        no_fallback: true,
+        ..tight
+    };
+    let dynamic = &answers(&three_sizes(), &alone)[0].lines[0];
+    assert_eq!(dynamic.encodings.len(), 1);
+    assert!(dynamic.over_budget.is_empty());
+}
+
+#[test]
+fn sizes_that_do_not_bracket_the_minimum_give_an_estimate_below_them() {
+    // Only the 300 KB payload: compression wins there, and nothing smaller was measured.
+    let run = fixtures::run();
+    let line = &answers(&run, &options())[0].lines[0];
+    let first = line
+        .encodings
+        .first()
+        .expect("the small payload compresses");
+    assert!(matches!(first.min_body.evidence, Evidence::AtMost { .. }));
+    // Never the measured size itself, where compression was measured to win.
+    assert!(first.min_body.bytes < 298_727, "{}", first.min_body.bytes);
+    assert!(first.min_body.bytes > 290, "{}", first.min_body.bytes);
 }
 
 #[test]

@@ -28,8 +28,12 @@ pub(super) fn can_express(id: &CellId) -> bool {
 }
 
 /// Caddyfile lines, for a site block.
+/// The Caddy this output was loaded into and fetched from in the tests.
+pub const CHECKED_WITH: &str = "Caddy 2.6.2 (Debian 12: caddy)";
+
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);
+    out += &format!("# Checked with {CHECKED_WITH}.\n");
     if plan.dynamic.encodings.is_empty() {
         out += "# Sending bodies uncompressed was faster at every size measured: no encode.\n";
     } else {

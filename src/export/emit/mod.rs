@@ -67,11 +67,20 @@ impl Server {
     /// The configuration for bodies of `content_types`: compression per request as
     /// `dynamic` (computed among the settings the server can express) says, and files
     /// precompressed as `fixed` says (any server can send a file compressed elsewhere).
-    pub fn render(self, dynamic: &Answer, fixed: &Answer, content_types: &[String]) -> String {
+    /// `zstd_module`: the server has the zstd module a stock build lacks (nginx's
+    /// zstd-nginx-module); without it those directives are written commented.
+    pub fn render(
+        self,
+        dynamic: &Answer,
+        fixed: &Answer,
+        content_types: &[String],
+        zstd_module: bool,
+    ) -> String {
         let plan = Plan {
             dynamic: line(dynamic, Scenario::Dynamic),
             fixed: line(fixed, Scenario::Static),
             content_types,
+            zstd_module,
         };
         match self {
             Server::Aspnetcore => aspnetcore::render(&plan),
@@ -90,6 +99,8 @@ struct Plan<'a> {
     fixed: &'a AnswerLine,
     /// The content types to compress.
     content_types: &'a [String],
+    /// Whether the server has its optional zstd module.
+    zstd_module: bool,
 }
 
 impl Plan<'_> {

@@ -23,12 +23,24 @@ fn prefix(codec: CodecKind) -> &'static str {
     }
 }
 
+/// The nginx and ngx_brotli this output was loaded into and fetched from in the tests.
+pub const CHECKED_WITH: &str = "nginx 1.22.1 with ngx_brotli 1.0.0~rc (Debian 12: nginx, \
+     libnginx-mod-http-brotli-filter, libnginx-mod-http-brotli-static)";
+
 /// nginx.conf lines, for the `http`, `server` or `location` context.
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);
-    out += "# zstd needs zstd-nginx-module and br ngx_brotli; gzip is built in. nginx has no\n\
-            # order of preference: a client that accepts several gets the one whose filter\n\
-            # runs first, so leave out the encodings you would not prefer.\n";
+    out += &format!("# Checked with {CHECKED_WITH}.\n");
+    out += "# br needs ngx_brotli's modules; gzip is built in. nginx has no order of\n\
+            # preference: a client that accepts several gets the one whose filter runs\n\
+            # first, so leave out the encodings you would not prefer.\n";
+    // zstd-nginx-module is in no stock build or distribution package: its directives
+    // would stop nginx from starting, so they stay commented unless it is there.
+    let zstd = if plan.zstd_module { "" } else { "# " };
+    if !plan.zstd_module {
+        out += "# zstd needs zstd-nginx-module, which stock nginx lacks: load it, then\n\
+                # uncomment the zstd lines (or run recommend with --nginx-zstd-module).\n";
+    }
     // text/html is always compressed; listing it draws a duplicate-type warning.
     let types: Vec<&str> = plan
         .content_types
@@ -38,16 +50,17 @@ pub(super) fn render(plan: &Plan) -> String {
         .collect();
     for codec in CodecKind::ALL {
         let name = prefix(codec);
+        let lead = if codec == CodecKind::Zstd { zstd } else { "" };
         match plan.dynamic(codec) {
             Some(encoding) => {
-                out += &format!("{name} on;\n");
-                out += &format!("{name}_comp_level {};\n", encoding.id.level);
-                out += &format!("{name}_min_length {};\n", encoding.min_body.bytes);
+                out += &format!("{lead}{name} on;\n");
+                out += &format!("{lead}{name}_comp_level {};\n", encoding.id.level);
+                out += &format!("{lead}{name}_min_length {};\n", encoding.min_body.bytes);
                 if !types.is_empty() {
-                    out += &format!("{name}_types {};\n", types.join(" "));
+                    out += &format!("{lead}{name}_types {};\n", types.join(" "));
                 }
             }
-            None => out += &format!("{name} off;\n"),
+            None => out += &format!("{lead}{name} off;\n"),
         }
     }
     out += "gzip_vary on;\n";
@@ -58,7 +71,9 @@ pub(super) fn render(plan: &Plan) -> String {
             plan.precompress_commands().join("; ")
         );
         for encoding in &plan.fixed.encodings {
-            out += &format!("{}_static on;\n", prefix(encoding.id.codec));
+            let codec = encoding.id.codec;
+            let lead = if codec == CodecKind::Zstd { zstd } else { "" };
+            out += &format!("{lead}{}_static on;\n", prefix(codec));
         }
     }
     out

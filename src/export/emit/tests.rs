@@ -150,6 +150,8 @@ fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> Encodin
         },
         mean_s: 0.001,
         compress_s: 0.0001,
+        slowest_compress_s: 0.0001,
+        within_budget: true,
         ratio: 7.0,
         min_body: MinBody {
             bytes: min,
@@ -200,7 +202,7 @@ fn typical() -> Answer {
 }
 
 fn render(server: Server, answer: &Answer) -> String {
-    server.render(answer, answer, &["application/json".to_string()])
+    server.render(answer, answer, &["application/json".to_string()], true)
 }
 
 /// The lines that are not comments.

@@ -25,6 +25,8 @@ pub(super) fn can_express(id: &CellId, shared_level: Option<i32>) -> bool {
 /// Rust lines building the layer.
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("// codecbench recommend:", plan.dynamic);
+    out += "// Written for tower-http 0.7 (the CompressionLayer codecbench's own `http`\n\
+            // server runs); the names are checked against its API reference.\n";
     let Some(first) = plan.dynamic.encodings.first() else {
         out += "// Sending bodies uncompressed was faster at every size measured: no layer.\n";
         return out;

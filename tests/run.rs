@@ -89,7 +89,7 @@ fn small_payload_reproduces_the_article_sizes() {
     );
     assert!(rows
         .iter()
-        .any(|r| r["library"] == "libzstd" && r["version"] == "1.5.7"));
+        .any(|r| r["library"] == "libzstd" && r["version"] == "v1.5.7"));
 }
 
 #[test]

@@ -213,3 +213,30 @@ pub fn fetch(url: &str, accept_encoding: &str) -> Fetched {
         body: std::fs::read(&body).unwrap(),
     }
 }
+
+/// GETs `url` sending `accept_encoding` and checks that it came with `content_encoding`
+/// (empty for none) and decodes to `original`.
+pub fn assert_sends(url: &str, accept_encoding: &str, content_encoding: &str, original: &[u8]) {
+    use codecbench::codec::{server_codec, CodecKind};
+    let sent = fetch(url, accept_encoding);
+    assert_eq!(
+        sent.content_encoding, content_encoding,
+        "{url} for Accept-Encoding: {accept_encoding}"
+    );
+    let decoded = match content_encoding {
+        "" => sent.body,
+        "br" => server_codec(CodecKind::Brotli)
+            .decompress(&sent.body)
+            .unwrap(),
+        "gzip" => server_codec(CodecKind::Gzip)
+            .decompress(&sent.body)
+            .unwrap(),
+        _ => server_codec(CodecKind::Zstd)
+            .decompress(&sent.body)
+            .unwrap(),
+    };
+    assert!(
+        decoded == original,
+        "{url}: the body decodes to what was served"
+    );
+}

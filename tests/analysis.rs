@@ -369,3 +369,53 @@ fn reproduce_measures_the_one_shot_cells_its_ratio_claims_read() {
     let streamed = claim_row(&["--api", "stream"]);
     assert!(streamed.contains("streamed"), "{streamed}");
 }
+
+#[test]
+fn recommend_measures_smaller_bodies_when_its_sizes_do_not_bracket_the_minimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("run.json");
+    let output = succeed(
+        codecbench()
+            .args(["recommend", "--payload", "small", "--codecs", "zstd,gzip"])
+            .args(["--zstd-levels", "1", "--gzip-levels", "1", "--quick"])
+            .args(["--format", "json", "--export-json"])
+            .arg(&saved),
+    );
+    let advice: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let all = &advice["answers"][0];
+    // The answer is for the traffic, the one payload; the cut bodies only place the
+    // minimum, which is now bracketed by measurement, far below 298,727 bytes.
+    assert_eq!(all["bodies"], 1, "{all}");
+    let first = &all["lines"][0]["encodings"][0];
+    assert_eq!(first["min_body"]["evidence"]["kind"], "between", "{first}");
+    let bytes = first["min_body"]["bytes"].as_u64().unwrap();
+    assert!(bytes > 100 && bytes < 65_536, "{bytes}");
+    assert_eq!(advice["payloads"].as_array().unwrap().len(), 1);
+    // The saved run keeps the cut bodies, marked, and reads back to the same answer.
+    let run: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    let cut: Vec<&Value> = run["payloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["cut_from"] == "small")
+        .collect();
+    assert!(cut.len() >= 5, "{}", cut.len());
+    assert_eq!(cut[0]["payload"], "small (1 record)");
+}
+
+#[test]
+fn a_saved_run_that_cannot_bracket_the_minimum_gives_an_estimate_below_its_sizes() {
+    let small_only = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/ci-small.json");
+    let text = stdout_of(&["recommend", "--from", small_only.to_str().unwrap()]);
+    let dynamic = text
+        .lines()
+        .find(|l| l.starts_with("dynamic responses:"))
+        .expect("a dynamic line");
+    assert!(!text.contains("298,727 bytes and up"), "{text}");
+    assert!(text.contains("(estimated)"), "{text}");
+    assert!(
+        text.contains("do not") && text.contains("bracket"),
+        "{text}"
+    );
+    assert!(dynamic.contains("fall back to br"), "{dynamic}");
+}

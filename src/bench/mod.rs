@@ -192,6 +192,7 @@ impl PayloadResult {
             precision: plan.precision.map(|p| p.target),
             interrupted: false,
             content_type: None,
+            cut_from: None,
             cells: Vec::new(),
         }
     }

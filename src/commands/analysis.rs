@@ -16,7 +16,9 @@ use crate::{payload, results};
 /// Prints the advice for a run; a measured run's failed round trips fail the command
 /// after the advice is printed.
 pub fn recommend(config: RecommendConfig) -> crate::error::Result {
-    let (run, outcome) = saved_or_measured(config.source)?;
+    let options = config.options.clone();
+    let too_large = |run: &results::LoadedRun| unbracketed(run, &options);
+    let (run, outcome) = saved_or_measured(config.source, &too_large)?;
     let advice = advise(&run, &config.options);
     if advice.is_empty() {
         outcome?;
@@ -45,6 +47,21 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
     let bytes = exporter(config.format).export(&subject)?;
     print(&bytes).failing()?;
     outcome
+}
+
+/// Whether any answer's first encoding won at every size `run` measured, so that its
+/// minimum body size is only an estimate.
+fn unbracketed(run: &results::LoadedRun, options: &AdviceOptions) -> bool {
+    answers(run, options).iter().any(|answer| {
+        answer.lines.iter().any(|line| {
+            line.encodings.first().is_some_and(|e| {
+                matches!(
+                    e.min_body.evidence,
+                    crate::analysis::recommend::Evidence::AtMost { .. }
+                )
+            })
+        })
+    })
 }
 
 /// The content types to compress: those of a HAR capture's bodies (but "other text",
@@ -123,7 +140,7 @@ pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
     };
-    let (run, outcome) = saved_or_measured(config.source)?;
+    let (run, outcome) = saved_or_measured(config.source, &|_| false)?;
     let claims = crate::analysis::reproduce::check(&run);
     if let Some(out) = &config.out {
         let file = reproduction::file_document(&claims, &source, run.machine.as_deref());

@@ -181,8 +181,13 @@ pub fn finished(written: Result<()>) -> crate::error::Result {
 /// The saved run `source` names, or a run it describes made now (and kept in its
 /// `save` files as it goes), for `recommend` and `reproduce`; the second part is how the measuring
 /// ended, to return once the analysis is printed.
+///
+/// `too_large`, given a run, says whether its sizes leave the minimum body size
+/// unbracketed (compression won at the smallest); `recommend` then measures smaller
+/// bodies cut from the smallest payload, and the run holds them too.
 pub fn saved_or_measured(
     source: RunSource,
+    too_large: &dyn Fn(&LoadedRun) -> bool,
 ) -> crate::error::Result<(LoadedRun, crate::error::Result)> {
     if let Some(path) = &source.from {
         let run = results::load(path)?;
@@ -193,10 +198,70 @@ pub fn saved_or_measured(
     config.add_one_shot_zstd(&source.one_shot_zstd);
     let (payloads, pin) = prepare(&config)?;
     let files = SavedFiles(source.save);
-    let report = measure_all(
-        &config,
-        &payloads,
-        empty_report(&config, pin),
+    let mut report = measure_saving(&config, &payloads, empty_report(&config, pin), &files)?;
+    let smaller = smaller_bodies(&payloads);
+    if !interrupt::requested()
+        && !smaller.is_empty()
+        && too_large(&LoadedRun::from_report(&report, "this run"))
+    {
+        if !config.quiet {
+            eprintln!(
+                "codecbench: compression won at every size measured; measuring {} cut from {} to place the minimum body size",
+                crate::format::counted(smaller.len() as u64, "smaller body", "smaller bodies"),
+                smaller_source(&payloads)
+            );
+        }
+        let measured = report.payloads.len();
+        report = measure_saving(&config, &smaller, report, &files)?;
+        let source = smaller_source(&payloads).to_string();
+        for cut in &mut report.payloads[measured..] {
+            cut.cut_from = Some(source.clone());
+        }
+        files
+            .write(&Subject::Run {
+                report: &report,
+                current: None,
+            })
+            .failing()?;
+    }
+    let mut out = super::output::Stdout::new();
+    let whole = Subject::Run {
+        report: &report,
+        current: None,
+    };
+    finished(files.finish(&mut out, &whole))?;
+    let outcome = outcome(&report, &files, config.quiet);
+    Ok((LoadedRun::from_report(&report, "this run"), outcome))
+}
+
+/// The payload smaller bodies are cut from: the smallest.
+fn smaller_source(payloads: &[Payload]) -> &str {
+    payloads
+        .iter()
+        .min_by_key(|p| p.bytes.len())
+        .map_or("", |p| p.name.as_str())
+}
+
+/// Bodies cut from the smallest payload, below its size.
+fn smaller_bodies(payloads: &[Payload]) -> Vec<Payload> {
+    payloads
+        .iter()
+        .min_by_key(|p| p.bytes.len())
+        .map(payload::smaller::smaller_bodies)
+        .unwrap_or_default()
+}
+
+/// Measures `payloads` into `report`, rewriting `files` after every cell.
+fn measure_saving(
+    config: &MeasureConfig,
+    payloads: &[Payload],
+    report: RunReport,
+    files: &SavedFiles,
+) -> crate::error::Result<RunReport> {
+    measure_all(
+        config,
+        payloads,
+        report,
         Sinks {
             cell: &mut |report, so_far, _| {
                 files.write(&Subject::Run {
@@ -212,15 +277,7 @@ pub fn saved_or_measured(
             },
         },
     )
-    .failing()?;
-    let mut out = super::output::Stdout::new();
-    let whole = Subject::Run {
-        report: &report,
-        current: None,
-    };
-    finished(files.finish(&mut out, &whole))?;
-    let outcome = outcome(&report, &files, config.quiet);
-    Ok((LoadedRun::from_report(&report, "this run"), outcome))
+    .failing()
 }
 
 /// Pins this thread, which does all the measuring, to logical CPU `cpu`. A CPU the

@@ -27,6 +27,8 @@ struct PayloadView<'a> {
     interrupted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     content_type: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut_from: &'a Option<String>,
     cells: Vec<CellView<'a>>,
 }
 
@@ -53,6 +55,7 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
         rounds: payload.rounds,
         interrupted: payload.interrupted,
         content_type: &payload.content_type,
+        cut_from: &payload.cut_from,
         cells: payload
             .cells
             .iter()

@@ -181,6 +181,7 @@ pub(crate) mod fixtures {
                 precision: None,
                 interrupted: false,
                 content_type: None,
+                cut_from: None,
                 cells: vec![
                     cell(
                         "zstd",

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// Byte ranges of the objects at the top level of a JSON array.
-fn records(body: &[u8]) -> Result<Vec<(usize, usize)>> {
+pub(super) fn records(body: &[u8]) -> Result<Vec<(usize, usize)>> {
     let first = body.iter().position(|b| !b.is_ascii_whitespace());
     if first.map(|i| body[i]) != Some(b'[') {
         bail!("--change needs a payload that is a JSON array of records");

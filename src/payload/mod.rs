@@ -5,6 +5,7 @@ pub mod dotnet_random;
 pub mod har;
 pub mod records;
 pub mod rng;
+pub mod smaller;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -44,6 +44,11 @@ pub struct PayloadResult {
     /// `application/json`; `None` for generated payloads and files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
+    /// The payload this body was cut from (its leading records, or a prefix), when
+    /// `recommend` measured it only to place the minimum body size: such a body is not
+    /// part of the traffic and weighs in no choice. `None` for every other body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_from: Option<String>,
     /// One entry per codec × level, in the order they ran.
     pub cells: Vec<CellResult>,
 }

@@ -68,6 +68,7 @@ fn cell(row: &Row) -> Result<RunCell> {
         decompress: timing("decompress_median_ms")?.filter(|_| !failed),
         // CSV has no content-type column: a HAR run's groups need its JSON.
         content_type: None,
+        cut_from: None,
         failure,
     })
 }

@@ -132,6 +132,9 @@ pub struct RunCell {
     pub decompress: Option<Timing>,
     /// The content type of a body from a HAR capture.
     pub content_type: Option<String>,
+    /// The payload the body was cut from to place the minimum body size, if it was
+    /// (see [`crate::results::codec::PayloadResult::cut_from`]).
+    pub cut_from: Option<String>,
     /// Why the cell failed; `None` when every round trip matched.
     pub failure: Option<String>,
 }
@@ -317,6 +320,7 @@ pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
                 compress: timing(&cell.compress).filter(|_| !failed),
                 decompress: timing(&cell.decompress).filter(|_| !failed),
                 content_type: payload.content_type.clone(),
+                cut_from: payload.cut_from.clone(),
                 failure: failed.then(|| cell.failure.clone().unwrap_or_default()),
             });
         }
@@ -355,6 +359,7 @@ impl RunCell {
             compress: Some(compress),
             decompress: Some(decompress),
             content_type: None,
+            cut_from: None,
             failure: None,
         }
     }

@@ -161,6 +161,8 @@ fn min_body(points: &[(u64, f64)]) -> Option<MinBody> {
 /// One body with the candidate setting: its size, and seconds per response sent as it
 /// is and encoded.
 struct Trial<'a> {
+    /// Whether the body is traffic, not one cut only to place the minimum.
+    traffic: bool,
     input_bytes: u64,
     identity_s: f64,
     cost_s: f64,
@@ -198,6 +200,7 @@ fn judge(
         .map(|body| {
             let setting = body.settings.iter().find(|s| s.key.id == *id)?;
             Some(Trial {
+                traffic: body.cut_from.is_none(),
                 input_bytes: body.input_bytes,
                 identity_s: Scenario::identity_s(body.input_bytes, options),
                 cost_s: scenario.cost_s(setting, options),
@@ -213,8 +216,14 @@ fn judge(
     if let Evidence::AtMost { .. } = min_body.evidence {
         min_body.bytes = estimated_floor(&trials[0], options);
     }
-    let (compressed, sent_as_is): (Vec<&Trial>, Vec<&Trial>) =
-        trials.iter().partition(|t| t.input_bytes >= min_body.bytes);
+    // Every body places the minimum; the traffic alone weighs the choice.
+    let (compressed, sent_as_is): (Vec<&Trial>, Vec<&Trial>) = trials
+        .iter()
+        .filter(|t| t.traffic)
+        .partition(|t| t.input_bytes >= min_body.bytes);
+    if compressed.is_empty() {
+        return None;
+    }
     let compress_s =
         compressed.iter().map(|t| t.setting.compress_s).sum::<f64>() / compressed.len() as f64;
     let slowest_compress_s = compressed
@@ -227,7 +236,7 @@ fn judge(
     let bytes_out: u64 = compressed.iter().map(|t| t.setting.compressed_bytes).sum();
     Some(EncodingAnswer {
         id: *id,
-        mean_s: total / trials.len() as f64,
+        mean_s: total / (compressed.len() + sent_as_is.len()) as f64,
         compress_s,
         slowest_compress_s,
         within_budget: slowest_compress_s <= budget,
@@ -317,17 +326,19 @@ pub fn answer(
 ) -> Answer {
     let mut sorted = bodies.to_vec();
     sorted.sort_by_key(|b| b.input_bytes);
-    let identity_s = sorted
+    // The traffic: the bodies measured as responses, not those cut to place the minimum.
+    let traffic: Vec<&&Body> = sorted.iter().filter(|b| b.cut_from.is_none()).collect();
+    let identity_s = traffic
         .iter()
         .map(|b| Scenario::identity_s(b.input_bytes, options))
         .sum::<f64>()
-        / sorted.len().max(1) as f64;
+        / traffic.len().max(1) as f64;
     Answer {
         group: group.to_string(),
-        bodies: sorted.len(),
-        share: sorted.len() as f64 / all_bodies.max(1) as f64,
-        smallest_bytes: sorted.first().map_or(0, |b| b.input_bytes),
-        largest_bytes: sorted.last().map_or(0, |b| b.input_bytes),
+        bodies: traffic.len(),
+        share: traffic.len() as f64 / all_bodies.max(1) as f64,
+        smallest_bytes: traffic.first().map_or(0, |b| b.input_bytes),
+        largest_bytes: traffic.last().map_or(0, |b| b.input_bytes),
         lines: Scenario::ALL
             .into_iter()
             .map(|scenario| line(&sorted, scenario, identity_s, options, allowed))

@@ -203,6 +203,9 @@ pub struct Body {
     pub settings: Vec<Setting>,
     /// The content type it was served as, for a body from a HAR capture.
     pub content_type: Option<String>,
+    /// The payload it was cut from to place the minimum body size: it places the
+    /// minimum but weighs in no choice.
+    pub cut_from: Option<String>,
 }
 
 /// The bodies of `run`, in the order they appear. Cells that failed or have no timings
@@ -224,21 +227,25 @@ pub fn bodies(run: &LoadedRun) -> Vec<Body> {
                 .collect();
             let first = cells.first()?;
             let (input_bytes, content_type) = (first.input_bytes, first.content_type.clone());
+            let cut_from = first.cut_from.clone();
             let settings: Vec<Setting> = cells.into_iter().filter_map(setting).collect();
             (!settings.is_empty()).then(|| Body {
                 payload: payload.to_string(),
                 input_bytes,
                 settings,
                 content_type,
+                cut_from,
             })
         })
         .collect()
 }
 
-/// Advice for every payload of `run`, in the order they appear.
+/// Advice for every payload of `run`, in the order they appear; bodies cut only to
+/// place the minimum size get none.
 pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
     bodies(run)
         .iter()
+        .filter(|body| body.cut_from.is_none())
         .map(|body| advise_payload(&body.payload, body.input_bytes, &body.settings, options))
         .collect()
 }
@@ -277,12 +284,15 @@ pub fn answers_among(
     } else {
         "all responses"
     };
-    let mut answers = vec![answer::answer(overall, &all, all.len(), options, allowed)];
-    if groups.len() > 1 || groups.first().is_some_and(|(_, m)| m.len() < all.len()) {
+    // Shares count the traffic: bodies cut to place the minimum are not responses.
+    let traffic = |members: &[&Body]| members.iter().filter(|b| b.cut_from.is_none()).count();
+    let total = traffic(&all);
+    let mut answers = vec![answer::answer(overall, &all, total, options, allowed)];
+    if groups.len() > 1 || groups.first().is_some_and(|(_, m)| traffic(m) < total) {
         answers.extend(
             groups
                 .iter()
-                .map(|(name, members)| answer::answer(name, members, all.len(), options, allowed)),
+                .map(|(name, members)| answer::answer(name, members, total, options, allowed)),
         );
     }
     answers

@@ -300,3 +300,38 @@ fn a_trained_dictionary_shrinks_one_record() {
     assert_eq!(body(0), 241.0);
     assert!(body(1) * 2.0 < body(0), "{} against {}", body(1), body(0));
 }
+
+#[test]
+fn run_server_tower_http_predicts_the_bodies_the_loopback_server_sends() {
+    let payload = one_payload(&["--payload", "single", "--encodings", "zstd:3,br:4,gzip:6"]);
+    let output = succeed(codecbench().args([
+        "run",
+        "--server",
+        "tower-http",
+        "--payload",
+        "single",
+        "--zstd-levels",
+        "3",
+        "--brotli-levels",
+        "4",
+        "--gzip-levels",
+        "6",
+        "--iterations",
+        "2",
+        "--quiet",
+        "--format",
+        "csv",
+    ]));
+    let rows = common::csv_rows(&output.stdout);
+    for (row, encoding) in rows.iter().zip(payload["encodings"].as_array().unwrap()) {
+        assert_eq!(row["variant"], "tower-http");
+        assert_eq!(
+            row["compressed_bytes"].parse::<f64>().unwrap(),
+            encoding["body_bytes"].as_f64().unwrap(),
+            "{} against {}",
+            row["codec"],
+            encoding["encoding"]
+        );
+    }
+    assert_eq!(rows.len(), 3);
+}

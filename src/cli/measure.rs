@@ -134,9 +134,10 @@ pub struct MeasureArgs {
     pub zstd_levels: Option<String>,
 
     /// Measure the encoders as this server runs them: `aspnetcore` (the default: libzstd,
-    /// C brotli and zlib-ng streamed, as the article), or `nginx` (ngx_brotli's window and
-    /// buffers, and madler zlib as its gzip module runs it), whose cells predict what
-    /// nginx sends. `caddy` and `tower-http` are refused: their encoders do not run here.
+    /// C brotli and zlib-ng streamed, as the article), `nginx` (ngx_brotli's window and
+    /// buffers, and madler zlib as its gzip module runs it), or `tower-http` (its
+    /// CompressionLayer run in-process), whose cells predict what that server sends.
+    /// `caddy` is refused: Go's encoders do not run here.
     #[arg(
         long,
         value_enum,

@@ -10,6 +10,7 @@ pub(crate) mod brotli_c;
 mod gzip;
 pub mod nginx;
 pub mod reused;
+pub mod tower_http;
 pub mod zlib;
 mod zstd;
 pub mod zstd_dict;

@@ -92,12 +92,11 @@ fn server_settings(
             (Server::Nginx, CodecKind::Zstd) => Box::new(crate::codec::Libzstd),
             (Server::Nginx, CodecKind::Brotli) => Box::new(nginx::NginxBrotli),
             (Server::Nginx, CodecKind::Gzip) => Box::new(nginx::NginxGzip),
+            (Server::TowerHttp, kind) => Box::new(crate::codec::tower_http::TowerHttp(kind)),
             (Server::Caddy, _) => bail!(
                 "--server caddy: Caddy compresses with Go's libraries, which do not run in codecbench; measure the server itself"
             ),
-            (_, _) => bail!(
-                "--server {server}: not modelled in-process; `codecbench http` measures tower-http's own bytes (its server is tower-http)"
-            ),
+            (Server::Aspnetcore, kind) => crate::codec::server_codec(kind),
         };
         let list = level_options
             .iter()

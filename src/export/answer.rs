@@ -24,7 +24,7 @@ pub fn deployable(id: &CellId) -> String {
     }
     match id.variant {
         Variant::Reused => name.push_str(" (pooled encoder)"),
-        Variant::OneShot | Variant::Flushed { .. } | Variant::Nginx => {
+        Variant::OneShot | Variant::Flushed { .. } | Variant::Nginx | Variant::TowerHttp => {
             name.push_str(&format!(" ({})", id.variant))
         }
         Variant::Fresh | Variant::Dictionary { .. } => {}

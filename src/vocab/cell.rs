@@ -102,6 +102,8 @@ pub enum Variant {
     /// The encoder as nginx drives it (`--server nginx`): its window fitted to the body
     /// and the body handed over in nginx's 32 KiB buffers.
     Nginx,
+    /// tower-http's `CompressionLayer` run in-process (`--server tower-http`).
+    TowerHttp,
 }
 
 impl fmt::Display for Variant {
@@ -112,6 +114,7 @@ impl fmt::Display for Variant {
             Variant::Dictionary { kib } => write!(f, "dict {kib} KiB"),
             Variant::OneShot => f.write_str("one-shot"),
             Variant::Nginx => f.write_str("nginx"),
+            Variant::TowerHttp => f.write_str("tower-http"),
             Variant::Flushed { chunk } if chunk % 1024 == 0 => {
                 write!(f, "flush {} KiB", chunk / 1024)
             }
@@ -130,6 +133,7 @@ impl FromStr for Variant {
             "reused" => Ok(Variant::Reused),
             "one-shot" => Ok(Variant::OneShot),
             "nginx" => Ok(Variant::Nginx),
+            "tower-http" => Ok(Variant::TowerHttp),
             _ if text.starts_with("flush ") => flushed(text),
             _ => text
                 .strip_prefix("dict ")
@@ -206,6 +210,7 @@ mod tests {
             Variant::Dictionary { kib: 4 },
             Variant::OneShot,
             Variant::Nginx,
+            Variant::TowerHttp,
             Variant::Flushed { chunk: 16384 },
             Variant::Flushed { chunk: 1000 },
         ] {

@@ -43,6 +43,7 @@ impl Server {
         };
         let variant = match (self, id.codec) {
             (Server::Nginx, CodecKind::Brotli | CodecKind::Gzip) if own_cells => Variant::Nginx,
+            (Server::TowerHttp, _) if own_cells => Variant::TowerHttp,
             _ => Variant::Fresh,
         };
         let library = match id.codec {
@@ -55,7 +56,11 @@ impl Server {
 
     /// The variant of the cells that measure this server's own encoders, if it has any.
     pub fn own_variant(self) -> Option<Variant> {
-        (self == Server::Nginx).then_some(Variant::Nginx)
+        match self {
+            Server::Nginx => Some(Variant::Nginx),
+            Server::TowerHttp => Some(Variant::TowerHttp),
+            Server::Aspnetcore | Server::Caddy => None,
+        }
     }
 
     /// Whether the server sets one level for all encodings, so that the answer must be

@@ -481,3 +481,12 @@ fn progress_reaches_a_log_file_while_the_run_goes_on() {
     let log = std::fs::read_to_string(&err_path).unwrap();
     assert!(log.contains("ETA"), "{log}");
 }
+
+#[test]
+fn a_server_whose_encoders_do_not_run_here_is_refused_in_one_line() {
+    let message = bad_input(&["run", "--server", "caddy", "--payload", "single"]);
+    assert!(message.contains("Go's libraries"), "{message}");
+    // A server's own encoders are its API and encoder: the options that set those clash.
+    let message = bad_input(&["run", "--server", "nginx", "--api", "oneshot"]);
+    assert!(message.contains("cannot be used with"), "{message}");
+}

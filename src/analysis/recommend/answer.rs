@@ -21,6 +21,7 @@
 
 use serde::Serialize;
 
+use super::minimum::{min_body, Evidence, MinBody};
 use super::{AdviceOptions, Body, Scenario, Setting};
 use crate::codec::CodecKind;
 use crate::vocab::CellId;
@@ -74,88 +75,6 @@ pub struct EncodingAnswer {
     pub ratio: f64,
     /// Where compressing starts to pay.
     pub min_body: MinBody,
-}
-
-/// The body size under which this setting loses to sending bodies as they are.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MinBody {
-    /// Compress bodies of at least this many bytes.
-    pub bytes: u64,
-    /// What the measured sizes say about it.
-    pub evidence: Evidence,
-    /// Bodies under the minimum where compressing won anyway: the measured gain is not
-    /// monotonic in size there (other content, or noise), so the figure is less sure.
-    pub wins_below: usize,
-}
-
-/// What the measured bodies show about a minimum body size.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Evidence {
-    /// Identity won at `identity_wins` bytes and compression at `compression_wins`, the
-    /// next size measured; the minimum is interpolated between them.
-    Between {
-        /// The largest size measured where sending the body as it is was faster.
-        identity_wins: u64,
-        /// The smallest size from which compressing won at every size measured.
-        compression_wins: u64,
-    },
-    /// Compressing won at every size measured: the break-even is below the smallest,
-    /// and the minimum is the wire model's estimate from it.
-    AtMost {
-        /// The smallest body measured.
-        smallest: u64,
-    },
-}
-
-/// The mean gain per size of `points` (size, gain) sorted by size: bodies of one size
-/// (the same response captured twice) count as one point.
-fn per_size(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
-    let mut merged: Vec<(u64, f64, usize)> = Vec::new();
-    for &(bytes, gain) in points {
-        match merged.last_mut() {
-            Some((size, total, count)) if *size == bytes => {
-                *total += gain;
-                *count += 1;
-            }
-            _ => merged.push((bytes, gain, 1)),
-        }
-    }
-    merged
-        .into_iter()
-        .map(|(size, total, count)| (size, total / count as f64))
-        .collect()
-}
-
-/// The minimum body size for gains measured at `points` (size, gain), sorted by size;
-/// `None` when compressing loses at the largest size.
-fn min_body(points: &[(u64, f64)]) -> Option<MinBody> {
-    let points = &per_size(points)[..];
-    let first_win = points
-        .iter()
-        .rposition(|&(_, gain)| gain <= 0.0)
-        .map_or(0, |last_loss| last_loss + 1);
-    let &(win_bytes, win_gain) = points.get(first_win)?;
-    let wins_below = points[..first_win].iter().filter(|p| p.1 > 0.0).count();
-    let Some(&(loss_bytes, loss_gain)) = first_win.checked_sub(1).map(|i| &points[i]) else {
-        return Some(MinBody {
-            bytes: win_bytes,
-            evidence: Evidence::AtMost {
-                smallest: win_bytes,
-            },
-            wins_below,
-        });
-    };
-    let share = -loss_gain / (win_gain - loss_gain);
-    let crossing = loss_bytes as f64 + share * (win_bytes - loss_bytes) as f64;
-    Some(MinBody {
-        bytes: (crossing.ceil() as u64).clamp(loss_bytes + 1, win_bytes),
-        evidence: Evidence::Between {
-            identity_wins: loss_bytes,
-            compression_wins: win_bytes,
-        },
-        wins_below,
-    })
 }
 
 /// One body with the candidate setting: its size, and seconds per response sent as it
@@ -343,75 +262,5 @@ pub fn answer(
             .into_iter()
             .map(|scenario| line(&sorted, scenario, identity_s, options, allowed))
             .collect(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_minimum_is_interpolated_where_the_gain_changes_sign() {
-        let points = [(290, -2.0e-6), (870, 6.0e-6), (2900, 40.0e-6)];
-        let min = min_body(&points).unwrap();
-        // A quarter of the way from 290 to 870.
-        assert_eq!(min.bytes, 435);
-        assert_eq!(
-            min.evidence,
-            Evidence::Between {
-                identity_wins: 290,
-                compression_wins: 870
-            }
-        );
-        assert_eq!(min.wins_below, 0);
-    }
-
-    #[test]
-    fn a_win_below_a_later_loss_is_counted_not_trusted() {
-        let points = [(100, 1.0e-6), (290, -2.0e-6), (870, 6.0e-6)];
-        let min = min_body(&points).unwrap();
-        assert!(min.bytes > 290 && min.bytes <= 870);
-        assert_eq!(min.wins_below, 1);
-    }
-
-    #[test]
-    fn winning_everywhere_bounds_the_minimum_by_the_smallest_size() {
-        let min = min_body(&[(870, 1.0e-6), (2900, 9.0e-6)]).unwrap();
-        assert_eq!(min.bytes, 870);
-        assert_eq!(min.evidence, Evidence::AtMost { smallest: 870 });
-    }
-
-    #[test]
-    fn bodies_of_one_size_count_as_one_point() {
-        // The same 290-byte response captured twice, winning once and losing once.
-        let points = [(290, -3.0e-6), (290, 1.0e-6), (870, 6.0e-6)];
-        let min = min_body(&points).unwrap();
-        assert!(min.bytes > 290 && min.bytes <= 870);
-        assert_eq!(min.wins_below, 0);
-        let points = [(290, 3.0e-6), (290, -1.0e-6), (870, 6.0e-6)];
-        assert_eq!(min_body(&points).unwrap().bytes, 290);
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn any_gains_give_a_minimum_within_the_measured_sizes(
-            mut points in proptest::collection::vec((1u64..5000, -1.0f64..1.0), 0..12)
-        ) {
-            points.sort_by_key(|p| p.0);
-            if let Some(min) = min_body(&points) {
-                let (smallest, largest) = (points[0].0, points[points.len() - 1].0);
-                proptest::prop_assert!(min.bytes >= smallest && min.bytes <= largest);
-                if let Evidence::Between { identity_wins, compression_wins } = min.evidence {
-                    proptest::prop_assert!(identity_wins < min.bytes);
-                    proptest::prop_assert!(min.bytes <= compression_wins);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn losing_at_the_largest_size_gives_no_minimum() {
-        assert_eq!(min_body(&[(290, 1.0e-6), (870, -1.0e-6)]), None);
-        assert_eq!(min_body(&[]), None);
     }
 }

@@ -15,14 +15,20 @@
 
 use serde::Serialize;
 
-use crate::results::{CellKey, LoadedRun, RunCell};
+use crate::results::{CellKey, LoadedRun};
 use crate::vocab::{CellId, Library, Variant};
 
 pub mod answer;
+mod body;
+mod minimum;
 pub mod scenario;
 pub mod wire;
 
-pub use answer::{Answer, AnswerLine, EncodingAnswer, Evidence, MinBody};
+pub use answer::{Answer, AnswerLine, EncodingAnswer};
+#[cfg(test)]
+use body::setting;
+pub use body::{bodies, Body};
+pub use minimum::{Evidence, MinBody};
 pub use scenario::{EncodingPick, Scenario, ScenarioPick, Why};
 pub use wire::Link;
 
@@ -192,54 +198,6 @@ fn pool_savings(settings: &[Setting]) -> Vec<PoolSaving> {
         .collect()
 }
 
-/// One measured body and its settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Body {
-    /// Payload name.
-    pub payload: String,
-    /// Uncompressed size.
-    pub input_bytes: u64,
-    /// Every setting measured on it that did not fail.
-    pub settings: Vec<Setting>,
-    /// The content type it was served as, for a body from a HAR capture.
-    pub content_type: Option<String>,
-    /// The payload it was cut from to place the minimum body size: it places the
-    /// minimum but weighs in no choice.
-    pub cut_from: Option<String>,
-}
-
-/// The bodies of `run`, in the order they appear. Cells that failed or have no timings
-/// are left out, and so are bodies left with none.
-pub fn bodies(run: &LoadedRun) -> Vec<Body> {
-    let mut payloads: Vec<&str> = Vec::new();
-    for cell in run.codec_cells() {
-        if !payloads.contains(&cell.key.payload.as_str()) {
-            payloads.push(&cell.key.payload);
-        }
-    }
-    payloads
-        .into_iter()
-        .filter_map(|payload| {
-            let cells: Vec<&RunCell> = run
-                .codec_cells()
-                .iter()
-                .filter(|c| c.key.payload == payload)
-                .collect();
-            let first = cells.first()?;
-            let (input_bytes, content_type) = (first.input_bytes, first.content_type.clone());
-            let cut_from = first.cut_from.clone();
-            let settings: Vec<Setting> = cells.into_iter().filter_map(setting).collect();
-            (!settings.is_empty()).then(|| Body {
-                payload: payload.to_string(),
-                input_bytes,
-                settings,
-                content_type,
-                cut_from,
-            })
-        })
-        .collect()
-}
-
 /// Advice for every payload of `run`, in the order they appear; bodies cut only to
 /// place the minimum size get none.
 pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
@@ -296,16 +254,6 @@ pub fn answers_among(
         );
     }
     answers
-}
-
-fn setting(cell: &RunCell) -> Option<Setting> {
-    Some(Setting {
-        key: cell.key.clone(),
-        compressed_bytes: cell.compressed_bytes,
-        ratio: cell.ratio(),
-        compress_s: cell.compress.as_ref()?.median_s,
-        decompress_s: cell.decompress.as_ref()?.median_s,
-    })
 }
 
 /// Whether `b` dominates `a` on size and the time `time` picks.

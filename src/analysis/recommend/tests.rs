@@ -3,6 +3,7 @@
 use super::fixtures::{options, run};
 use super::*;
 use crate::codec::CodecKind;
+use crate::results::RunCell;
 
 fn names(settings: &[Setting]) -> Vec<String> {
     settings.iter().map(Setting::name).collect()

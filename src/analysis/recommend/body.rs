@@ -1,0 +1,64 @@
+//! The bodies of a run as `recommend` weighs them: each payload with the settings
+//! measured on it that did not fail.
+
+use super::Setting;
+use crate::results::{LoadedRun, RunCell};
+
+/// One measured body and its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// Payload name.
+    pub payload: String,
+    /// Uncompressed size.
+    pub input_bytes: u64,
+    /// Every setting measured on it that did not fail.
+    pub settings: Vec<Setting>,
+    /// The content type it was served as, for a body from a HAR capture.
+    pub content_type: Option<String>,
+    /// The payload it was cut from to place the minimum body size: it places the
+    /// minimum but weighs in no choice.
+    pub cut_from: Option<String>,
+}
+
+/// The bodies of `run`, in the order they appear. Cells that failed or have no timings
+/// are left out, and so are bodies left with none.
+pub fn bodies(run: &LoadedRun) -> Vec<Body> {
+    let mut payloads: Vec<&str> = Vec::new();
+    for cell in run.codec_cells() {
+        if !payloads.contains(&cell.key.payload.as_str()) {
+            payloads.push(&cell.key.payload);
+        }
+    }
+    payloads
+        .into_iter()
+        .filter_map(|payload| {
+            let cells: Vec<&RunCell> = run
+                .codec_cells()
+                .iter()
+                .filter(|c| c.key.payload == payload)
+                .collect();
+            let first = cells.first()?;
+            let (input_bytes, content_type) = (first.input_bytes, first.content_type.clone());
+            let cut_from = first.cut_from.clone();
+            let settings: Vec<Setting> = cells.into_iter().filter_map(setting).collect();
+            (!settings.is_empty()).then(|| Body {
+                payload: payload.to_string(),
+                input_bytes,
+                settings,
+                content_type,
+                cut_from,
+            })
+        })
+        .collect()
+}
+
+/// The setting `cell` measured, if it has timings.
+pub(super) fn setting(cell: &RunCell) -> Option<Setting> {
+    Some(Setting {
+        key: cell.key.clone(),
+        compressed_bytes: cell.compressed_bytes,
+        ratio: cell.ratio(),
+        compress_s: cell.compress.as_ref()?.median_s,
+        decompress_s: cell.decompress.as_ref()?.median_s,
+    })
+}

@@ -4,6 +4,7 @@
 mod analysis;
 mod http;
 mod measure;
+mod probe;
 
 pub use analysis::{
     CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, RecommendArgs, ReproduceArgs, RunSourceArgs,
@@ -11,6 +12,7 @@ pub use analysis::{
 };
 pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
 pub use measure::{GeneratorArgs, MeasureArgs, OutputArgs, PayloadArgs, RunArgs};
+pub use probe::ProbeArgs;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -84,6 +86,13 @@ pub enum Command {
     /// you pick (127.0.0.1:8080 by default), for a browser, `curl --compressed` or a load
     /// generator you trust. Prints each URL at start.
     Serve(ServeArgs),
+    /// Measure a live server: each Accept-Encoding's body, time and bytes.
+    ///
+    /// For each URL, requests with identity, gzip, br, zstd and a browser's
+    /// Accept-Encoding: status, Content-Encoding, Vary, body and wire bytes, time to the
+    /// first and last byte; every body decoded and compared with the identity body.
+    /// With --server, the level whose predicted body matches beside it.
+    Probe(ProbeArgs),
 }
 
 #[cfg(test)]

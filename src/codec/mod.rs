@@ -41,6 +41,20 @@ pub fn implementations(kind: CodecKind) -> Vec<Box<dyn Codec>> {
     }
 }
 
+/// `server`'s own encoder of `kind`, where it runs in codecbench; `None` for Caddy's,
+/// which is Go's.
+pub fn of_server(server: crate::vocab::Server, kind: CodecKind) -> Option<Box<dyn Codec>> {
+    use crate::vocab::Server;
+    Some(match (server, kind) {
+        (Server::Aspnetcore, kind) => server_codec(kind),
+        (Server::Nginx, CodecKind::Zstd) => Box::new(Libzstd),
+        (Server::Nginx, CodecKind::Brotli) => Box::new(nginx::NginxBrotli),
+        (Server::Nginx, CodecKind::Gzip) => Box::new(nginx::NginxGzip),
+        (Server::TowerHttp, kind) => Box::new(tower_http::TowerHttp(kind)),
+        (Server::Caddy, _) => return None,
+    })
+}
+
 /// The implementation of `kind` servers run: the first of [`implementations`].
 pub fn server_codec(kind: CodecKind) -> Box<dyn Codec> {
     implementations(kind).remove(0)

@@ -154,16 +154,26 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
             );
         }
     }
-    let failures = report.failures();
-    for failure in &failures {
+    named_failures(&report.failures(), |n| {
+        format!(
+            "{} failed their round trip",
+            crate::format::count(n as u64, "cell")
+        )
+    })
+}
+
+/// Names each of `failures` on stderr, one line each, and fails with `summary` of their
+/// count when there are any.
+pub fn named_failures(
+    failures: &[String],
+    summary: impl Fn(usize) -> String,
+) -> crate::error::Result {
+    for failure in failures {
         eprintln!("codecbench: FAILED {failure}");
     }
     match failures.len() {
         0 => Ok(()),
-        n => Err(Error::failed(format!(
-            "{} failed their round trip",
-            crate::format::count(n as u64, "cell")
-        ))),
+        n => Err(Error::failed(summary(n))),
     }
 }
 

@@ -8,6 +8,7 @@ mod measure;
 mod merge;
 mod output;
 mod payloads;
+mod probe;
 pub mod progress;
 mod run;
 mod serve;
@@ -32,5 +33,6 @@ pub fn run(cli: Cli) -> Result {
         Command::Plot(args) => analysis::plot(PlotConfig::from_args(args)?),
         Command::Http(args) => http::run(HttpConfig::from_args(args)?),
         Command::Serve(args) => serve::run(ServeConfig::from_args(args)?),
+        Command::Probe(args) => probe::run(crate::config::probe::ProbeConfig::from_args(args)?),
     }
 }

@@ -7,6 +7,7 @@ pub mod http;
 pub mod levels;
 pub mod measure;
 pub mod outputs;
+pub mod probe;
 mod settings;
 
 use std::path::PathBuf;

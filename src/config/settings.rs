@@ -7,7 +7,7 @@ use super::levels;
 use crate::bench::CodecSetting;
 use crate::cli::MeasureArgs;
 use crate::codec::api::{Api, ThroughApi};
-use crate::codec::{nginx, CodecKind, EncoderChoice};
+use crate::codec::{CodecKind, EncoderChoice};
 use crate::vocab::Server;
 
 /// Every codec's settings: its implementations (and reused encoder) with its levels,
@@ -88,15 +88,10 @@ fn server_settings(
 ) -> Result<Vec<CodecSetting>> {
     let mut settings = Vec::new();
     for &kind in codecs {
-        let codec: Box<dyn crate::codec::Codec> = match (server, kind) {
-            (Server::Nginx, CodecKind::Zstd) => Box::new(crate::codec::Libzstd),
-            (Server::Nginx, CodecKind::Brotli) => Box::new(nginx::NginxBrotli),
-            (Server::Nginx, CodecKind::Gzip) => Box::new(nginx::NginxGzip),
-            (Server::TowerHttp, kind) => Box::new(crate::codec::tower_http::TowerHttp(kind)),
-            (Server::Caddy, _) => bail!(
-                "--server caddy: Caddy compresses with Go's libraries, which do not run in codecbench; measure the server itself"
-            ),
-            (Server::Aspnetcore, kind) => crate::codec::server_codec(kind),
+        let Some(codec) = crate::codec::of_server(server, kind) else {
+            bail!(
+                "--server {server}: Caddy compresses with Go's libraries, which do not run in codecbench; measure the server itself"
+            );
         };
         let list = level_options
             .iter()

@@ -14,6 +14,7 @@ pub mod markdown;
 pub mod matrix;
 pub mod merged;
 pub mod noise;
+pub mod probe;
 pub mod recommendation;
 pub mod reproduction;
 pub mod seam;

@@ -43,6 +43,8 @@ pub enum Subject<'a> {
     },
     /// `zstd-params`' tables.
     ZstdParams(&'a [super::zstd_params::ParamsTable]),
+    /// A live server probed.
+    Probe(&'a crate::results::probe::ProbeReport),
 }
 
 /// Turns any [`Subject`] into this format's bytes.
@@ -84,6 +86,7 @@ impl Exporter for Csv {
                 (true, false) => merged::render_http_csv(m),
                 _ => merged::render_csv(m),
             },
+            Subject::Probe(report) => super::probe::render_csv(report),
             _ => bail!("this result has no CSV form"),
         })
     }
@@ -98,6 +101,7 @@ impl Exporter for Json {
             Subject::Advice {
                 answers, advice, ..
             } => recommendation::render_json(answers, advice),
+            Subject::Probe(report) => super::probe::render_json(report),
             _ => bail!("this result has no JSON form"),
         })
     }
@@ -133,6 +137,11 @@ pub fn documents(subject: &Subject) -> Vec<Document> {
             options,
         } => vec![recommendation::document(answers, advice, options)],
         Subject::ZstdParams(tables) => vec![zstd_params::document(tables)],
+        Subject::Probe(report) => report
+            .urls
+            .iter()
+            .map(|url| super::probe::document(url, report))
+            .collect(),
     }
 }
 

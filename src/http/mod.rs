@@ -29,6 +29,8 @@ pub const MAX_DURATION: Duration = Duration::from_secs(600);
 mod client;
 pub mod dictionary;
 mod encoding;
+pub mod probe;
+pub mod probing;
 pub mod serve;
 mod server;
 mod shaping;

@@ -62,6 +62,9 @@ fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
         ),
         None => bail!("no schema_version"),
     }
+    if value.get("kind").and_then(|k| k.as_str()) == Some(super::probe::PROBE_KIND) {
+        bail!("this is a `probe` result; compare and merge read `run` and `http` results");
+    }
     if value.get("kind").and_then(|k| k.as_str()) == Some(HTTP_KIND) {
         let report: HttpReport = serde_json::from_value(value)?;
         validate_http(&report)?;

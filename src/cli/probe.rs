@@ -1,0 +1,44 @@
+//! Options of `codecbench probe`.
+
+use clap::Args;
+
+use super::measure::OutputArgs;
+
+/// Options of `codecbench probe`.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// URLs to probe, `http://HOST[:PORT]/PATH`.
+    #[arg(required = true, value_name = "URL")]
+    pub urls: Vec<String>,
+
+    /// Requests per Accept-Encoding, at most 100,000.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub requests: usize,
+
+    /// The longest one Accept-Encoding may take, in seconds (at most 600).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub duration: f64,
+
+    /// Connections per Accept-Encoding, each sending one request at a time (1 to 64).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub concurrency: usize,
+
+    /// A request header to send with every request, `NAME: VALUE` (e.g. a cookie or
+    /// an Authorization header). Repeat for several.
+    #[arg(short = 'H', long = "header", value_name = "NAME:VALUE")]
+    pub headers: Vec<String>,
+
+    /// Predict each body with this server's own encoders (`nginx`, `tower-http`,
+    /// `aspnetcore`): the level whose body matches what was sent, and codecbench's time
+    /// to compress it.
+    #[arg(long, value_enum, value_name = "SERVER")]
+    pub server: Option<crate::vocab::Server>,
+
+    /// No progress lines on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// What to print and keep.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}

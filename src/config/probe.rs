@@ -1,0 +1,98 @@
+//! Checks of `codecbench probe`'s input.
+
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+
+use crate::cli::ProbeArgs;
+use crate::export::Format;
+use crate::http::probe::{target, ProbeLoad, Target};
+use crate::vocab::Server;
+
+/// Settings of `codecbench probe`.
+pub struct ProbeConfig {
+    /// Where to send requests.
+    pub targets: Vec<Target>,
+    /// Extra request headers, `(name, value)`.
+    pub headers: Vec<(String, String)>,
+    /// The load per Accept-Encoding.
+    pub load: ProbeLoad,
+    /// The server profile to predict with.
+    pub server: Option<Server>,
+    /// What stdout shows.
+    pub format: Format,
+    /// The files written at the end.
+    pub exports: super::outputs::Exports,
+    /// No progress lines.
+    pub quiet: bool,
+}
+
+impl ProbeConfig {
+    /// Checks the URLs, headers and bounds.
+    pub fn from_args(args: ProbeArgs) -> Result<Self> {
+        let targets = args
+            .urls
+            .iter()
+            .map(|url| target(url))
+            .collect::<Result<Vec<_>>>()?;
+        let headers = args
+            .headers
+            .iter()
+            .map(|h| header(h))
+            .collect::<Result<Vec<_>>>()?;
+        if !(1..=100_000).contains(&args.requests) {
+            bail!("--requests {} must be 1 to 100,000", args.requests);
+        }
+        if !(args.duration.is_finite() && args.duration > 0.0 && args.duration <= 600.0) {
+            bail!(
+                "--duration {} must be above 0 and at most 600 seconds",
+                args.duration
+            );
+        }
+        if !(1..=64).contains(&args.concurrency) {
+            bail!("--concurrency {} must be 1 to 64", args.concurrency);
+        }
+        if args.server == Some(Server::Caddy) {
+            bail!("--server caddy: Caddy compresses with Go's libraries, which do not run in codecbench, so nothing can be predicted; probe without --server");
+        }
+        if args.output.markdown.is_some() {
+            bail!("--export-markdown: probe writes CSV and JSON files; print Markdown with --format markdown");
+        }
+        let exports = super::outputs::Exports {
+            csv: args.output.csv.clone(),
+            json: args.output.json.clone(),
+            markdown: None,
+        };
+        exports.check(&[])?;
+        Ok(ProbeConfig {
+            targets,
+            headers,
+            load: ProbeLoad {
+                requests: args.requests,
+                duration: Duration::from_secs_f64(args.duration),
+                concurrency: args.concurrency,
+            },
+            server: args.server,
+            format: args.output.format,
+            exports,
+            quiet: args.quiet,
+        })
+    }
+}
+
+/// `NAME: VALUE`, checked as HTTP allows.
+fn header(text: &str) -> Result<(String, String)> {
+    let Some((name, value)) = text.split_once(':') else {
+        bail!("-H '{text}': not NAME:VALUE");
+    };
+    let (name, value) = (name.trim(), value.trim());
+    if hyper::header::HeaderName::from_bytes(name.as_bytes()).is_err()
+        || hyper::header::HeaderValue::from_str(value).is_err()
+    {
+        bail!("-H '{text}': not a valid header");
+    }
+    if name.eq_ignore_ascii_case("accept-encoding") || name.eq_ignore_ascii_case("host") {
+        bail!("-H '{text}': probe sets {name} itself");
+    }
+    Ok((name.to_string(), value.to_string()))
+}

@@ -1,0 +1,212 @@
+//! One URL probed: the `identity` body first, as the reference, then each other
+//! `Accept-Encoding`, every body decoded and compared with the reference byte for byte,
+//! and, for a server profile, the level whose predicted body matches what was sent.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{anyhow, Result};
+
+use super::encoding::decode;
+use super::probe::{exchange_all, Exchange, ProbeLoad, Target};
+use crate::results::probe::{ProbeRow, UrlResult};
+use crate::stats::percentile;
+use crate::vocab::{CodecKind, Server, BROWSER_ACCEPT_ENCODING};
+
+/// The `Accept-Encoding` values probe sends, the reference first.
+pub const ACCEPT_ENCODINGS: [&str; 5] = ["identity", "gzip", "br", "zstd", BROWSER_ACCEPT_ENCODING];
+
+/// Probes `target` with every [`ACCEPT_ENCODINGS`] value.
+pub fn probe_url(
+    target: &Target,
+    headers: &[(String, String)],
+    load: ProbeLoad,
+    server: Option<Server>,
+) -> UrlResult {
+    let (identity, reference) = probe_one(target, "identity", headers, load, None);
+    let mut rows = vec![identity];
+    for accept in &ACCEPT_ENCODINGS[1..] {
+        let row = match &reference {
+            Some(body) => probe_one(target, accept, headers, load, Some(body)).0,
+            None => failed(
+                accept,
+                "the identity request failed, so nothing to compare with",
+            ),
+        };
+        rows.push(row);
+    }
+    let identity_ttfb = rows[0].ttfb_p50_ms;
+    for row in rows.iter_mut().skip(1).filter(|r| r.failure.is_none()) {
+        if row.encoding != "identity" {
+            row.server_extra_ms = Some(row.ttfb_p50_ms - identity_ttfb);
+        }
+        if let (Some(server), Some(body)) = (server, &reference) {
+            predict(row, server, body);
+        }
+    }
+    UrlResult {
+        url: target.url.clone(),
+        identity_bytes: reference.as_ref().map(|b| b.len() as u64),
+        rows,
+    }
+}
+
+fn failed(accept: &str, why: impl Into<String>) -> ProbeRow {
+    ProbeRow {
+        accept_encoding: accept.to_string(),
+        requests: 0,
+        status: 0,
+        encoding: String::new(),
+        vary: None,
+        body_bytes: 0.0,
+        wire_bytes: 0.0,
+        predicted_level: None,
+        predicted_body_bytes: None,
+        predicted_compress_ms: None,
+        ttfb_p50_ms: 0.0,
+        ttfb_p99_ms: 0.0,
+        total_p50_ms: 0.0,
+        total_p99_ms: 0.0,
+        server_extra_ms: None,
+        total_ms: Vec::new(),
+        failure: Some(why.into()),
+    }
+}
+
+/// Checks one response against the reference (none for the identity request itself).
+fn check(exchange: &Exchange, reference: Option<&[u8]>) -> Result<()> {
+    match exchange.status {
+        200..=299 => {}
+        300..=399 => {
+            let to = exchange.location.as_deref().unwrap_or("?");
+            return Err(anyhow!(
+                "redirected ({}) to {to}: probe the final URL",
+                exchange.status
+            ));
+        }
+        status => return Err(anyhow!("the server answered {status}")),
+    }
+    let Some(reference) = reference else {
+        return Ok(());
+    };
+    let coding = exchange
+        .content_encoding
+        .as_deref()
+        .filter(|c| *c != "identity");
+    let decoded = decode(coding, &exchange.body)?;
+    if decoded != reference {
+        return Err(anyhow!(
+            "the {} body decodes to {} bytes that differ from the identity body ({} bytes)",
+            coding.unwrap_or("identity"),
+            decoded.len(),
+            reference.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Sends `accept`'s requests and sums them up; the first body comes back with it.
+fn probe_one(
+    target: &Target,
+    accept: &str,
+    headers: &[(String, String)],
+    load: ProbeLoad,
+    reference: Option<&Vec<u8>>,
+) -> (ProbeRow, Option<Vec<u8>>) {
+    let seen: Mutex<Vec<Exchange>> = Mutex::new(Vec::new());
+    let each = |exchange: Exchange| -> Result<()> {
+        check(&exchange, reference.map(Vec::as_slice))?;
+        let mut seen = seen.lock().expect("no panic holds it");
+        // Keep one body: the first, as the reference or for the prediction.
+        let body = if seen.is_empty() {
+            exchange.body.clone()
+        } else {
+            Default::default()
+        };
+        seen.push(Exchange { body, ..exchange });
+        Ok(())
+    };
+    let result = exchange_all(target, accept, headers, load, &each);
+    let seen = seen.into_inner().expect("no panic holds it");
+    if let Err(error) = result {
+        return (failed(accept, format!("{error:#}")), None);
+    }
+    let Some(first) = seen.first() else {
+        return (failed(accept, "no response within the load's bounds"), None);
+    };
+    let ms = |pick: fn(&Exchange) -> std::time::Duration| -> Vec<f64> {
+        let mut v: Vec<f64> = seen.iter().map(|e| pick(e).as_secs_f64() * 1e3).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (ttfb, total) = (ms(|e| e.first_byte), ms(|e| e.last_byte));
+    let mean = |f: fn(&Exchange) -> f64| seen.iter().map(f).sum::<f64>() / seen.len() as f64;
+    let row = ProbeRow {
+        accept_encoding: accept.to_string(),
+        requests: seen.len(),
+        status: first.status,
+        encoding: first
+            .content_encoding
+            .clone()
+            .unwrap_or_else(|| "identity".into()),
+        vary: first.vary.clone(),
+        body_bytes: first.body.len() as f64,
+        wire_bytes: mean(|e| e.wire_bytes as f64),
+        ttfb_p50_ms: percentile(&ttfb, 50.0),
+        ttfb_p99_ms: percentile(&ttfb, 99.0),
+        total_p50_ms: percentile(&total, 50.0),
+        total_p99_ms: percentile(&total, 99.0),
+        total_ms: seen
+            .iter()
+            .map(|e| e.last_byte.as_secs_f64() * 1e3)
+            .collect(),
+        ..failed(accept, "")
+    };
+    let row = ProbeRow {
+        failure: None,
+        ..row
+    };
+    (row, Some(first.body.to_vec()))
+}
+
+/// The level of `server`'s own encoder whose body for `reference` is the size the
+/// server sent (the nearest, if none is), and codecbench's time to compress it.
+fn predict(row: &mut ProbeRow, server: Server, reference: &[u8]) {
+    let kind = match row.encoding.as_str() {
+        "gzip" => CodecKind::Gzip,
+        "br" => CodecKind::Brotli,
+        "zstd" => CodecKind::Zstd,
+        _ => return,
+    };
+    let Some(codec) = crate::codec::of_server(server, kind) else {
+        return;
+    };
+    let sent = row.body_bytes as u64;
+    let mut best: Option<(i32, u64)> = None;
+    for level in codec.supported_levels().filter(|l| (0..=19).contains(l)) {
+        let Ok(body) = codec.compress(level, reference) else {
+            continue;
+        };
+        let size = body.len() as u64;
+        if best.is_none_or(|(_, b)| size.abs_diff(sent) < b.abs_diff(sent)) {
+            best = Some((level, size));
+        }
+        if size == sent {
+            break;
+        }
+    }
+    let Some((level, size)) = best else {
+        return;
+    };
+    let mut times: Vec<f64> = (0..5)
+        .filter_map(|_| {
+            let start = Instant::now();
+            codec.compress(level, reference).ok()?;
+            Some(start.elapsed().as_secs_f64() * 1e3)
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    row.predicted_level = Some(level);
+    row.predicted_body_bytes = Some(size);
+    row.predicted_compress_ms = times.get(times.len() / 2).copied();
+}

@@ -1,0 +1,126 @@
+//! End to end: `codecbench probe` against Debian's nginx with ngx_brotli on 127.0.0.1.
+
+mod common;
+mod servers;
+
+use codecbench::payload::{generate, RngKind};
+use common::{bad_input, codecbench};
+use serde_json::Value;
+use servers::{fetch, installed, BROTLI_FILTER, BROTLI_STATIC};
+
+const PACKAGES: &str = "nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static";
+
+/// br 5 and gzip 6 for JSON, as a site might configure them.
+const SITE: &str = "    brotli on; brotli_comp_level 5; brotli_types application/json;\n    \
+                    gzip on; gzip_comp_level 6; gzip_types application/json; gzip_vary on;\n    \
+                    gzip_static on;";
+
+fn probe(url: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
+    let output = codecbench()
+        .args([
+            "probe",
+            url,
+            "--requests",
+            "3",
+            "--format",
+            "json",
+            "--quiet",
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let report = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    (output.status.code(), report, stderr)
+}
+
+fn row<'a>(report: &'a Value, accept: &str) -> &'a Value {
+    report["urls"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["accept_encoding"] == accept)
+        .unwrap()
+}
+
+#[test]
+fn probe_reports_what_nginx_sends_beside_the_prediction() {
+    if !installed("nginx", &[BROTLI_FILTER, BROTLI_STATIC], PACKAGES)
+        || !installed("curl", &[], "curl")
+    {
+        return;
+    }
+    let small = generate(1000, 42, RngKind::Dotnet);
+    let nginx = servers::nginx(&[("small.json", &small)], SITE).unwrap();
+    let url = nginx.url("/small.json");
+    let (code, report, stderr) = probe(&url, &["--server", "nginx"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(report["kind"], "probe");
+    for (accept, coding, level) in [("gzip", "gzip", 6), ("br", "br", 5)] {
+        let row = row(&report, accept);
+        assert_eq!(row["encoding"], coding, "{row}");
+        assert_eq!(row["status"], 200);
+        assert_eq!(row["vary"], "Accept-Encoding");
+        // The body bytes are what curl receives, and nginx's own encoders predict them
+        // to the byte at the level the site set.
+        let curl = fetch(&url, accept).body.len() as f64;
+        assert_eq!(row["body_bytes"].as_f64().unwrap(), curl, "{accept}");
+        assert_eq!(
+            row["predicted_body_bytes"].as_f64().unwrap(),
+            curl,
+            "{accept}"
+        );
+        assert_eq!(row["predicted_level"], level, "{accept}");
+        assert!(row["wire_bytes"].as_f64().unwrap() > curl);
+    }
+    // Stock nginx has no zstd: a zstd-only client gets the body as it is.
+    assert_eq!(row(&report, "zstd")["encoding"], "identity");
+    assert_eq!(row(&report, "gzip, deflate, br, zstd")["encoding"], "br");
+    assert_eq!(report["urls"][0]["identity_bytes"], small.len());
+}
+
+#[test]
+fn a_server_that_sends_other_content_for_gzip_fails_naming_it() {
+    if !installed("nginx", &[BROTLI_FILTER, BROTLI_STATIC], PACKAGES) {
+        return;
+    }
+    let small = generate(1000, 42, RngKind::Dotnet);
+    // gzip_static serves a stale precompressed file: another version of the body.
+    let stale = generate(1000, 7, RngKind::Dotnet);
+    let mangled = codecbench::codec::server_codec(codecbench::codec::CodecKind::Gzip)
+        .compress(6, &stale)
+        .unwrap();
+    let files: [(&str, &[u8]); 2] = [("small.json", &small), ("small.json.gz", &mangled)];
+    let nginx = servers::nginx(&files, SITE).unwrap();
+    let (code, report, stderr) = probe(&nginx.url("/small.json"), &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let failure = row(&report, "gzip")["failure"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(failure.contains("gzip body decodes to"), "{failure}");
+    assert!(
+        stderr.contains("FAILED") && stderr.contains("Accept-Encoding: gzip"),
+        "{stderr}"
+    );
+    assert!(row(&report, "br")["failure"].is_null());
+}
+
+#[test]
+fn unreachable_hosts_and_bad_urls_are_one_line() {
+    // Nothing listens on port 1 of loopback: a failed row and exit 1, not a hang.
+    let (code, report, stderr) = probe("http://127.0.0.1:1/", &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let failure = row(&report, "identity")["failure"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(failure.contains("cannot connect"), "{failure}");
+    let message = bad_input(&["probe", "ftp://example/"]);
+    assert!(message.contains("not an http:// URL"), "{message}");
+    let message = bad_input(&["probe", "http://127.0.0.1/", "-H", "no colon"]);
+    assert!(message.contains("NAME:VALUE"), "{message}");
+    let message = bad_input(&["probe", "http://127.0.0.1/", "--server", "caddy"]);
+    assert!(message.contains("Go's libraries"), "{message}");
+}

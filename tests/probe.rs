@@ -8,6 +8,10 @@ use common::{bad_input, codecbench};
 use serde_json::Value;
 use servers::{fetch, installed, BROTLI_FILTER, BROTLI_STATIC};
 
+fn nginx_here() -> bool {
+    installed("nginx", &[BROTLI_FILTER, BROTLI_STATIC], PACKAGES)
+}
+
 const PACKAGES: &str = "nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static";
 
 /// br 5 and gzip 6 for JSON, as a site might configure them.
@@ -118,9 +122,47 @@ fn unreachable_hosts_and_bad_urls_are_one_line() {
         .to_string();
     assert!(failure.contains("cannot connect"), "{failure}");
     let message = bad_input(&["probe", "ftp://example/"]);
-    assert!(message.contains("not an http:// URL"), "{message}");
+    assert!(
+        message.contains("not an http:// or https:// URL"),
+        "{message}"
+    );
     let message = bad_input(&["probe", "http://127.0.0.1/", "-H", "no colon"]);
     assert!(message.contains("NAME:VALUE"), "{message}");
     let message = bad_input(&["probe", "http://127.0.0.1/", "--server", "caddy"]);
     assert!(message.contains("Go's libraries"), "{message}");
+}
+
+#[test]
+fn probe_speaks_tls_and_says_when_the_certificate_is_not_trusted() {
+    if !nginx_here() || !installed("openssl", &[], "openssl") {
+        return;
+    }
+    let small = generate(1000, 42, RngKind::Dotnet);
+    let nginx = servers::nginx_tls(&[("small.json", &small)], SITE).unwrap();
+    let url = format!("https://{}/small.json", nginx.address);
+    // A self-signed certificate: refused, in one line that names the way past it.
+    let (code, report, stderr) = probe(&url, &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let failure = row(&report, "identity")["failure"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        failure.contains("TLS") && failure.contains("--insecure"),
+        "{failure}"
+    );
+    // Accepted with --insecure: the same bodies and predictions as over plain HTTP, and
+    // more bytes on the wire (TLS records).
+    let (code, report, stderr) = probe(&url, &["--insecure", "--server", "nginx"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for (accept, bytes) in [("gzip", 47_113.0), ("br", 41_126.0)] {
+        let row = row(&report, accept);
+        assert_eq!(row["body_bytes"].as_f64().unwrap(), bytes, "{row}");
+        assert_eq!(
+            row["predicted_body_bytes"].as_f64().unwrap(),
+            bytes,
+            "{row}"
+        );
+        assert!(row["wire_bytes"].as_f64().unwrap() > bytes + 100.0, "{row}");
+    }
 }

@@ -7,7 +7,7 @@ use super::measure::OutputArgs;
 /// Options of `codecbench probe`.
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
-    /// URLs to probe, `http://HOST[:PORT]/PATH`.
+    /// URLs to probe, `http://HOST[:PORT]/PATH` or `https://...`.
     #[arg(required = true, value_name = "URL")]
     pub urls: Vec<String>,
 
@@ -27,6 +27,11 @@ pub struct ProbeArgs {
     /// an Authorization header). Repeat for several.
     #[arg(short = 'H', long = "header", value_name = "NAME:VALUE")]
     pub headers: Vec<String>,
+
+    /// Accept any TLS certificate for https:// URLs, e.g. a self-signed one (the
+    /// connection is encrypted, not authenticated).
+    #[arg(long)]
+    pub insecure: bool,
 
     /// Predict each body with this server's own encoders (`nginx`, `tower-http`,
     /// `aspnetcore`): the level whose body matches what was sent, and codecbench's time

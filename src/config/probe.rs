@@ -71,6 +71,7 @@ impl ProbeConfig {
                 requests: args.requests,
                 duration: Duration::from_secs_f64(args.duration),
                 concurrency: args.concurrency,
+                insecure: args.insecure,
             },
             server: args.server,
             format: args.output.format,

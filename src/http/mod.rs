@@ -34,6 +34,7 @@ pub mod probing;
 pub mod serve;
 mod server;
 mod shaping;
+mod tls;
 
 use client::measure_encoding;
 pub use client::negotiate;

@@ -1,6 +1,7 @@
-//! `codecbench probe`'s client: HTTP/1.1 requests to a live server, one Accept-Encoding
-//! at a time, each response's head and body timed and its bytes on the socket counted.
-//! The load is bounded by a request count and a duration, and a stop request ends it.
+//! `codecbench probe`'s client: HTTP/1.1 requests to a live server, over TCP or TLS
+//! (rustls, Mozilla's roots), one Accept-Encoding at a time, each response's head and
+//! body timed and its bytes on the socket counted (TLS records included). The load is
+//! bounded by a request count and a duration, and a stop request ends it.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,6 +29,8 @@ pub struct Target {
     pub port: u16,
     /// The path and query to request.
     pub path: String,
+    /// `https://`: TLS over the connection.
+    pub tls: bool,
 }
 
 /// How much to send per Accept-Encoding.
@@ -39,6 +42,8 @@ pub struct ProbeLoad {
     pub duration: Duration,
     /// Connections, each sending one request at a time.
     pub concurrency: usize,
+    /// Accept any certificate (`--insecure`), e.g. a self-signed one.
+    pub insecure: bool,
 }
 
 /// One response as the client saw it.
@@ -76,6 +81,11 @@ pub fn exchange_all(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let tls = target
+        .tls
+        .then(|| super::tls::client_config(load.insecure))
+        .transpose()?;
+    let tls = tls.as_ref();
     let claimed = AtomicUsize::new(0);
     let deadline = Instant::now() + load.duration;
     let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -87,7 +97,9 @@ pub fn exchange_all(
     };
     runtime.block_on(async {
         let connections = (0..load.concurrency.max(1)).map(|_| async {
-            if let Err(error) = connection(target, accept_encoding, headers, &claim, each).await {
+            if let Err(error) =
+                connection(target, tls, accept_encoding, headers, &claim, each).await
+            {
                 let mut slot = first_error.lock().expect("no panic holds it");
                 slot.get_or_insert(error);
             }
@@ -103,6 +115,7 @@ pub fn exchange_all(
 /// One connection's requests while `claim` allows.
 async fn connection(
     target: &Target,
+    tls: Option<&Arc<rustls::ClientConfig>>,
     accept_encoding: &str,
     headers: &[(String, String)],
     claim: &(dyn Fn() -> bool + Sync),
@@ -116,12 +129,25 @@ async fn connection(
         .map_err(|_| anyhow::anyhow!("cannot connect to {address}: no answer within 10 s"))?
         .with_context(|| format!("cannot connect to {address}"))?;
     stream.set_nodelay(true)?;
-    let io = TokioIo::new(Counting {
+    let counted = Counting {
         stream,
         read: read.clone(),
-    });
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(io).await?;
-    tokio::spawn(connection);
+    };
+    let mut sender = match tls {
+        None => {
+            let (sender, connection) =
+                hyper::client::conn::http1::handshake(TokioIo::new(counted)).await?;
+            tokio::spawn(connection);
+            sender
+        }
+        Some(config) => {
+            let stream = super::tls::connect(config, &target.host, counted).await?;
+            let (sender, connection) =
+                hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+            tokio::spawn(connection);
+            sender
+        }
+    };
     while claim() {
         let request = build(target, accept_encoding, headers)?;
         let exchange = tokio::time::timeout(TIMEOUT, send(&mut sender, request, &read))
@@ -148,7 +174,8 @@ fn build(
 }
 
 fn host_header(target: &Target) -> String {
-    if target.port == 80 {
+    let default = if target.tls { 443 } else { 80 };
+    if target.port == default {
         target.host.clone()
     } else {
         format!("{}:{}", target.host, target.port)
@@ -188,13 +215,12 @@ async fn send(
     })
 }
 
-/// Splits an `http://HOST[:PORT]/PATH` URL; anything else is an error naming it.
+/// Splits an `http[s]://HOST[:PORT]/PATH` URL; anything else is an error naming it.
 pub fn target(url: &str) -> Result<Target> {
-    let Some(rest) = url.strip_prefix("http://") else {
-        if url.starts_with("https://") {
-            bail!("{url}: probe speaks plain HTTP so far; put a TLS-terminating proxy aside or probe the backend over http://");
-        }
-        bail!("{url}: not an http:// URL");
+    let (rest, tls) = match (url.strip_prefix("http://"), url.strip_prefix("https://")) {
+        (Some(rest), _) => (rest, false),
+        (_, Some(rest)) => (rest, true),
+        _ => bail!("{url}: not an http:// or https:// URL"),
     };
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
@@ -209,7 +235,7 @@ pub fn target(url: &str) -> Result<Target> {
                 .with_context(|| format!("{url}: '{port}' is not a port"))?;
             (&authority[..i], port)
         }
-        _ => (authority, 80),
+        _ => (authority, if tls { 443 } else { 80 }),
     };
     let host = host.trim_start_matches('[').trim_end_matches(']');
     if host.is_empty() {
@@ -220,6 +246,7 @@ pub fn target(url: &str) -> Result<Target> {
         host: host.to_string(),
         port,
         path: path.to_string(),
+        tls,
     })
 }
 
@@ -244,9 +271,7 @@ mod tests {
         assert!(target("ftp://x/").is_err());
         assert!(target("http://:80/").is_err());
         assert!(target("http://host:99999/").is_err());
-        assert!(target("https://x/")
-            .unwrap_err()
-            .to_string()
-            .contains("plain HTTP"));
+        let t = target("https://example.org/a").unwrap();
+        assert_eq!((t.port, t.tls), (443, true));
     }
 }

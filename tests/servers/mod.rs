@@ -98,10 +98,53 @@ fn site(files: &[(&str, &[u8])]) -> tempfile::TempDir {
 /// `server_body` (directives and locations) inside its `server` block. `Err` carries
 /// its error log when it does not start.
 pub fn nginx(files: &[(&str, &[u8])], server_body: &str) -> Result<Running, String> {
+    nginx_on(files, server_body, false)
+}
+
+/// As [`nginx`], over TLS with a self-signed certificate for 127.0.0.1 that the `openssl`
+/// program makes in the server's directory.
+pub fn nginx_tls(files: &[(&str, &[u8])], server_body: &str) -> Result<Running, String> {
+    nginx_on(files, server_body, true)
+}
+
+/// A certificate and key for 127.0.0.1 in `dir`, made by `openssl`; the `ssl` part of
+/// nginx's `listen` and the directives that name them.
+fn self_signed(dir: &Path) -> (&'static str, String) {
+    let status = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args([
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ])
+        .arg("-keyout")
+        .arg(dir.join("key.pem"))
+        .arg("-out")
+        .arg(dir.join("cert.pem"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl runs");
+    assert!(status.success(), "openssl made no certificate");
+    let root = dir.display();
+    let directives =
+        format!("    ssl_certificate {root}/cert.pem;\n    ssl_certificate_key {root}/key.pem;\n");
+    (" ssl", directives)
+}
+
+fn nginx_on(files: &[(&str, &[u8])], server_body: &str, tls: bool) -> Result<Running, String> {
     for _attempt in 0..3 {
         let dir = site(files);
         let port = free_port();
         let root = dir.path().display().to_string();
+        let (ssl, certificate) = if tls {
+            self_signed(dir.path())
+        } else {
+            ("", String::new())
+        };
         let conf = format!(
             "daemon off;\nmaster_process off;\nworker_processes 1;\n\
              error_log {root}/error.log;\npid {root}/nginx.pid;\n\
@@ -110,7 +153,7 @@ pub fn nginx(files: &[(&str, &[u8])], server_body: &str) -> Result<Running, Stri
              http {{\n  access_log off;\n  client_body_temp_path {root}/tmp;\n  proxy_temp_path {root}/tmp;\n  \
              fastcgi_temp_path {root}/tmp;\n  uwsgi_temp_path {root}/tmp;\n  scgi_temp_path {root}/tmp;\n  \
              types {{ application/json json; text/plain txt; }}\n  default_type application/octet-stream;\n  \
-             server {{\n    listen 127.0.0.1:{port};\n    root {root}/www;\n{server_body}\n  }}\n}}\n"
+             server {{\n    listen 127.0.0.1:{port}{ssl};\n{certificate}    root {root}/www;\n{server_body}\n  }}\n}}\n"
         );
         std::fs::create_dir(dir.path().join("tmp")).unwrap();
         std::fs::write(dir.path().join("nginx.conf"), conf).unwrap();

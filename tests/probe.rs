@@ -166,3 +166,43 @@ fn probe_speaks_tls_and_says_when_the_certificate_is_not_trusted() {
         assert!(row["wire_bytes"].as_f64().unwrap() > bytes + 100.0, "{row}");
     }
 }
+
+/// What Caddy's `encode` serves: zstd and gzip, no br.
+const CADDY_SITE: &str = "\tencode zstd gzip\n\tfile_server";
+
+#[test]
+fn probe_reports_what_caddy_sends_over_http_and_https() {
+    if !installed("caddy", &[], "caddy") || !installed("curl", &[], "curl") {
+        return;
+    }
+    let small = generate(1000, 42, RngKind::Dotnet);
+    let files: [(&str, &[u8]); 1] = [("small.json", &small)];
+    let plain = servers::caddy(&files, CADDY_SITE).unwrap();
+    let url = plain.url("/small.json");
+    let (code, report, stderr) = probe(&url, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // Caddy's Go encoders: zstd and gzip on the fly, no br; a browser gets zstd.
+    assert_eq!(row(&report, "zstd")["encoding"], "zstd");
+    assert_eq!(row(&report, "gzip")["encoding"], "gzip");
+    assert_eq!(row(&report, "br")["encoding"], "identity");
+    assert_eq!(row(&report, "gzip, deflate, br, zstd")["encoding"], "zstd");
+    for accept in ["zstd", "gzip"] {
+        let curl = fetch(&url, accept).body.len() as f64;
+        assert_eq!(
+            row(&report, accept)["body_bytes"].as_f64().unwrap(),
+            curl,
+            "{accept}"
+        );
+    }
+    // The same site over TLS, its certificate from Caddy's own CA: the same bodies.
+    let secure = servers::caddy_tls(&files, CADDY_SITE).unwrap();
+    let url = format!("https://{}/small.json", secure.address);
+    let (code, tls, stderr) = probe(&url, &["--insecure"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for accept in ["zstd", "gzip"] {
+        assert_eq!(
+            row(&tls, accept)["body_bytes"],
+            row(&report, accept)["body_bytes"]
+        );
+    }
+}

@@ -190,13 +190,32 @@ fn nginx_on(files: &[(&str, &[u8])], server_body: &str, tls: bool) -> Result<Run
 /// Starts caddy with a Caddyfile whose site block, on a free port, serves `files` from
 /// `www/` with `site_body` inside. `Err` carries its output when it does not start.
 pub fn caddy(files: &[(&str, &[u8])], site_body: &str) -> Result<Running, String> {
+    caddy_on(files, site_body, false)
+}
+
+/// As [`caddy`], over TLS with a certificate from Caddy's own local CA (`tls internal`),
+/// which it does not try to install anywhere.
+pub fn caddy_tls(files: &[(&str, &[u8])], site_body: &str) -> Result<Running, String> {
+    caddy_on(files, site_body, true)
+}
+
+fn caddy_on(files: &[(&str, &[u8])], site_body: &str, tls: bool) -> Result<Running, String> {
     for _attempt in 0..3 {
         let dir = site(files);
         let port = free_port();
         let root = dir.path().display().to_string();
+        let (global, scheme, internal) = if tls {
+            (
+                "\tskip_install_trust\n\tlocal_certs\n",
+                "https",
+                "\ttls internal\n",
+            )
+        } else {
+            ("\tauto_https off\n", "http", "")
+        };
         let caddyfile = format!(
-            "{{\n\tadmin off\n\tauto_https off\n\tstorage file_system {root}/data\n}}\n\
-             http://127.0.0.1:{port} {{\n\troot * {root}/www\n{site_body}\n}}\n"
+            "{{\n\tadmin off\n{global}\tstorage file_system {root}/data\n}}\n\
+             {scheme}://127.0.0.1:{port} {{\n{internal}\troot * {root}/www\n{site_body}\n}}\n"
         );
         std::fs::write(dir.path().join("Caddyfile"), caddyfile).unwrap();
         let log = std::fs::File::create(dir.path().join("caddy.log")).unwrap();

@@ -35,10 +35,19 @@ pub fn installed(program: &str, files: &[&str], package: &str) -> bool {
     found
 }
 
-/// A port nobody listens on now.
+/// A port nobody listens on now, and one no other server of this test binary was given:
+/// two tests handed the same port would find each other's server.
 fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
 }
 
 /// Waits until `address` accepts connections, or `child` exits, for at most 10 s.
@@ -46,12 +55,31 @@ fn wait_for(address: SocketAddr, child: &mut Child) -> bool {
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
         if TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok() {
-            return true;
+            // Only our own server: one that failed to bind has exited by now.
+            std::thread::sleep(Duration::from_millis(100));
+            return child.try_wait().unwrap().is_none();
         }
         if child.try_wait().unwrap().is_some() {
             return false;
         }
         std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+/// Whether a TLS handshake with `address` succeeds within 10 s (any certificate).
+fn handshake_succeeds(address: SocketAddr) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        let ok = Command::new("curl")
+            .args(["-k", "-s", "-o", "/dev/null", "--max-time", "2"])
+            .arg(format!("https://{address}/"))
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
     }
     false
 }
@@ -230,7 +258,9 @@ fn caddy_on(files: &[(&str, &[u8])], site_body: &str, tls: bool) -> Result<Runni
             .spawn()
             .unwrap();
         let address: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        if wait_for(address, &mut child) {
+        // Caddy listens before `tls internal` has issued its certificate: wait for a
+        // handshake to succeed, not only for the port.
+        if wait_for(address, &mut child) && (!tls || handshake_succeeds(address)) {
             return Ok(Running {
                 child,
                 address,

@@ -91,14 +91,7 @@ fn stopped_by(signal: libc::c_int) -> (Option<i32>, String, Duration) {
         std::thread::sleep(Duration::from_millis(20));
     };
     let took = signalled.elapsed();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    (status.code(), stderr, took)
+    (status.code(), common::stderr_of(&mut child), took)
 }
 
 #[test]

@@ -84,6 +84,28 @@ fn handshake_succeeds(address: SocketAddr) -> bool {
     false
 }
 
+/// `child`, started on `port` in `dir`, once it answers (over TLS, once a handshake
+/// succeeds too, since the tests speak TLS to it at once); else it is stopped and the
+/// directory given back for its logs.
+fn up(
+    mut child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+    tls: bool,
+) -> Result<Running, tempfile::TempDir> {
+    let address: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    if wait_for(address, &mut child) && (!tls || handshake_succeeds(address)) {
+        return Ok(Running {
+            child,
+            address,
+            dir,
+        });
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Err(dir)
+}
+
 /// A server process, killed when dropped.
 pub struct Running {
     child: Child,
@@ -187,7 +209,7 @@ fn nginx_on(files: &[(&str, &[u8])], server_body: &str, tls: bool) -> Result<Run
         std::fs::write(dir.path().join("nginx.conf"), conf).unwrap();
         // Errors before the log is open (a bad directive) go to stderr.
         let stderr = std::fs::File::create(dir.path().join("stderr.log")).unwrap();
-        let mut child = Command::new("nginx")
+        let child = Command::new("nginx")
             .arg("-p")
             .arg(dir.path())
             .arg("-c")
@@ -196,16 +218,10 @@ fn nginx_on(files: &[(&str, &[u8])], server_body: &str, tls: bool) -> Result<Run
             .stderr(stderr)
             .spawn()
             .unwrap();
-        let address: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        if wait_for(address, &mut child) {
-            return Ok(Running {
-                child,
-                address,
-                dir,
-            });
-        }
-        let _ = child.kill();
-        let _ = child.wait();
+        let dir = match up(child, port, dir, false) {
+            Ok(running) => return Ok(running),
+            Err(dir) => dir,
+        };
         let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
         let log = read("stderr.log") + &read("error.log");
         if !log.contains("Address already in use") {
@@ -247,7 +263,7 @@ fn caddy_on(files: &[(&str, &[u8])], site_body: &str, tls: bool) -> Result<Runni
         );
         std::fs::write(dir.path().join("Caddyfile"), caddyfile).unwrap();
         let log = std::fs::File::create(dir.path().join("caddy.log")).unwrap();
-        let mut child = Command::new("caddy")
+        let child = Command::new("caddy")
             .args(["run", "--adapter", "caddyfile", "--config"])
             .arg(dir.path().join("Caddyfile"))
             .env("HOME", dir.path())
@@ -257,18 +273,10 @@ fn caddy_on(files: &[(&str, &[u8])], site_body: &str, tls: bool) -> Result<Runni
             .stderr(log)
             .spawn()
             .unwrap();
-        let address: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        // Caddy listens before `tls internal` has issued its certificate: wait for a
-        // handshake to succeed, not only for the port.
-        if wait_for(address, &mut child) && (!tls || handshake_succeeds(address)) {
-            return Ok(Running {
-                child,
-                address,
-                dir,
-            });
-        }
-        let _ = child.kill();
-        let _ = child.wait();
+        let dir = match up(child, port, dir, tls) {
+            Ok(running) => return Ok(running),
+            Err(dir) => dir,
+        };
         let log = std::fs::read_to_string(dir.path().join("caddy.log")).unwrap_or_default();
         if !log.contains("address already in use") {
             return Err(log);

@@ -15,6 +15,8 @@ pub mod matrix;
 pub mod merged;
 pub mod noise;
 pub mod probe;
+#[cfg(test)]
+mod read_back;
 pub mod recommendation;
 pub mod reproduction;
 pub mod seam;

@@ -95,7 +95,8 @@ impl Codec for Brotli {
     }
 }
 
-fn checked_quality(level: i32) -> io::Result<u8> {
+/// `level` as a brotli quality, 0 to 11.
+pub(super) fn checked_quality(level: i32) -> io::Result<u8> {
     u8::try_from(level)
         .ok()
         .filter(|q| *q <= 11)

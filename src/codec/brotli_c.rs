@@ -87,12 +87,7 @@ pub(super) fn compress(quality: u8, input: &[u8]) -> io::Result<Vec<u8>> {
 /// Compresses with a fresh streaming encoder, writing `chunk` bytes at a time and
 /// flushing after each, as a response written in pieces is.
 pub(super) fn compress_flushed(quality: u8, input: &[u8], chunk: usize) -> io::Result<Vec<u8>> {
-    let mut writer = writer(quality)?;
-    for piece in input.chunks(chunk) {
-        writer.write_all(piece)?;
-        writer.flush()?;
-    }
-    finish(writer)
+    compress_in_pieces(quality, WINDOW_BITS as u8, input, chunk, true)
 }
 
 /// Compresses in one call with the input's size known (`BrotliEncoderCompress`).

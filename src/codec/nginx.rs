@@ -22,7 +22,7 @@ use std::io;
 use std::ops::RangeInclusive;
 
 use super::zlib::{self, Deflate, DEFAULT_MEM_LEVEL, MAX_WINDOW_BITS};
-use super::{brotli_c, invalid_input, Codec, CodecKind, DotnetLevel, Library, Variant};
+use super::{brotli_c, Codec, CodecKind, DotnetLevel, Library, Variant};
 
 /// The buffers nginx reads a body into before a filter sees it (`output_buffers`).
 pub const READ_BUFFER: usize = 32 * 1024;
@@ -96,10 +96,7 @@ impl Codec for NginxBrotli {
     }
 
     fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
-        let quality = u8::try_from(level)
-            .ok()
-            .filter(|q| *q <= 11)
-            .ok_or_else(|| invalid_input(format!("brotli quality {level} is not in 0..=11")))?;
+        let quality = super::brotli::checked_quality(level)?;
         let window = brotli_window(input.len());
         brotli_c::compress_in_pieces(quality, window, input, READ_BUFFER, false)
     }

@@ -209,23 +209,29 @@ pub fn saved_or_measured(
     let (payloads, pin) = prepare(&config)?;
     let files = SavedFiles(source.save);
     let mut report = measure_saving(&config, &payloads, empty_report(&config, pin), &files)?;
-    let smaller = smaller_bodies(&payloads);
-    if !interrupt::requested()
-        && !smaller.is_empty()
-        && too_large(&LoadedRun::from_report(&report, "this run"))
-    {
+    // Bodies cut from the smallest payload, below its size, for when the sizes measured
+    // do not bracket the minimum body size.
+    let smallest = payloads.iter().min_by_key(|p| p.bytes.len());
+    let smaller = smallest
+        .map(payload::smaller::smaller_bodies)
+        .unwrap_or_default();
+    let cut_from = smallest.filter(|_| {
+        !interrupt::requested()
+            && !smaller.is_empty()
+            && too_large(&LoadedRun::from_report(&report, "this run"))
+    });
+    if let Some(source) = cut_from {
         if !config.quiet {
             eprintln!(
                 "codecbench: compression won at every size measured; measuring {} cut from {} to place the minimum body size",
                 crate::format::counted(smaller.len() as u64, "smaller body", "smaller bodies"),
-                smaller_source(&payloads)
+                source.name
             );
         }
         let measured = report.payloads.len();
         report = measure_saving(&config, &smaller, report, &files)?;
-        let source = smaller_source(&payloads).to_string();
         for cut in &mut report.payloads[measured..] {
-            cut.cut_from = Some(source.clone());
+            cut.cut_from = Some(source.name.clone());
         }
         files
             .write(&Subject::Run {
@@ -242,23 +248,6 @@ pub fn saved_or_measured(
     finished(files.finish(&mut out, &whole))?;
     let outcome = outcome(&report, &files, config.quiet);
     Ok((LoadedRun::from_report(&report, "this run"), outcome))
-}
-
-/// The payload smaller bodies are cut from: the smallest.
-fn smaller_source(payloads: &[Payload]) -> &str {
-    payloads
-        .iter()
-        .min_by_key(|p| p.bytes.len())
-        .map_or("", |p| p.name.as_str())
-}
-
-/// Bodies cut from the smallest payload, below its size.
-fn smaller_bodies(payloads: &[Payload]) -> Vec<Payload> {
-    payloads
-        .iter()
-        .min_by_key(|p| p.bytes.len())
-        .map(payload::smaller::smaller_bodies)
-        .unwrap_or_default()
 }
 
 /// Measures `payloads` into `report`, rewriting `files` after every cell.

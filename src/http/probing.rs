@@ -51,7 +51,8 @@ pub fn probe_url(
     }
 }
 
-fn failed(accept: &str, why: impl Into<String>) -> ProbeRow {
+/// A row for `accept` with nothing measured yet.
+fn empty(accept: &str) -> ProbeRow {
     ProbeRow {
         accept_encoding: accept.to_string(),
         requests: 0,
@@ -69,7 +70,14 @@ fn failed(accept: &str, why: impl Into<String>) -> ProbeRow {
         total_p99_ms: 0.0,
         server_extra_ms: None,
         total_ms: Vec::new(),
+        failure: None,
+    }
+}
+
+fn failed(accept: &str, why: impl Into<String>) -> ProbeRow {
+    ProbeRow {
         failure: Some(why.into()),
+        ..empty(accept)
     }
 }
 
@@ -160,11 +168,7 @@ fn probe_one(
             .iter()
             .map(|e| e.last_byte.as_secs_f64() * 1e3)
             .collect(),
-        ..failed(accept, "")
-    };
-    let row = ProbeRow {
-        failure: None,
-        ..row
+        ..empty(accept)
     };
     (row, Some(first.body.to_vec()))
 }

@@ -79,6 +79,40 @@ pub struct Merged {
     pub rows: Vec<MergedRow>,
     /// `http` encodings in first-seen order.
     pub http_rows: Vec<MergedHttpRow>,
+    /// `probe` rows in first-seen order.
+    pub probe_rows: Vec<MergedProbeRow>,
+}
+
+/// One run's figures for one `probe` row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProbeFigures {
+    /// What the server sent: its `Content-Encoding`, or `identity`.
+    pub encoding: String,
+    /// The body's bytes as sent.
+    pub body_bytes: u64,
+    /// Bytes on the wire per response.
+    pub wire_bytes: f64,
+    /// p50 time to the last byte, ms.
+    pub p50_ms: f64,
+    /// The same probe's identity request p50 for the URL ÷ this p50: above 1 is faster
+    /// than sending it uncompressed.
+    pub speed_normalized: Option<f64>,
+}
+
+/// One URL and `Accept-Encoding` across probes.
+#[derive(Clone, Debug, Serialize)]
+pub struct MergedProbeRow {
+    /// The URL.
+    pub url: String,
+    /// The `Accept-Encoding` sent.
+    pub accept_encoding: String,
+    /// Identity ÷ body size, from the first probe that has the row.
+    pub ratio: f64,
+    /// False when the probes disagree on the body's size or encoding.
+    pub sizes_agree: bool,
+    /// One entry per probe, in the order given; `None` where a probe lacks the row or
+    /// the row failed.
+    pub runs: Vec<Option<ProbeFigures>>,
 }
 
 /// Merges `runs`, normalising speeds to `reference_codec` at `reference_level`.
@@ -121,7 +155,52 @@ pub fn merge(runs: &[LoadedRun], reference_codec: CodecKind, reference_level: i3
         reference: format!("{reference_codec}:{reference_level}"),
         rows,
         http_rows: merge_http(runs, reference_codec, reference_level),
+        probe_rows: merge_probe(runs),
     }
+}
+
+/// Every probe row across `runs`, each timed against its own probe's identity request.
+fn merge_probe(runs: &[LoadedRun]) -> Vec<MergedProbeRow> {
+    let mut rows: Vec<MergedProbeRow> = Vec::new();
+    for run in runs {
+        for cell in run.probe_cells().iter().filter(|c| c.failure.is_none()) {
+            let k = &cell.key;
+            if rows
+                .iter()
+                .any(|r| r.url == k.url && r.accept_encoding == k.accept_encoding)
+            {
+                continue;
+            }
+            let figures: Vec<Option<ProbeFigures>> = runs
+                .iter()
+                .map(|run| {
+                    let cells = run.probe_cells();
+                    let found = cells.iter().find(|c| &c.key == k && c.failure.is_none())?;
+                    let identity = cells
+                        .iter()
+                        .find(|c| c.key.url == k.url && c.key.is_identity() && c.failure.is_none());
+                    Some(ProbeFigures {
+                        encoding: found.encoding.clone(),
+                        body_bytes: found.body_bytes,
+                        wire_bytes: found.wire_bytes,
+                        p50_ms: found.latency.median_s * 1e3,
+                        speed_normalized: identity.map(|i| found.latency.relative_to(&i.latency)),
+                    })
+                })
+                .collect();
+            rows.push(MergedProbeRow {
+                url: k.url.clone(),
+                accept_encoding: k.accept_encoding.clone(),
+                ratio: cell.input_bytes as f64 / cell.body_bytes.max(1) as f64,
+                sizes_agree: figures
+                    .iter()
+                    .flatten()
+                    .all(|f| f.body_bytes == cell.body_bytes && f.encoding == cell.encoding),
+                runs: figures,
+            });
+        }
+    }
+    rows
 }
 
 fn merge_http(

@@ -5,6 +5,7 @@ use crate::analysis::compare::{
     Comparison, Direction, FailReason, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
 };
 use crate::format::thousands;
+use crate::results::probe::ProbeKey;
 use crate::results::{CellKey, HttpKey};
 use crate::vocab::CellId;
 
@@ -77,9 +78,42 @@ fn http_row(row: &Row, key: &HttpKey) -> Vec<String> {
     ]
 }
 
+const PROBE_HEADER: [&str; 5] = ["url", "Accept-Encoding", "sent", "body bytes", "speed"];
+const PROBE_NUMERIC: [bool; 5] = [false, false, false, true, true];
+
+/// The probe rows' table: URL, Accept-Encoding, what the server sent (`br → gzip` when
+/// it changed), body bytes, delivered speed.
+fn probe_row(row: &Row, key: &ProbeKey) -> Vec<String> {
+    let sent = match &row.versions {
+        Some((before, after)) if before != after => format!("{before} → {after} DRIFT"),
+        Some((before, _)) => before.clone(),
+        None => String::new(),
+    };
+    vec![
+        key.url.clone(),
+        super::probe::accept_label(&key.accept_encoding),
+        sent,
+        bytes_text(row.baseline_bytes, row.candidate_bytes),
+        speed_text(&row.speed(Direction::HttpLatency).cloned()),
+    ]
+}
+
+/// The URL of every probe row, when they share one.
+fn one_url(comparison: &Comparison) -> Option<&str> {
+    let mut urls = comparison.rows.iter().filter_map(|r| match &r.key {
+        RowKey::Probe(key) => Some(key.url.as_str()),
+        _ => None,
+    });
+    let first = urls.next()?;
+    urls.all(|u| u == first).then_some(first)
+}
+
 /// The lines under the table: what was compared, and every finding by name.
 fn summary_lines(comparison: &Comparison) -> Vec<String> {
     let basis = match &comparison.basis {
+        _ if comparison.kind == "probe" && comparison.basis != SpeedBasis::Absolute => {
+            "times normalised to each probe's identity request of the same URL".to_string()
+        }
         SpeedBasis::Normalized { codec, level } => format!(
             "speeds normalised to each run's {} on the same payload",
             CellId::reference(*codec, *level)
@@ -94,6 +128,15 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
         comparison.threshold * 100.0,
         comparison.z
     )];
+    if let Some(url) = one_url(comparison) {
+        lines.push(format!("URL: {url}"));
+    }
+    if let Some(browser) = comparison.rows.iter().find_map(|r| match &r.key {
+        RowKey::Probe(key) if key.accept_encoding.contains(',') => Some(&key.accept_encoding),
+        _ => None,
+    }) {
+        lines.push(format!("* browser: Accept-Encoding: {browser}"));
+    }
     lines.extend(drift_lines(comparison));
     lines.extend(machine_lines(comparison));
     lines.extend(finding_lines(comparison));
@@ -140,10 +183,10 @@ fn finding_lines(comparison: &Comparison) -> Vec<String> {
     };
     lines.extend(key_lines(missing_word, &comparison.missing));
     lines.extend(key_lines("only in candidate", &comparison.extra));
-    let what = if comparison.kind == "http" {
-        "HTTP encodings"
-    } else {
-        "cells"
+    let what = match comparison.kind {
+        "http" => "HTTP encodings",
+        "probe" => "probe rows",
+        _ => "cells",
     };
     lines.push(format!(
         "{} {what} compared: {} regressed, {}, {} failed, {} missing, {} extra",
@@ -239,18 +282,24 @@ fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
 
 /// The comparison's table, of cells or of encodings, and its summary below.
 pub fn document(comparison: &Comparison) -> Document {
-    let mut cells = Vec::new();
-    let mut encodings = Vec::new();
-    for row in &comparison.rows {
-        match &row.key {
-            RowKey::Cell(key) => cells.push(cell_row(row, key)),
-            RowKey::Http(key) => encodings.push(http_row(row, key)),
+    let rows: Vec<Vec<String>> = comparison
+        .rows
+        .iter()
+        .map(|row| match &row.key {
+            RowKey::Cell(key) => cell_row(row, key),
+            RowKey::Http(key) => http_row(row, key),
+            RowKey::Probe(key) => probe_row(row, key),
+        })
+        .collect();
+    let table = match comparison.kind {
+        "http" => Table::new(&HTTP_HEADER, &HTTP_NUMERIC, rows),
+        "probe" if one_url(comparison).is_some() => {
+            // One URL is named once, under the table, rather than on every row.
+            let rows = rows.into_iter().map(|r| r[1..].to_vec()).collect();
+            Table::new(&PROBE_HEADER[1..], &PROBE_NUMERIC[1..], rows)
         }
-    }
-    let table = if comparison.kind == "http" {
-        Table::new(&HTTP_HEADER, &HTTP_NUMERIC, encodings)
-    } else {
-        Table::new(&HEADER, &NUMERIC, cells)
+        "probe" => Table::new(&PROBE_HEADER, &PROBE_NUMERIC, rows),
+        _ => Table::new(&HEADER, &NUMERIC, rows),
     };
     let mut document = Document::new();
     document.table(table).notes(summary_lines(comparison));

@@ -1,17 +1,9 @@
 //! Rendering merged runs: one row per setting, columns per run.
 
 use super::document::{Document, Table};
+use super::merge_parts::{long_csv, ratio_text, Speeds};
 use crate::analysis::merge::Merged;
 use crate::format::significant;
-
-/// Which figures a codec table shows per run.
-#[derive(Clone, Copy)]
-enum Speeds {
-    /// MB/s.
-    Raw,
-    /// ÷ the reference cell of the same run.
-    Normalized,
-}
 
 /// One codec table: a row per setting, one `compress / decompress` column per run, so
 /// that two runs fit 100 columns.
@@ -90,24 +82,17 @@ fn http_table(merged: &Merged, speeds: Speeds) -> Table {
     Table::new(&header, &numeric, rows)
 }
 
-fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
-    format!(
-        "{ratio:.2}{}",
-        if sizes_agree { "" } else { " (sizes differ)" }
-    )
-}
-
 /// Draws one kind of table (codec or `http`) of a merge.
 type TableOf = fn(&Merged, Speeds) -> Table;
 
 /// The codec tables if there are codec rows (or nothing at all), then the `http` tables
-/// if there are `http` rows, then each run's machine. Each kind has a raw table and a
+/// if there are `http` rows, then the probe tables, then each run's machine. Each kind has a raw table and a
 /// normalised one.
 pub fn document(merged: &Merged) -> Document {
     let mut document = Document::new();
     let reference = &merged.reference;
     let mut kinds: Vec<([String; 2], TableOf)> = Vec::new();
-    if !merged.rows.is_empty() || merged.http_rows.is_empty() {
+    if !merged.rows.is_empty() || (merged.http_rows.is_empty() && merged.probe_rows.is_empty()) {
         let titles = [
             "Compress / decompress MB/s, per run:".to_string(),
             format!("Compress / decompress speed ÷ {reference} of each run (above 1: faster):"),
@@ -121,6 +106,15 @@ pub fn document(merged: &Merged) -> Document {
         ];
         kinds.push((titles, http_table));
     }
+    if !merged.probe_rows.is_empty() {
+        let titles = [
+            "Probe: what the server sent, body bytes / p50 ms to the last byte, per probe:"
+                .to_string(),
+            "Probe: the identity request's p50 ÷ this p50, per URL and probe (above 1: faster):"
+                .to_string(),
+        ];
+        kinds.push((titles, super::merged_probe::table));
+    }
     for ([raw, normalized], table) in kinds {
         if !document.blocks.is_empty() {
             document.gap();
@@ -130,7 +124,9 @@ pub fn document(merged: &Merged) -> Document {
             .title(normalized)
             .table(table(merged, Speeds::Normalized));
     }
-    document.notes(machine_lines(merged));
+    let mut notes = machine_lines(merged);
+    notes.extend(super::merged_probe::notes(merged));
+    document.notes(notes);
     document
 }
 
@@ -147,33 +143,6 @@ fn machine_lines(merged: &Merged) -> Vec<String> {
             )
         })
         .collect()
-}
-
-/// A long-format CSV: `header`, then for each row and each run that has it, the row's
-/// own fields, the run's label and machine, and the run's figures.
-fn long_csv<R, F>(
-    merged: &Merged,
-    header: &[&str],
-    rows: &[R],
-    fields: impl Fn(&R) -> Vec<String>,
-    figures: impl Fn(&R) -> &[Option<F>],
-    figure_fields: impl Fn(&F) -> Vec<String>,
-) -> Vec<u8> {
-    let mut writer = ::csv::Writer::from_writer(Vec::new());
-    // Writing to a Vec cannot fail.
-    writer.write_record(header).expect("CSV into memory");
-    for row in rows {
-        let runs = merged.labels.iter().zip(&merged.machines);
-        for ((label, machine), found) in runs.zip(figures(row)) {
-            let Some(found) = found else { continue };
-            let mut record = fields(row);
-            record.push(label.clone());
-            record.push(machine.clone().unwrap_or_default());
-            record.extend(figure_fields(found));
-            writer.write_record(&record).expect("CSV into memory");
-        }
-    }
-    writer.into_inner().expect("CSV into memory")
 }
 
 use super::{csv_figure, csv_ratio};

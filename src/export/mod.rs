@@ -12,7 +12,9 @@ pub mod http;
 pub mod json;
 pub mod markdown;
 pub mod matrix;
+mod merge_parts;
 pub mod merged;
+pub mod merged_probe;
 pub mod noise;
 pub mod probe;
 #[cfg(test)]

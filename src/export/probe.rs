@@ -6,21 +6,13 @@ use crate::format::{significant, thousands};
 use crate::results::probe::{ProbeReport, ProbeRow, UrlResult};
 
 const HEADER: [&str; 10] = [
-    "asked",
-    "status",
-    "sent",
-    "body B",
-    "wire B",
-    "predicted B",
-    "level",
-    "TTFB ms",
-    "total ms",
-    "server +ms",
+    "asked", "HTTP", "sent", "body B", "wire B", "pred. B", "level", "TTFB ms", "total ms",
+    "extra ms",
 ];
 const NUMERIC: [bool; 10] = [false, true, false, true, true, true, true, true, true, true];
 
 /// `browser*` for a browser's whole Accept-Encoding, which a note spells out.
-fn accept_label(accept: &str) -> String {
+pub(super) fn accept_label(accept: &str) -> String {
     if accept.contains(',') {
         "browser*".to_string()
     } else {
@@ -29,14 +21,15 @@ fn accept_label(accept: &str) -> String {
 }
 
 fn cells(row: &ProbeRow) -> Vec<String> {
-    if let Some(why) = &row.failure {
+    if row.failure.is_some() {
         let mut cells = vec![accept_label(&row.accept_encoding)];
         cells.push(if row.status == 0 {
             String::new()
         } else {
             row.status.to_string()
         });
-        cells.push(format!("FAILED: {why}"));
+        // The reason goes under the table, where it has the whole width.
+        cells.push("FAILED".to_string());
         cells.resize(HEADER.len(), String::new());
         return cells;
     }
@@ -77,7 +70,7 @@ pub fn document(url: &UrlResult, report: &ProbeReport) -> Document {
             crate::format::count(report.concurrency as u64, "connection")
         ),
         format!("* browser: Accept-Encoding: {browser}. Times are p50."),
-        "server +ms: time to the response head beyond the identity request's, what compressing costs the server.".into(),
+        "extra ms: time to the response head beyond the identity request's, what compressing costs the server.".into(),
     ];
     if let Some(server) = &report.server {
         let mut seen: Vec<(&str, i32)> = Vec::new();
@@ -96,9 +89,17 @@ pub fn document(url: &UrlResult, report: &ProbeReport) -> Document {
             }
         }
         notes.push(format!(
-            "predicted B, level: {server}'s own encoder at the level whose body matches (or comes nearest); codecbench compresses it at {}.",
+            "pred. B, level: {server}'s own encoder at the level whose body matches (or comes nearest); codecbench compresses it at {}.",
             if list.is_empty() { "nothing".into() } else { list.join(", ") }
         ));
+    }
+    for row in &url.rows {
+        if let Some(why) = &row.failure {
+            notes.push(format!(
+                "{} FAILED: {why}",
+                accept_label(&row.accept_encoding)
+            ));
+        }
     }
     document.notes(notes);
     document
@@ -168,4 +169,80 @@ pub fn render_json(report: &ProbeReport) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(report).expect("a probe report serialises");
     bytes.push(b'\n');
     bytes
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    //! A fixed, hand-made probe of nginx for snapshot and reader tests.
+
+    use crate::results::probe::{ProbeReport, ProbeRow, UrlResult, PROBE_KIND};
+
+    fn row(accept: &str, encoding: &str, body: f64, total_ms: f64) -> ProbeRow {
+        ProbeRow {
+            accept_encoding: accept.into(),
+            requests: 3,
+            status: 200,
+            encoding: encoding.into(),
+            vary: Some("Accept-Encoding".into()),
+            body_bytes: body,
+            wire_bytes: body + 250.0,
+            predicted_level: None,
+            predicted_body_bytes: None,
+            predicted_compress_ms: None,
+            ttfb_p50_ms: total_ms * 0.8,
+            ttfb_p99_ms: total_ms,
+            total_p50_ms: total_ms,
+            total_p99_ms: total_ms * 1.5,
+            server_extra_ms: None,
+            total_ms: vec![total_ms * 0.9, total_ms, total_ms * 1.5],
+            failure: None,
+        }
+    }
+
+    /// identity, gzip 6 (predicted exactly) and a br request that failed.
+    pub fn report() -> ProbeReport {
+        let mut gzip = row("gzip", "gzip", 47_113.0, 4.2);
+        gzip.predicted_level = Some(6);
+        gzip.predicted_body_bytes = Some(47_113);
+        gzip.predicted_compress_ms = Some(3.1);
+        gzip.server_extra_ms = Some(3.0);
+        let br = ProbeRow {
+            failure: Some(
+                "the br body decodes to 12 bytes that differ from the identity body (298727 bytes)"
+                    .into(),
+            ),
+            ..row("br", "br", 0.0, 0.0)
+        };
+        ProbeReport {
+            schema_version: crate::results::codec::SCHEMA_VERSION,
+            kind: PROBE_KIND.into(),
+            environment: crate::export::fixtures::report().environment,
+            requests: 3,
+            duration_s: 30.0,
+            concurrency: 1,
+            server: Some("nginx".into()),
+            urls: vec![UrlResult {
+                url: "http://127.0.0.1:8080/small.json".into(),
+                identity_bytes: Some(298_727),
+                rows: vec![row("identity", "identity", 298_727.0, 0.6), gzip, br],
+            }],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_snapshot() {
+        let report = fixtures::report();
+        let text = super::super::table::render(&document(&report.urls[0], &report));
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn csv_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_csv(&fixtures::report())).unwrap());
+    }
 }

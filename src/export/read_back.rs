@@ -210,3 +210,59 @@ fn impossible_values_are_refused_naming_the_field_and_row() {
         "{message}"
     );
 }
+
+#[test]
+fn probes_load_from_json_and_csv_with_their_failed_rows() {
+    let report = crate::export::probe::fixtures::report();
+    let json = crate::export::probe::render_json(&report);
+    let csv = crate::export::probe::render_csv(&report);
+    let json = parse(&json, "p.json", "p.json").unwrap();
+    let csv = parse(&csv, "p.csv", "p.csv").unwrap();
+    assert!(json.cells().is_err() && json.http_cells().is_empty());
+    assert_eq!(json.probe_cells().len(), 3);
+    for (j, c) in json.probe_cells().iter().zip(csv.probe_cells()) {
+        assert_eq!(j.key, c.key);
+        assert_eq!(j.encoding, c.encoding);
+        assert_eq!((j.input_bytes, j.body_bytes), (c.input_bytes, c.body_bytes));
+        assert_eq!(j.failure, c.failure);
+        assert!((j.latency.median_s - c.latency.median_s).abs() < 1e-12);
+    }
+    let gzip = &json.probe_cells()[1];
+    assert_eq!(
+        gzip.key.to_string(),
+        "http://127.0.0.1:8080/small.json (Accept-Encoding: gzip)"
+    );
+    assert_eq!((gzip.body_bytes, gzip.input_bytes), (47_113, 298_727));
+    assert_eq!(gzip.latency.samples_s.len(), 3);
+    assert!(csv.probe_cells()[2]
+        .failure
+        .as_deref()
+        .unwrap()
+        .contains("differ"));
+}
+
+#[test]
+fn a_probe_compares_sizes_exactly_and_lists_failed_rows() {
+    use crate::analysis::compare::{compare, CompareOptions, SpeedBasis};
+    let report = crate::export::probe::fixtures::report();
+    let baseline = parse(&crate::export::probe::render_json(&report), "a", "a").unwrap();
+    let mut changed = report.clone();
+    changed.urls[0].rows[1].body_bytes = 47_000.0;
+    let candidate = parse(&crate::export::probe::render_json(&changed), "b", "b").unwrap();
+    let options = CompareOptions {
+        threshold: 0.1,
+        basis: SpeedBasis::Normalized {
+            codec: crate::codec::CodecKind::Zstd,
+            level: 1,
+        },
+        allow_size_drift: false,
+        allow_missing: false,
+    };
+    let same = compare(&baseline, &baseline, &options).unwrap();
+    assert_eq!(same.kind, "probe");
+    assert_eq!((same.rows.len(), same.failed.len()), (2, 1));
+    assert!(same.rows[0].is_reference, "identity is the reference");
+    let drifted = compare(&baseline, &candidate, &options).unwrap();
+    assert_eq!(drifted.size_drifts().count(), 1);
+    assert!(drifted.failed());
+}

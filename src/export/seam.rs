@@ -79,13 +79,21 @@ impl Exporter for Csv {
             Subject::Run { report, current } => super::csv::render_with(report, *current),
             Subject::Http { report, current } => super::http::render_csv(report, *current),
             // One CSV has one set of columns: codec runs and `http` runs each have theirs.
-            Subject::Merged(m) => match (m.rows.is_empty(), m.http_rows.is_empty()) {
-                (false, false) => bail!(
-                    "merge --format csv takes runs of one kind: these mix `run` and `http` results; merge them separately"
-                ),
-                (true, false) => merged::render_http_csv(m),
-                _ => merged::render_csv(m),
-            },
+            Subject::Merged(m) => {
+                let kinds = [
+                    !m.rows.is_empty(),
+                    !m.http_rows.is_empty(),
+                    !m.probe_rows.is_empty(),
+                ];
+                match kinds {
+                    [_, false, false] => merged::render_csv(m),
+                    [false, true, false] => merged::render_http_csv(m),
+                    [false, false, true] => super::merged_probe::render_csv(m),
+                    _ => bail!(
+                        "merge --format csv takes results of one kind: these mix `run`, `http` or `probe` results; merge them separately"
+                    ),
+                }
+            }
             Subject::Probe(report) => super::probe::render_csv(report),
             _ => bail!("this result has no CSV form"),
         })

@@ -10,6 +10,8 @@ pub mod probe;
 pub mod read;
 mod read_csv;
 pub mod saved;
+pub mod timing;
 
 pub use read::{load, parse};
-pub use saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell, Statistic, Timing};
+pub use saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell};
+pub use timing::{Statistic, Timing};

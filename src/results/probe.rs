@@ -1,9 +1,11 @@
 //! What `codecbench probe` writes: per URL, one row per `Accept-Encoding` it sent, with
 //! what the server answered and, with `--server`, what codecbench predicted.
 
+use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 
 use super::environment::Environment;
+use super::timing::Timing;
 
 /// The `kind` of a probe document.
 pub const PROBE_KIND: &str = "probe";
@@ -98,5 +100,102 @@ impl ProbeReport {
                 })
             })
             .collect()
+    }
+}
+
+/// Identifies one probe row across saved probes: the URL and the `Accept-Encoding` sent.
+/// What the server chose to send is a finding, not part of the identity: a change of
+/// encoding shows as a change of size.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ProbeKey {
+    /// The URL.
+    pub url: String,
+    /// The `Accept-Encoding` sent.
+    pub accept_encoding: String,
+}
+
+impl ProbeKey {
+    /// Whether this is the `identity` request every other row of its URL is judged
+    /// against.
+    pub fn is_identity(&self) -> bool {
+        self.accept_encoding == "identity"
+    }
+}
+
+impl std::fmt::Display for ProbeKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (Accept-Encoding: {})",
+            self.url, self.accept_encoding
+        )
+    }
+}
+
+/// One row of a saved probe as the analyses read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeCell {
+    /// Which URL and `Accept-Encoding`.
+    pub key: ProbeKey,
+    /// The `Content-Encoding` the server sent, or `identity`.
+    pub encoding: String,
+    /// The identity body's size; 0 when the identity request failed.
+    pub input_bytes: u64,
+    /// The body's bytes as sent.
+    pub body_bytes: u64,
+    /// Bytes on the socket per response.
+    pub wire_bytes: f64,
+    /// Time to the body's last byte: the median is the p50, the samples every
+    /// response's (JSON only).
+    pub latency: Timing,
+    /// Why the row failed, if it did.
+    pub failure: Option<String>,
+}
+
+impl ProbeReport {
+    /// Every row as the analyses read it.
+    pub fn cells(&self) -> Vec<ProbeCell> {
+        let mut cells = Vec::new();
+        for url in &self.urls {
+            for row in &url.rows {
+                cells.push(ProbeCell {
+                    key: ProbeKey {
+                        url: url.url.clone(),
+                        accept_encoding: row.accept_encoding.clone(),
+                    },
+                    encoding: row.encoding.clone(),
+                    input_bytes: url.identity_bytes.unwrap_or(0),
+                    body_bytes: row.body_bytes.round() as u64,
+                    wire_bytes: row.wire_bytes,
+                    latency: Timing::of(
+                        row.total_p50_ms / 1e3,
+                        row.total_ms.iter().map(|ms| ms / 1e3).collect(),
+                    ),
+                    failure: row.failure.clone(),
+                });
+            }
+        }
+        cells
+    }
+
+    /// Refuses what no probe writes: an empty identity body, negative sizes, and times
+    /// of a row that did not fail that are not above 0.
+    pub fn validate(&self) -> Result<()> {
+        for url in &self.urls {
+            if url.identity_bytes == Some(0) {
+                bail!("{}: identity_bytes must be above 0", url.url);
+            }
+            for row in url.rows.iter().filter(|r| r.failure.is_none()) {
+                let at = || format!("{} (Accept-Encoding: {})", url.url, row.accept_encoding);
+                if !(row.body_bytes >= 0.0 && row.wire_bytes >= 0.0) {
+                    bail!("{}: sizes must not be negative", at());
+                }
+                let times = std::iter::once(row.total_p50_ms).chain(row.total_ms.iter().copied());
+                if let Some(bad) = times.into_iter().find(|t| !(t.is_finite() && *t > 0.0)) {
+                    bail!("{}: time {bad} ms must be above 0", at());
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -1,4 +1,4 @@
-//! Reading saved runs back, from JSON (every sample) or CSV (medians only). Version 1
+//! Reading saved runs and probes back, from JSON (every sample) or CSV (medians only). Version 1
 //! JSON, written before cells had a typed identity, is upgraded as it is read.
 
 use std::path::Path;
@@ -7,12 +7,14 @@ use anyhow::{bail, Context, Result};
 
 use super::codec::{RunReport, Status, SCHEMA_VERSION};
 use super::http::{load_label, HttpReport, HTTP_KIND};
-use super::saved::{HttpCell, HttpKey, LoadedRun, Results, Timing};
+use super::probe::ProbeReport;
+use super::saved::{HttpCell, HttpKey, LoadedRun, Results};
+use super::timing::Timing;
 use crate::results::environment::Environment;
 use crate::vocab::Encoding;
 
-/// Reads a run saved by `run` or `http` (`--json` or `--csv`); the format is told by the
-/// content.
+/// Reads a run saved by `run`, `http` or `probe` (JSON or CSV); the format is told by
+/// the content.
 pub fn load(path: &Path) -> Result<LoadedRun> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let label = path
@@ -63,7 +65,9 @@ fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
         None => bail!("no schema_version"),
     }
     if value.get("kind").and_then(|k| k.as_str()) == Some(super::probe::PROBE_KIND) {
-        bail!("this is a `probe` result; compare and merge read `run` and `http` results");
+        let report: ProbeReport = serde_json::from_value(value)?;
+        report.validate()?;
+        return Ok((report.environment.clone(), Results::Probe(report.cells())));
     }
     if value.get("kind").and_then(|k| k.as_str()) == Some(HTTP_KIND) {
         let report: HttpReport = serde_json::from_value(value)?;

@@ -1,10 +1,13 @@
-//! Saved runs from CSV: `run --csv` (one row per cell) or `http --csv` (one row per
-//! encoding, every column but the payload's prefixed `http_`). Medians only, no samples.
+//! Saved runs from CSV: `run --csv` (one row per cell), `http --csv` (one row per
+//! encoding, every column but the payload's prefixed `http_`) or `probe --export-csv`
+//! (one row per URL and `Accept-Encoding`). Medians only, no samples.
 
 use anyhow::{bail, Context, Result};
 
 use super::http::load_label;
-use super::saved::{CellKey, HttpCell, HttpKey, Results, RunCell, Timing};
+use super::probe::{ProbeCell, ProbeKey};
+use super::saved::{CellKey, HttpCell, HttpKey, Results, RunCell};
+use super::timing::Timing;
 use crate::codec::CodecKind;
 use crate::vocab::Encoding;
 use crate::vocab::{CellId, Library, Variant};
@@ -14,21 +17,32 @@ pub fn from_csv(bytes: &[u8]) -> Result<Results> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = Headers(reader.headers()?.clone());
     if headers.0.iter().any(|h| h.starts_with("http_")) {
-        return Ok(Results::Http(http_rows(reader, &headers)?));
+        return Ok(Results::Http(each_row(reader, &headers, http_cell)?));
     }
-    let mut cells = Vec::new();
+    if headers.has("url") && headers.has("accept_encoding") {
+        return Ok(Results::Probe(each_row(reader, &headers, probe_cell)?));
+    }
+    Ok(Results::Codec(each_row(reader, &headers, cell)?))
+}
+
+/// `read` of every record, each with its line number for errors.
+fn each_row<T>(
+    mut reader: csv::Reader<&[u8]>,
+    headers: &Headers,
+    read: fn(&Row) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut out = Vec::new();
     for (index, record) in reader.records().enumerate() {
         // Line 1 is the header.
         let line = index + 2;
         let record = record.with_context(|| format!("line {line}"))?;
-        let row = Row {
-            headers: &headers,
+        out.push(read(&Row {
+            headers,
             record: &record,
             line,
-        };
-        cells.push(cell(&row)?);
+        })?);
     }
-    Ok(Results::Codec(cells))
+    Ok(out)
 }
 
 /// One `run` row.
@@ -106,36 +120,55 @@ fn identity(row: &Row) -> Result<(Library, Variant, String)> {
     ))
 }
 
-/// The encodings of a CSV written by `http --csv`.
-fn http_rows(mut reader: csv::Reader<&[u8]>, headers: &Headers) -> Result<Vec<HttpCell>> {
-    let mut cells = Vec::new();
-    for (index, record) in reader.records().enumerate() {
-        let line = index + 2;
-        let record = record.with_context(|| format!("line {line}"))?;
-        let row = Row {
-            headers,
-            record: &record,
-            line,
-        };
-        let bandwidth_mbit = match row.text("http_bandwidth_mbit")? {
-            "" => None,
-            _ => Some(row.positive("http_bandwidth_mbit")?),
-        };
-        let encoding = row.text("http_encoding")?;
-        cells.push(HttpCell {
-            key: HttpKey {
-                payload: row.text("payload")?.to_string(),
-                encoding: Encoding::parse(encoding).with_context(|| format!("line {line}"))?,
-                load: load_label(row.count("http_concurrency", 1)? as usize, bandwidth_mbit),
-            },
-            input_bytes: row.count("input_bytes", 1)?,
-            body_bytes: row.at_least("http_body_bytes", 0.0)?.round() as u64,
-            wire_bytes: row.at_least("http_wire_bytes", 0.0)?,
-            requests_per_s: row.at_least("http_requests_per_s", 0.0)?,
-            latency: Timing::of(row.positive("http_p50_ms")? / 1e3, Vec::new()),
-        });
-    }
-    Ok(cells)
+/// One row of a CSV written by `http --csv`.
+fn http_cell(row: &Row) -> Result<HttpCell> {
+    let bandwidth_mbit = match row.text("http_bandwidth_mbit")? {
+        "" => None,
+        _ => Some(row.positive("http_bandwidth_mbit")?),
+    };
+    let encoding = row.text("http_encoding")?;
+    Ok(HttpCell {
+        key: HttpKey {
+            payload: row.text("payload")?.to_string(),
+            encoding: Encoding::parse(encoding).with_context(|| format!("line {}", row.line))?,
+            load: load_label(row.count("http_concurrency", 1)? as usize, bandwidth_mbit),
+        },
+        input_bytes: row.count("input_bytes", 1)?,
+        body_bytes: row.at_least("http_body_bytes", 0.0)?.round() as u64,
+        wire_bytes: row.at_least("http_wire_bytes", 0.0)?,
+        requests_per_s: row.at_least("http_requests_per_s", 0.0)?,
+        latency: Timing::of(row.positive("http_p50_ms")? / 1e3, Vec::new()),
+    })
+}
+
+/// One row of `probe --export-csv`: p50s only, no samples.
+fn probe_cell(row: &Row) -> Result<ProbeCell> {
+    let failure = Some(row.text("failure")?.to_string()).filter(|f| !f.is_empty());
+    let input_bytes = match row.text("identity_bytes")? {
+        "" => 0,
+        _ => row.count("identity_bytes", 1)?,
+    };
+    let (body_bytes, wire_bytes, p50_s) = if failure.is_some() {
+        (0, 0.0, 0.0)
+    } else {
+        (
+            row.at_least("body_bytes", 0.0)?.round() as u64,
+            row.at_least("wire_bytes", 0.0)?,
+            row.positive("total_p50_ms")? / 1e3,
+        )
+    };
+    Ok(ProbeCell {
+        key: ProbeKey {
+            url: row.text("url")?.to_string(),
+            accept_encoding: row.text("accept_encoding")?.to_string(),
+        },
+        encoding: row.text("encoding")?.to_string(),
+        input_bytes,
+        body_bytes,
+        wire_bytes,
+        latency: Timing::of(p50_s, Vec::new()),
+        failure,
+    })
 }
 
 /// A CSV header, looked up by column name.

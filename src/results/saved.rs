@@ -5,8 +5,9 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use super::codec::{RunReport, Status};
+use super::probe::ProbeCell;
+use super::timing::Timing;
 use crate::stats::Summary;
-use crate::stats::{median_relative_standard_error, quantile, quantile_relative_standard_error};
 use crate::vocab::CellId;
 use crate::vocab::Encoding;
 
@@ -24,94 +25,6 @@ impl std::fmt::Display for CellKey {
         write!(f, "{} {}", self.payload, self.id)
     }
 }
-
-/// The timings of one direction of one cell.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Timing {
-    /// Median seconds per iteration.
-    pub median_s: f64,
-    /// Every timed sample in seconds; empty when the run was read from CSV.
-    pub samples_s: Vec<f64>,
-}
-
-impl Timing {
-    /// A timing with this median and these samples.
-    pub fn of(median_s: f64, samples_s: Vec<f64>) -> Self {
-        Timing {
-            median_s,
-            samples_s,
-        }
-    }
-
-    /// Median throughput for a body of `input_bytes`, in MB/s (MB = 10^6 bytes).
-    pub fn mb_s(&self, input_bytes: u64) -> f64 {
-        crate::stats::mb_per_s(input_bytes, self.median_s)
-    }
-
-    /// This speed as a multiple of `reference`'s on the same input: the inverse ratio
-    /// of their median times.
-    pub fn relative_to(&self, reference: &Timing) -> f64 {
-        reference.median_s / self.median_s
-    }
-
-    /// Relative standard error of the median; `None` with fewer than 3 samples. See
-    /// [`median_relative_standard_error`].
-    pub fn relative_standard_error(&self) -> Option<f64> {
-        median_relative_standard_error(&self.samples_s, self.median_s)
-    }
-
-    /// The time `compare` judges by `statistic`, with its relative standard error.
-    ///
-    /// On a shared machine noise only ever adds time (preemption, a busy neighbour), so
-    /// the slow tail moves between runs and a low quantile does not: over 10 runs of
-    /// the CI settings here, the between-run change of a cell's 10th percentile had a
-    /// standard deviation of 2 to 3%, its median's 7 to 10%. The minimum, which lzbench
-    /// and `zstd -b` report, is as stable but rests on one sample and has no standard
-    /// error; a quantile has both.
-    pub fn judged(&self, statistic: Statistic) -> (f64, Option<f64>) {
-        if statistic == Statistic::Median || self.samples_s.len() < MIN_SAMPLES_FOR_QUANTILE {
-            return (self.median_s, self.relative_standard_error());
-        }
-        let mut sorted = self.samples_s.clone();
-        sorted.sort_by(f64::total_cmp);
-        (
-            quantile(&sorted, JUDGED_QUANTILE),
-            quantile_relative_standard_error(&sorted, JUDGED_QUANTILE, JUDGED_QUANTILE),
-        )
-    }
-}
-
-/// Which time of a cell `compare` judges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Statistic {
-    /// The [`JUDGED_QUANTILE`]: see [`Timing::judged`].
-    LowQuantile,
-    /// The median.
-    Median,
-}
-
-impl Statistic {
-    /// The low quantile when every one of `timings` has at least
-    /// [`MIN_SAMPLES_FOR_QUANTILE`] samples, else the median: the two sides of a change
-    /// (and their references) are always judged by the same statistic, so a JSON run and
-    /// the CSV of the same run (medians only) compare clean.
-    pub fn common(timings: &[&Timing]) -> Self {
-        if timings
-            .iter()
-            .all(|t| t.samples_s.len() >= MIN_SAMPLES_FOR_QUANTILE)
-        {
-            Statistic::LowQuantile
-        } else {
-            Statistic::Median
-        }
-    }
-}
-
-/// The quantile of a cell's times that `compare` judges: see [`Timing::judged`].
-pub const JUDGED_QUANTILE: f64 = 0.1;
-
-/// Fewest samples for judging [`JUDGED_QUANTILE`]; below it, the median.
-pub const MIN_SAMPLES_FOR_QUANTILE: usize = 10;
 
 /// One cell of a saved run.
 #[derive(Clone, Debug, PartialEq)]
@@ -202,6 +115,8 @@ pub enum Results {
     Codec(Vec<RunCell>),
     /// The encodings of `codecbench http`, in file order.
     Http(Vec<HttpCell>),
+    /// The rows of `codecbench probe`, in file order.
+    Probe(Vec<ProbeCell>),
 }
 
 impl Results {
@@ -210,6 +125,7 @@ impl Results {
         match self {
             Results::Codec(_) => "`run` results",
             Results::Http(_) => "`http` results",
+            Results::Probe(_) => "`probe` results",
         }
     }
 
@@ -218,6 +134,7 @@ impl Results {
         match self {
             Results::Codec(cells) => cells.len(),
             Results::Http(encodings) => encodings.len(),
+            Results::Probe(rows) => rows.len(),
         }
     }
 
@@ -256,9 +173,10 @@ impl LoadedRun {
     pub fn cells(&self) -> Result<&[RunCell]> {
         match &self.results {
             Results::Codec(cells) => Ok(cells),
-            Results::Http(_) => bail!(
-                "{} holds HTTP results from `codecbench http`; this command reads runs from `codecbench run`",
-                self.label
+            Results::Http(_) | Results::Probe(_) => bail!(
+                "{} holds {}; this command reads runs from `codecbench run`",
+                self.label,
+                self.results.kind()
             ),
         }
     }
@@ -267,15 +185,23 @@ impl LoadedRun {
     pub fn codec_cells(&self) -> &[RunCell] {
         match &self.results {
             Results::Codec(cells) => cells,
-            Results::Http(_) => &[],
+            Results::Http(_) | Results::Probe(_) => &[],
         }
     }
 
-    /// The `http` encodings; none for a `run` run.
+    /// The `http` encodings; none for another kind.
     pub fn http_cells(&self) -> &[HttpCell] {
         match &self.results {
             Results::Http(encodings) => encodings,
-            Results::Codec(_) => &[],
+            Results::Codec(_) | Results::Probe(_) => &[],
+        }
+    }
+
+    /// The `probe` rows; none for another kind.
+    pub fn probe_cells(&self) -> &[ProbeCell] {
+        match &self.results {
+            Results::Probe(rows) => rows,
+            Results::Codec(_) | Results::Http(_) => &[],
         }
     }
 

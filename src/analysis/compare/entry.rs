@@ -1,11 +1,12 @@
-//! Matching the results of two runs, written once for both kinds: a codec cell and an
-//! HTTP encoding are each an [`Entry`].
+//! Matching the results of two runs, written once for every kind: a codec cell, an
+//! HTTP encoding and a probe row are each an [`Entry`].
 
 use anyhow::{bail, Result};
 
 use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
 use super::{reference_of, CompareOptions, Comparison, Direction, Failed, Row, RowKey};
 use crate::codec::CodecKind;
+use crate::results::probe::ProbeCell;
 use crate::results::{HttpCell, RunCell, Statistic, Timing};
 use crate::vocab::CellId;
 use crate::vocab::Encoding;
@@ -37,7 +38,8 @@ pub(super) trait Entry {
     fn input_bytes(&self) -> u64;
     /// Compressed or body bytes.
     fn size(&self) -> u64;
-    /// The library's version, for cells.
+    /// What it ran: the library's version for cells, the `Content-Encoding` sent for
+    /// probe rows.
     fn version(&self) -> Option<&str>;
     /// Why it failed, if it did.
     fn failure(&self) -> Option<&str>;
@@ -120,6 +122,69 @@ impl Entry for HttpCell {
     }
     fn failure(&self) -> Option<&str> {
         None
+    }
+    fn timings(&self) -> Vec<(Direction, Option<&Timing>)> {
+        vec![(Direction::HttpLatency, Some(&self.latency))]
+    }
+}
+
+/// A probe row's part in normalisation: each URL's `identity` request is the reference
+/// of its other rows, whatever `--normalize-to` names, as a live server need not send
+/// any one coding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ProbeRole {
+    /// The `Accept-Encoding: identity` request.
+    Identity,
+    /// Any other request.
+    Other,
+}
+
+impl std::fmt::Display for ProbeRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ProbeRole::Identity => "identity request",
+            ProbeRole::Other => "request",
+        })
+    }
+}
+
+impl Entry for ProbeCell {
+    type Id = ProbeRole;
+    const LOW_QUANTILE: bool = false;
+
+    fn reference_id(_: CodecKind, _: i32) -> ProbeRole {
+        ProbeRole::Identity
+    }
+    fn id(&self) -> ProbeRole {
+        if self.key.is_identity() {
+            ProbeRole::Identity
+        } else {
+            ProbeRole::Other
+        }
+    }
+    fn row_key(&self) -> RowKey {
+        RowKey::Probe(self.key.clone())
+    }
+    fn same(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+    fn same_context(&self, other: &Self) -> bool {
+        self.key.url == other.key.url
+    }
+    fn payload(&self) -> &str {
+        &self.key.url
+    }
+    fn input_bytes(&self) -> u64 {
+        self.input_bytes
+    }
+    fn size(&self) -> u64 {
+        self.body_bytes
+    }
+    fn version(&self) -> Option<&str> {
+        Some(&self.encoding)
+    }
+    fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
     }
     fn timings(&self) -> Vec<(Direction, Option<&Timing>)> {
         vec![(Direction::HttpLatency, Some(&self.latency))]

@@ -38,6 +38,11 @@
 //! match exactly, and its p50 latency is judged as a speed (uncompressed bytes delivered
 //! per second of p50), normalised to the same run's reference encoding (`zstd:1`) under
 //! the same payload and load.
+//!
+//! Results of `codecbench probe` compare as `http`'s do, row by URL and `Accept-Encoding`:
+//! the body size exactly (so a change of what the server sends fails), the p50 time to
+//! the last byte as a speed, normalised to the same probe's `identity` request of the
+//! same URL.
 
 mod entry;
 #[cfg(test)]
@@ -50,6 +55,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use crate::codec::CodecKind;
+use crate::results::probe::ProbeKey;
 use crate::results::{CellKey, HttpKey, LoadedRun, Results};
 use entry::Entry;
 pub use judge::{Drift, MachineChange, SpeedChange, Verdict, MIN_CELLS_FOR_SPREAD};
@@ -111,14 +117,17 @@ pub enum RowKey {
     Cell(CellKey),
     /// An encoding of `http`.
     Http(HttpKey),
+    /// A URL and `Accept-Encoding` of `probe`.
+    Probe(ProbeKey),
 }
 
 impl RowKey {
-    /// The payload it was measured on.
+    /// The payload it was measured on; a probe row's URL.
     pub fn payload(&self) -> &str {
         match self {
             RowKey::Cell(key) => &key.payload,
             RowKey::Http(key) => &key.payload,
+            RowKey::Probe(key) => &key.url,
         }
     }
 }
@@ -128,6 +137,7 @@ impl std::fmt::Display for RowKey {
         match self {
             RowKey::Cell(key) => key.fmt(f),
             RowKey::Http(key) => key.fmt(f),
+            RowKey::Probe(key) => key.fmt(f),
         }
     }
 }
@@ -162,7 +172,8 @@ pub struct Row {
     pub key: RowKey,
     /// Whether it is the reference the other speeds are normalised to.
     pub is_reference: bool,
-    /// The library's version in the baseline and the candidate, for cells.
+    /// The library's version in the baseline and the candidate, for cells; the
+    /// `Content-Encoding` sent, for probe rows.
     pub versions: Option<(String, String)>,
     /// Baseline size: compressed bytes, or an HTTP body's bytes.
     pub baseline_bytes: u64,
@@ -173,9 +184,12 @@ pub struct Row {
 }
 
 impl Row {
-    /// Whether the size changed.
+    /// Whether the size changed; for a probe row, also whether the server now sends
+    /// another `Content-Encoding`.
     pub fn size_drift(&self) -> bool {
-        self.baseline_bytes != self.candidate_bytes
+        let other_coding = matches!(self.key, RowKey::Probe(_))
+            && self.versions.as_ref().is_some_and(|(b, c)| b != c);
+        self.baseline_bytes != self.candidate_bytes || other_coding
     }
 
     /// Whether any direction regressed.
@@ -225,7 +239,7 @@ pub struct Comparison {
     pub baseline: String,
     /// Candidate label.
     pub candidate: String,
-    /// `run` or `http`.
+    /// `run`, `http` or `probe`.
     pub kind: &'static str,
     /// How speeds were compared.
     pub basis: SpeedBasis,
@@ -355,6 +369,10 @@ pub fn compare(
         }
         (Results::Http(base), Results::Http(cand)) => {
             comparison.kind = "http";
+            entry::match_up(base, cand, options, &mut comparison)?
+        }
+        (Results::Probe(base), Results::Probe(cand)) => {
+            comparison.kind = "probe";
             entry::match_up(base, cand, options, &mut comparison)?
         }
         (base, cand) => bail!(

@@ -233,7 +233,7 @@ fn a_missing_reference_cell_is_an_error() {
 fn cells_mut(run: &mut LoadedRun) -> &mut Vec<RunCell> {
     match &mut run.results {
         Results::Codec(cells) => cells,
-        Results::Http(_) => panic!("a run of cells"),
+        Results::Http(_) | Results::Probe(_) => panic!("a run of cells"),
     }
 }
 
@@ -241,7 +241,7 @@ fn cells_mut(run: &mut LoadedRun) -> &mut Vec<RunCell> {
 fn level(key: &RowKey) -> i32 {
     match key {
         RowKey::Cell(key) => key.id.level,
-        RowKey::Http(_) => panic!("a cell"),
+        RowKey::Http(_) | RowKey::Probe(_) => panic!("a cell"),
     }
 }
 

@@ -1,0 +1,47 @@
+//! What the merged tables and CSVs of every kind share.
+
+use crate::analysis::merge::Merged;
+
+/// Which figures a merged table shows per run.
+#[derive(Clone, Copy)]
+pub(super) enum Speeds {
+    /// MB/s.
+    Raw,
+    /// ÷ the reference cell of the same run.
+    Normalized,
+}
+
+/// The ratio, marked where the runs disagree on the size.
+pub(super) fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
+    format!(
+        "{ratio:.2}{}",
+        if sizes_agree { "" } else { " (sizes differ)" }
+    )
+}
+
+/// A long-format CSV: `header`, then for each row and each run that has it, the row's
+/// own fields, the run's label and machine, and the run's figures.
+pub(super) fn long_csv<R, F>(
+    merged: &Merged,
+    header: &[&str],
+    rows: &[R],
+    fields: impl Fn(&R) -> Vec<String>,
+    figures: impl Fn(&R) -> &[Option<F>],
+    figure_fields: impl Fn(&F) -> Vec<String>,
+) -> Vec<u8> {
+    let mut writer = ::csv::Writer::from_writer(Vec::new());
+    // Writing to a Vec cannot fail.
+    writer.write_record(header).expect("CSV into memory");
+    for row in rows {
+        let runs = merged.labels.iter().zip(&merged.machines);
+        for ((label, machine), found) in runs.zip(figures(row)) {
+            let Some(found) = found else { continue };
+            let mut record = fields(row);
+            record.push(label.clone());
+            record.push(machine.clone().unwrap_or_default());
+            record.extend(figure_fields(found));
+            writer.write_record(&record).expect("CSV into memory");
+        }
+    }
+    writer.into_inner().expect("CSV into memory")
+}

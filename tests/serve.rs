@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use codecbench::http::dictionary::Coding;
-use common::bad_input;
+use common::{bad_input, codecbench};
 
 /// The encodings curl can decode here, from the features `curl -V` lists.
 fn curl_decodes() -> Option<Vec<&'static str>> {
@@ -179,5 +179,89 @@ fn a_client_holding_the_previous_version_gets_dcz() {
     );
     assert!(dictionary.decode(Coding::Dcz, &body).unwrap() == updated);
     assert!(body.len() < updated.len() / 100);
+    server.stop();
+}
+
+/// RFC 9842 end to end: the dcz and dcb paths link their dictionary, and `probe` finds
+/// the link, fetches the dictionary, and gets dcz and dcb bodies that decode to the
+/// identity body; with `--dictionary` it offers one the server did not link.
+#[test]
+fn probe_follows_the_dictionary_link_to_dcz_and_dcb() {
+    let server = Server::start(&[
+        "--payload",
+        "small",
+        "--encodings",
+        "dcz:3,dcb:5,zstd:1",
+        "--dictionary",
+        "previous",
+    ]);
+    let urls = [server.url("/dcz-3/small"), server.url("/dcb-5/small")];
+    let output = codecbench()
+        .args(["probe", "--requests", "2", "--format", "json", "-q"])
+        .args(urls)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for (url, coding) in report["urls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(["dcz", "dcb"])
+    {
+        let dictionary = &url["dictionary"];
+        assert!(
+            dictionary["url"]
+                .as_str()
+                .unwrap()
+                .ends_with("/dictionary/small"),
+            "{dictionary}"
+        );
+        assert_eq!(dictionary["bytes"], 298_727, "the previous version");
+        let row = url["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["accept_encoding"] == coding)
+            .unwrap();
+        assert_eq!(row["encoding"], coding, "{row}");
+        assert_eq!(row["failure"], serde_json::Value::Null, "{row}");
+        // Against the previous version, a 5% update is a few hundred bytes.
+        assert!(row["body_bytes"].as_f64().unwrap() < 3_000.0, "{row}");
+    }
+    // zstd-1 links nothing; --dictionary offers the dictionary anyway, and the server,
+    // which answers dcz only on its dcz path, sends the body as it is.
+    let output = codecbench()
+        .args(["probe", "--requests", "1", "--format", "json", "-q"])
+        .arg(server.url("/zstd-1/small"))
+        .arg("--dictionary")
+        .arg(server.url("/dictionary/small"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = report["urls"][0]["rows"].as_array().unwrap();
+    let dcz = rows.iter().find(|r| r["accept_encoding"] == "dcz").unwrap();
+    assert_eq!(dcz["encoding"], "identity", "{dcz}");
+    // A dictionary URL that answers 404 fails the dcz and dcb rows, naming it.
+    let missing = server
+        .url("/zstd-1/small")
+        .replace("/zstd-1/small", "/nowhere");
+    let output = codecbench()
+        .args(["probe", "--requests", "1", "-q"])
+        .arg(server.url("/zstd-1/small"))
+        .arg("--dictionary")
+        .arg(&missing)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the dictionary at {missing}: the server answered 404"
+        )),
+        "{stderr}"
+    );
     server.stop();
 }

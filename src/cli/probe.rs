@@ -28,6 +28,12 @@ pub struct ProbeArgs {
     #[arg(short = 'H', long = "header", value_name = "NAME:VALUE")]
     pub headers: Vec<String>,
 
+    /// Offer the dictionary at this URL to every URL probed, with `dcz` and `dcb`
+    /// requests that name it in Available-Dictionary (RFC 9842). Without it, probe
+    /// offers the dictionary a URL's response links with `rel="compression-dictionary"`.
+    #[arg(long, value_name = "URL")]
+    pub dictionary: Option<String>,
+
     /// Accept any TLS certificate for https:// URLs, e.g. a self-signed one (the
     /// connection is encrypted, not authenticated).
     #[arg(long)]

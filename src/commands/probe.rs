@@ -4,6 +4,7 @@ use super::output::{print, SavedFiles, Stdout};
 use crate::config::probe::ProbeConfig;
 use crate::error::{Error, Failing};
 use crate::export::{exporter, Subject};
+use crate::http::probing::Probing;
 use crate::process::interrupt;
 use crate::results::codec::SCHEMA_VERSION;
 use crate::results::environment::Environment;
@@ -31,8 +32,13 @@ pub fn run(config: ProbeConfig) -> crate::error::Result {
                 target.url, config.load.requests
             );
         }
-        let url =
-            crate::http::probing::probe_url(target, &config.headers, config.load, config.server);
+        let probing = Probing {
+            headers: &config.headers,
+            load: config.load,
+            server: config.server,
+            dictionary: config.dictionary.as_deref(),
+        };
+        let url = crate::http::probing::probe_url(target, probing);
         report.urls.push(url);
     }
     let subject = Subject::Probe(&report);

@@ -25,6 +25,8 @@ pub struct ProbeConfig {
     pub exports: super::outputs::Exports,
     /// No progress lines.
     pub quiet: bool,
+    /// `--dictionary`: the dictionary to offer every URL.
+    pub dictionary: Option<String>,
 }
 
 impl ProbeConfig {
@@ -40,6 +42,9 @@ impl ProbeConfig {
             .iter()
             .map(|h| header(h))
             .collect::<Result<Vec<_>>>()?;
+        if let Some(url) = &args.dictionary {
+            target(url).map_err(|e| anyhow::anyhow!("--dictionary {e}"))?;
+        }
         if !(1..=100_000).contains(&args.requests) {
             bail!("--requests {} must be 1 to 100,000", args.requests);
         }
@@ -77,6 +82,7 @@ impl ProbeConfig {
             format: args.output.format,
             exports,
             quiet: args.quiet,
+            dictionary: args.dictionary,
         })
     }
 }

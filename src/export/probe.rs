@@ -93,6 +93,15 @@ pub fn document(url: &UrlResult, report: &ProbeReport) -> Document {
             if list.is_empty() { "nothing".into() } else { list.join(", ") }
         ));
     }
+    if let Some(offered) = &url.dictionary {
+        let size = offered.bytes.map_or("not fetched".to_string(), |b| {
+            format!("{} bytes", thousands(b))
+        });
+        notes.push(format!(
+            "dcz, dcb: Accept-Encoding: dcz (or dcb) with Available-Dictionary naming the dictionary at {} ({size}).",
+            offered.url
+        ));
+    }
     for row in &url.rows {
         if let Some(why) = &row.failure {
             notes.push(format!(
@@ -225,6 +234,7 @@ pub(crate) mod fixtures {
                 url: "http://127.0.0.1:8080/small.json".into(),
                 identity_bytes: Some(298_727),
                 rows: vec![row("identity", "identity", 298_727.0, 0.6), gzip, br],
+                dictionary: None,
             }],
         }
     }

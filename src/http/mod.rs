@@ -29,6 +29,7 @@ pub const MAX_DURATION: Duration = Duration::from_secs(600);
 mod client;
 pub mod dictionary;
 mod encoding;
+mod offer;
 pub mod probe;
 pub mod probing;
 pub mod serve;

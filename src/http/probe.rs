@@ -57,6 +57,8 @@ pub struct Exchange {
     pub vary: Option<String>,
     /// `Location`, for a redirect.
     pub location: Option<String>,
+    /// `Link`, where a dictionary may be offered (RFC 9842 §3).
+    pub link: Option<String>,
     /// Bytes read from the socket for it: status line, headers, framing, body.
     pub wire_bytes: u64,
     /// The body as it came, undecoded.
@@ -201,6 +203,7 @@ async fn send(
     let content_encoding = header(hyper::header::CONTENT_ENCODING);
     let vary = header(hyper::header::VARY);
     let location = header(hyper::header::LOCATION);
+    let link = header(hyper::header::LINK);
     let status = response.status().as_u16();
     let body = response.into_body().collect().await?.to_bytes();
     Ok(Exchange {
@@ -208,6 +211,7 @@ async fn send(
         content_encoding,
         vary,
         location,
+        link,
         wire_bytes: read.load(Ordering::Relaxed) - before,
         body,
         first_byte,

@@ -7,40 +7,74 @@ use std::time::Instant;
 
 use anyhow::{anyhow, Result};
 
+use super::dictionary::{Coding, Dictionary};
 use super::encoding::decode;
+use super::offer;
 use super::probe::{exchange_all, Exchange, ProbeLoad, Target};
-use crate::results::probe::{ProbeRow, UrlResult};
+use crate::results::probe::{OfferedDictionary, ProbeRow, UrlResult};
 use crate::stats::percentile;
 use crate::vocab::{CodecKind, Server, BROWSER_ACCEPT_ENCODING};
 
-/// The `Accept-Encoding` values probe sends, the reference first.
+/// The `Accept-Encoding` values probe sends, the reference first; `dcz` and `dcb`
+/// follow where the server offers a dictionary.
 pub const ACCEPT_ENCODINGS: [&str; 5] = ["identity", "gzip", "br", "zstd", BROWSER_ACCEPT_ENCODING];
 
-/// Probes `target` with every [`ACCEPT_ENCODINGS`] value.
-pub fn probe_url(
-    target: &Target,
-    headers: &[(String, String)],
-    load: ProbeLoad,
-    server: Option<Server>,
-) -> UrlResult {
-    let (identity, reference) = probe_one(target, "identity", headers, load, None);
+/// How every URL is probed.
+#[derive(Clone, Copy, Debug)]
+pub struct Probing<'a> {
+    /// Headers sent with every request (`-H`).
+    pub headers: &'a [(String, String)],
+    /// Requests, time and connections per `Accept-Encoding`.
+    pub load: ProbeLoad,
+    /// The server profile to predict bodies with.
+    pub server: Option<Server>,
+    /// The dictionary to offer every URL (`--dictionary`), instead of the one its
+    /// identity response links.
+    pub dictionary: Option<&'a str>,
+}
+
+/// Probes `target` with every [`ACCEPT_ENCODINGS`] value, and `dcz` and `dcb` against
+/// the dictionary the server offers, if it offers one.
+pub fn probe_url(target: &Target, probing: Probing) -> UrlResult {
+    let (identity, first) = probe_one(target, "identity", probing.headers, probing.load, None);
+    let reference = first.as_ref().map(|e| e.body.to_vec());
     let mut rows = vec![identity];
     for accept in &ACCEPT_ENCODINGS[1..] {
         let row = match &reference {
-            Some(body) => probe_one(target, accept, headers, load, Some(body)).0,
-            None => failed(
-                accept,
-                "the identity request failed, so nothing to compare with",
-            ),
+            Some(body) => {
+                probe_one(
+                    target,
+                    accept,
+                    probing.headers,
+                    probing.load,
+                    Some((body, None)),
+                )
+                .0
+            }
+            None => failed(accept, NO_REFERENCE),
         };
         rows.push(row);
     }
+    let link = first.as_ref().and_then(|e| e.link.as_deref());
+    let dictionary = probing
+        .dictionary
+        .map(String::from)
+        .or_else(|| {
+            link.and_then(offer::linked_dictionary)
+                .map(|d| offer::resolve(target, d))
+        })
+        .map(|url| {
+            let (dictionary_rows, bytes) =
+                with_dictionary(target, probing, &url, reference.as_deref());
+            rows.extend(dictionary_rows);
+            OfferedDictionary { url, bytes }
+        });
     let identity_ttfb = rows[0].ttfb_p50_ms;
     for row in rows.iter_mut().skip(1).filter(|r| r.failure.is_none()) {
         if row.encoding != "identity" {
             row.server_extra_ms = Some(row.ttfb_p50_ms - identity_ttfb);
         }
-        if let (Some(server), Some(body)) = (server, &reference) {
+        if let (Some(server), Some(body)) = (probing.server, &reference) {
             predict(row, server, body);
         }
     }
@@ -48,7 +82,50 @@ pub fn probe_url(
         url: target.url.clone(),
         identity_bytes: reference.as_ref().map(|b| b.len() as u64),
         rows,
+        dictionary,
     }
+}
+
+const NO_REFERENCE: &str = "the identity request failed, so nothing to compare with";
+
+/// The `dcz` and `dcb` rows against the dictionary at `url`, each request naming it in
+/// `Available-Dictionary`; and the dictionary's size, when it could be fetched.
+fn with_dictionary(
+    target: &Target,
+    probing: Probing,
+    url: &str,
+    reference: Option<&[u8]>,
+) -> (Vec<ProbeRow>, Option<u64>) {
+    let codings = [Coding::Dcz, Coding::Dcb];
+    let dictionary = match offer::fetch(url, probing.headers, probing.load) {
+        Ok(dictionary) => dictionary,
+        Err(error) => {
+            let why = format!("the dictionary at {url}: {error:#}");
+            return (
+                codings.map(|c| failed(c.token(), why.clone())).to_vec(),
+                None,
+            );
+        }
+    };
+    let mut headers = probing.headers.to_vec();
+    headers.push((
+        "available-dictionary".into(),
+        dictionary.available_dictionary(),
+    ));
+    let rows = codings.map(|coding| match reference {
+        Some(body) => {
+            probe_one(
+                target,
+                coding.token(),
+                &headers,
+                probing.load,
+                Some((body, Some(&dictionary))),
+            )
+            .0
+        }
+        None => failed(coding.token(), NO_REFERENCE),
+    });
+    (rows.to_vec(), Some(dictionary.bytes().len() as u64))
 }
 
 /// A row for `accept` with nothing measured yet.
@@ -81,8 +158,12 @@ fn failed(accept: &str, why: impl Into<String>) -> ProbeRow {
     }
 }
 
+/// What a body is checked against: the identity body, and the dictionary the request
+/// offered, if any.
+type Reference<'a> = (&'a [u8], Option<&'a Dictionary>);
+
 /// Checks one response against the reference (none for the identity request itself).
-fn check(exchange: &Exchange, reference: Option<&[u8]>) -> Result<()> {
+fn check(exchange: &Exchange, reference: Option<Reference>) -> Result<()> {
     match exchange.status {
         200..=299 => {}
         300..=399 => {
@@ -94,14 +175,18 @@ fn check(exchange: &Exchange, reference: Option<&[u8]>) -> Result<()> {
         }
         status => return Err(anyhow!("the server answered {status}")),
     }
-    let Some(reference) = reference else {
+    let Some((reference, dictionary)) = reference else {
         return Ok(());
     };
     let coding = exchange
         .content_encoding
         .as_deref()
         .filter(|c| *c != "identity");
-    let decoded = decode(coding, &exchange.body)?;
+    let decoded = match (coding, dictionary) {
+        (Some("dcz"), Some(d)) => d.decode(Coding::Dcz, &exchange.body)?,
+        (Some("dcb"), Some(d)) => d.decode(Coding::Dcb, &exchange.body)?,
+        _ => decode(coding, &exchange.body)?,
+    };
     if decoded != reference {
         return Err(anyhow!(
             "the {} body decodes to {} bytes that differ from the identity body ({} bytes)",
@@ -113,17 +198,17 @@ fn check(exchange: &Exchange, reference: Option<&[u8]>) -> Result<()> {
     Ok(())
 }
 
-/// Sends `accept`'s requests and sums them up; the first body comes back with it.
+/// Sends `accept`'s requests and sums them up; the first response comes back with it.
 fn probe_one(
     target: &Target,
     accept: &str,
     headers: &[(String, String)],
     load: ProbeLoad,
-    reference: Option<&Vec<u8>>,
-) -> (ProbeRow, Option<Vec<u8>>) {
+    reference: Option<Reference>,
+) -> (ProbeRow, Option<Exchange>) {
     let seen: Mutex<Vec<Exchange>> = Mutex::new(Vec::new());
     let each = |exchange: Exchange| -> Result<()> {
-        check(&exchange, reference.map(Vec::as_slice))?;
+        check(&exchange, reference)?;
         let mut seen = seen.lock().expect("no panic holds it");
         // Keep one body: the first, as the reference or for the prediction.
         let body = if seen.is_empty() {
@@ -170,7 +255,7 @@ fn probe_one(
             .collect(),
         ..empty(accept)
     };
-    (row, Some(first.body.to_vec()))
+    (row, seen.into_iter().next())
 }
 
 /// The level of `server`'s own encoder whose body for `reference` is the size the

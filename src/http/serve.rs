@@ -82,7 +82,21 @@ pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec
         let size = crate::format::thousands(served.resource.body.len() as u64);
         for &encoding in encodings {
             let path = format!("/{}/{}", encoding_segment(encoding), served.slug);
-            router = router.merge(app(served.resource.clone(), encoding, &path));
+            let mut route = app(served.resource.clone(), encoding, &path);
+            let uses_dictionary = matches!(encoding, Encoding::Dcz(_) | Encoding::Dcb(_));
+            if uses_dictionary && served.resource.dictionary.is_some() {
+                let link = link_to_dictionary(&served.slug);
+                route = route.layer(axum::middleware::map_response(
+                    move |mut response: axum::response::Response| {
+                        let link = link.clone();
+                        async move {
+                            response.headers_mut().insert(hyper::header::LINK, link);
+                            response
+                        }
+                    },
+                ));
+            }
+            router = router.merge(route);
             urls.push(Url {
                 what: format!("{}, {} ({size} bytes)", encoding.label(), served.name),
                 path,
@@ -98,6 +112,13 @@ pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec
         }
     }
     (router, urls)
+}
+
+/// `Link: </dictionary/SLUG>; rel="compression-dictionary"` (RFC 9842 §3), so that a
+/// client that does not hold the dictionary yet (a browser, `probe`) learns where it is.
+fn link_to_dictionary(slug: &str) -> hyper::header::HeaderValue {
+    let link = format!("</dictionary/{slug}>; rel=\"compression-dictionary\"");
+    hyper::header::HeaderValue::from_str(&link).expect("a slug is a valid header value")
 }
 
 /// The previous version at `path`, marked for use as a dictionary by the dcz paths of

@@ -40,6 +40,19 @@ pub struct UrlResult {
     pub identity_bytes: Option<u64>,
     /// One row per `Accept-Encoding` sent.
     pub rows: Vec<ProbeRow>,
+    /// The dictionary the `dcz` and `dcb` rows offered, when the server linked one (or
+    /// `--dictionary` named it); `None` when there was none, and no such rows.
+    #[serde(default)]
+    pub dictionary: Option<OfferedDictionary>,
+}
+
+/// A dictionary a server offered for a URL (RFC 9842).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OfferedDictionary {
+    /// Where it was fetched from.
+    pub url: String,
+    /// Its size; `None` when it could not be fetched.
+    pub bytes: Option<u64>,
 }
 
 /// What one `Accept-Encoding` got.

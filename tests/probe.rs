@@ -206,3 +206,37 @@ fn probe_reports_what_caddy_sends_over_http_and_https() {
         );
     }
 }
+
+/// The probe tables of nginx and Caddy over HTTP and HTTPS, for the docs:
+/// `cargo test --test probe -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints tables for the docs; needs nginx, ngx_brotli, caddy and openssl"]
+fn print_the_probe_tables_of_nginx_and_caddy() {
+    let small = generate(1000, 42, RngKind::Dotnet);
+    let files: [(&str, &[u8]); 1] = [("small.json", &small)];
+    let nginx = servers::nginx(&files, SITE).unwrap();
+    let nginx_tls = servers::nginx_tls(&files, SITE).unwrap();
+    let caddy = servers::caddy(&files, CADDY_SITE).unwrap();
+    let caddy_tls = servers::caddy_tls(&files, CADDY_SITE).unwrap();
+    let https = |running: &servers::Running| format!("https://{}/small.json", running.address);
+    let cases = [
+        ("nginx, HTTP", nginx.url("/small.json"), true),
+        ("nginx, HTTPS", https(&nginx_tls), true),
+        ("caddy, HTTP", caddy.url("/small.json"), false),
+        ("caddy, HTTPS", https(&caddy_tls), false),
+    ];
+    for (what, url, is_nginx) in cases {
+        let mut command = codecbench();
+        command.args(["probe", &url, "--requests", "20", "-q", "--insecure"]);
+        if is_nginx {
+            command.args(["--server", "nginx"]);
+        }
+        let output = command.output().unwrap();
+        println!(
+            "### {what}\n$ codecbench probe {url} --requests 20 --insecure{}\n{}",
+            if is_nginx { " --server nginx" } else { "" },
+            String::from_utf8_lossy(&output.stdout)
+        );
+        assert_eq!(output.status.code(), Some(0), "{what}");
+    }
+}

@@ -90,7 +90,7 @@ impl Exporter for Csv {
                     [false, true, false] => merged::render_http_csv(m),
                     [false, false, true] => super::merged_probe::render_csv(m),
                     _ => bail!(
-                        "merge --format csv takes results of one kind: these mix `run`, `http` or `probe` results; merge them separately"
+                        "merge --format csv takes runs of one kind: these mix `run`, `http` and `probe` results; merge each kind separately"
                     ),
                 }
             }

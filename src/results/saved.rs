@@ -173,10 +173,13 @@ impl LoadedRun {
     pub fn cells(&self) -> Result<&[RunCell]> {
         match &self.results {
             Results::Codec(cells) => Ok(cells),
-            Results::Http(_) | Results::Probe(_) => bail!(
-                "{} holds {}; this command reads runs from `codecbench run`",
-                self.label,
-                self.results.kind()
+            Results::Http(_) => bail!(
+                "{} holds HTTP results from `codecbench http`; this command reads runs from `codecbench run`",
+                self.label
+            ),
+            Results::Probe(_) => bail!(
+                "{} holds a live server's results from `codecbench probe`; this command reads runs from `codecbench run`",
+                self.label
             ),
         }
     }

@@ -49,6 +49,11 @@ pub struct CompareArgs {
     #[arg(long)]
     pub allow_missing: bool,
 
+    /// Fail on inconclusive speeds too: changes whose noise band straddles the threshold,
+    /// or timings with too few samples to bound (by default they are listed, exit 0).
+    #[arg(long)]
+    pub strict: bool,
+
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Json]))]
     pub format: Format,

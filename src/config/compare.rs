@@ -44,6 +44,7 @@ impl CompareConfig {
                 basis,
                 allow_size_drift: args.allow_size_drift,
                 allow_missing: args.allow_missing,
+                strict: args.strict,
             },
             format: args.format,
         })

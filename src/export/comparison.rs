@@ -121,12 +121,12 @@ fn summary_lines(comparison: &Comparison) -> Vec<String> {
         SpeedBasis::Absolute => "absolute speeds (MB/s)".to_string(),
     };
     let mut lines = vec![format!(
-        "{} → {}: {}; a change counts beyond {:.0}% and beyond the noise band of {:.2} standard errors (5% chance of any false alarm over all speeds)",
+        "{} → {}: {}; a change counts when its whole noise band ({:.2} standard errors, for a 5% chance of any false alarm over all speeds) lies beyond {:.0}%",
         comparison.baseline,
         comparison.candidate,
         basis,
-        comparison.threshold * 100.0,
-        comparison.z
+        comparison.z,
+        comparison.threshold * 100.0
     )];
     if let Some(url) = one_url(comparison) {
         lines.push(format!("URL: {url}"));
@@ -170,6 +170,7 @@ fn finding_lines(comparison: &Comparison) -> Vec<String> {
     for row in comparison.regressions() {
         lines.push(format!("regression: {}", row.key));
     }
+    lines.extend(inconclusive_lines(comparison));
     for failed in &comparison.failed {
         lines.push(format!(
             "FAILED in the candidate: {}: {}",
@@ -189,9 +190,10 @@ fn finding_lines(comparison: &Comparison) -> Vec<String> {
         _ => "cells",
     };
     lines.push(format!(
-        "{} {what} compared: {} regressed, {}, {} failed, {} missing, {} extra",
+        "{} {what} compared: {} regressed, {} inconclusive, {}, {} failed, {} missing, {} extra",
         comparison.rows.len(),
         comparison.regressions().count(),
+        comparison.inconclusive().count(),
         crate::format::count(comparison.size_drifts().count() as u64, "size drift"),
         comparison.failed.len(),
         comparison.missing.len(),
@@ -260,6 +262,64 @@ fn machine_lines(comparison: &Comparison) -> Vec<String> {
         .collect()
 }
 
+/// Each inconclusive speed (five at most, then a count) and what would settle it.
+fn inconclusive_lines(comparison: &Comparison) -> Vec<String> {
+    let needed = comparison.samples_for_a_verdict;
+    let word = if comparison.strict {
+        "inconclusive (FAILS with --strict)"
+    } else {
+        "inconclusive"
+    };
+    let mut lines = Vec::new();
+    let mut count = 0;
+    for row in comparison.inconclusive() {
+        for (direction, change) in &row.speeds {
+            let Some(change) = change
+                .as_ref()
+                .filter(|c| c.verdict == Verdict::Inconclusive)
+            else {
+                continue;
+            };
+            count += 1;
+            if count > 5 {
+                continue;
+            }
+            let more = if comparison.kind == "run" {
+                "--iterations"
+            } else {
+                "--requests"
+            };
+            let why = if change.samples > 0 && change.samples < needed {
+                format!(
+                    "{} samples, {needed} needed to bound a median at the family's confidence: {more} {needed} or more settles it",
+                    change.samples
+                )
+            } else {
+                let narrow = if comparison.kind == "run" {
+                    "more iterations or --precision narrow it"
+                } else {
+                    "more requests narrow it"
+                };
+                format!(
+                    "its band straddles the {:.0}% threshold: {narrow}",
+                    comparison.threshold * 100.0
+                )
+            };
+            let figure = speed_text(&Some(change.clone()));
+            let figure = figure.trim_end_matches(change.verdict.word()).trim_end();
+            lines.push(format!(
+                "{word}: {} {}: {figure}: {why}",
+                row.key,
+                direction.name(),
+            ));
+        }
+    }
+    if count > 5 {
+        lines.push(format!("{word}: {} more", count - 5));
+    }
+    lines
+}
+
 /// Names up to five keys one per line; more are counted by payload on one line.
 fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
     if keys.len() <= 5 {
@@ -282,9 +342,19 @@ fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
 
 /// The comparison's table, of cells or of encodings, and its summary below.
 pub fn document(comparison: &Comparison) -> Document {
-    let rows: Vec<Vec<String>> = comparison
-        .rows
-        .iter()
+    // Regressions first, then inconclusive rows, then the rest, each in run order.
+    let mut ordered: Vec<&Row> = comparison.rows.iter().collect();
+    ordered.sort_by_key(|row| {
+        if row.regressed() {
+            0
+        } else if row.has_verdict(Verdict::Inconclusive) {
+            1
+        } else {
+            2
+        }
+    });
+    let rows: Vec<Vec<String>> = ordered
+        .into_iter()
         .map(|row| match &row.key {
             RowKey::Cell(key) => cell_row(row, key),
             RowKey::Http(key) => http_row(row, key),
@@ -328,6 +398,7 @@ pub fn failure_lines(comparison: &Comparison) -> Vec<String> {
                     "machine-level slowdown (--absolute)",
                     "machine-level slowdowns (--absolute)",
                 ),
+                FailReason::Inconclusive => ("inconclusive (--strict)", "inconclusive (--strict)"),
             };
             crate::format::counted(n as u64, one, many)
         })
@@ -366,6 +437,7 @@ mod tests {
             },
             allow_size_drift: false,
             allow_missing: false,
+            strict: false,
         }
     }
 

@@ -257,6 +257,7 @@ fn a_probe_compares_sizes_exactly_and_lists_failed_rows() {
         },
         allow_size_drift: false,
         allow_missing: false,
+        strict: false,
     };
     let same = compare(&baseline, &baseline, &options).unwrap();
     assert_eq!(same.kind, "probe");

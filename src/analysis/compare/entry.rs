@@ -273,10 +273,12 @@ impl<E: Entry> Pair<'_, E> {
                     Against::Nothing | Against::Itself => None,
                 }));
                 let statistic = statistic::<E>(&timings);
-                measure_change(
+                let mut change = measure_change(
                     speed_against(b, base.input_bytes(), before, statistic),
                     speed_against(c, cand.input_bytes(), after, statistic),
-                )
+                );
+                change.samples = timings.iter().map(|t| t.samples_s.len()).min().unwrap_or(0);
+                change
             });
             speeds.push((direction, change));
         }

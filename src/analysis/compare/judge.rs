@@ -15,13 +15,14 @@ pub const MIN_CELLS_FOR_SPREAD: usize = 4;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// The change is within the threshold.
+    /// The whole band lies within the threshold.
     Unchanged,
-    /// Beyond the threshold, but not beyond the noise.
-    WithinNoise,
-    /// Faster beyond both the threshold and the noise.
+    /// The band straddles the threshold, or too few samples bound it: more samples
+    /// (`--iterations`, `--precision`) would settle it.
+    Inconclusive,
+    /// Faster: the whole band lies beyond the threshold.
     Improved,
-    /// Slower beyond both the threshold and the noise.
+    /// Slower: the whole band lies beyond the threshold.
     Regressed,
 }
 
@@ -30,7 +31,7 @@ impl Verdict {
     pub fn word(self) -> &'static str {
         match self {
             Verdict::Unchanged => "",
-            Verdict::WithinNoise => "noise",
+            Verdict::Inconclusive => "inconclusive",
             Verdict::Improved => "improved",
             Verdict::Regressed => "REGRESSED",
         }
@@ -58,6 +59,9 @@ pub struct SpeedChange {
     /// The band a change must leave to count: `z` × the combined standard error of
     /// within-cell and between-cell noise, in log units; `None` when neither is known.
     pub noise: Option<f64>,
+    /// The fewest timed samples among the timings compared (both runs' and, when
+    /// normalised, their references'); 0 when a run was read from CSV.
+    pub samples: usize,
     /// What it amounts to.
     pub verdict: Verdict,
 }
@@ -177,6 +181,7 @@ pub(super) fn measure_change(baseline: Speed, candidate: Speed) -> SpeedChange {
         se_within: both(baseline.relative_se, candidate.relative_se),
         se_own: both(baseline.own_se, candidate.own_se),
         noise: None,
+        samples: 0,
         verdict: Verdict::Unchanged,
     }
 }
@@ -215,6 +220,7 @@ pub(super) fn judge_all(
     // Bonferroni: every speed is a test, so each gets α / m for a 5% chance of any false
     // alarm across the whole comparison.
     let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / tests.len().max(1) as f64);
+    let fewest = samples_for_a_verdict(tests.len());
     let mut drifts = Vec::new();
     for (payload, direction) in groups(tests.iter().map(|t| (t.payload, t.direction))) {
         let in_group = |t: &Test| t.payload == payload && t.direction == direction;
@@ -231,6 +237,19 @@ pub(super) fn judge_all(
                 judge(test.change, 0.0, 0.0, z, options.threshold, false);
                 continue;
             }
+            if (1..fewest).contains(&test.change.samples) {
+                // Too few samples for any distribution-free bound at the family's
+                // confidence: the parametric band would only pretend to hold.
+                let log = test.change.change.ln_1p()
+                    - if normalized {
+                        center.unwrap_or(0.0)
+                    } else {
+                        0.0
+                    };
+                test.change.judged_change = log.exp_m1();
+                test.change.verdict = Verdict::Inconclusive;
+                continue;
+            }
             let between = between_cell_spread(&others, test.change);
             let center = if normalized {
                 center.unwrap_or(0.0)
@@ -242,6 +261,7 @@ pub(super) fn judge_all(
     }
     comparison.drifts = drifts;
     comparison.z = z;
+    comparison.samples_for_a_verdict = fewest;
     comparison.machine = machine_changes(absolute, options.threshold);
 }
 
@@ -365,16 +385,32 @@ fn machine_changes(absolute: &[AbsoluteChange], threshold: f64) -> Vec<MachineCh
     changes
 }
 
-/// The verdict on a log change against the threshold and a band.
+/// The fewest samples a timing needs for a verdict when `tests` speeds are judged: a
+/// median's distribution-free interval (the sample's minimum to maximum) holds it with
+/// confidence 1 − 2 · 2⁻ⁿ, which must reach the Bonferroni share 1 − α / m. Below it no
+/// band holds at the family's 5%, so the change is inconclusive: 8 samples for 4
+/// speeds, 12 for the 66 of a small-payload run.
+pub fn samples_for_a_verdict(tests: usize) -> usize {
+    let needed = (2.0 * tests.max(1) as f64 / FAMILY_ERROR_RATE)
+        .log2()
+        .ceil();
+    needed as usize
+}
+
+/// The verdict on a log change against the threshold and its band: regressed or
+/// improved when the whole band lies beyond the threshold, unchanged when it lies
+/// within, inconclusive when it straddles it. Without a band, the change alone.
 fn verdict(log_change: f64, noise: Option<f64>, threshold: f64) -> Verdict {
-    if log_change.exp_m1().abs() <= threshold {
-        Verdict::Unchanged
-    } else if noise.is_some_and(|noise| log_change.abs() <= noise) {
-        Verdict::WithinNoise
-    } else if log_change < 0.0 {
+    let limit = threshold.ln_1p();
+    let band = noise.unwrap_or(0.0);
+    if log_change + band < -limit {
         Verdict::Regressed
-    } else {
+    } else if log_change - band > limit {
         Verdict::Improved
+    } else if log_change - band >= -limit && log_change + band <= limit {
+        Verdict::Unchanged
+    } else {
+        Verdict::Inconclusive
     }
 }
 

@@ -107,6 +107,8 @@ pub struct CompareOptions {
     pub allow_size_drift: bool,
     /// Report baseline results missing from the candidate without failing.
     pub allow_missing: bool,
+    /// Fail on inconclusive speeds too.
+    pub strict: bool,
 }
 
 /// Which result a row is about.
@@ -194,9 +196,14 @@ impl Row {
 
     /// Whether any direction regressed.
     pub fn regressed(&self) -> bool {
+        self.has_verdict(Verdict::Regressed)
+    }
+
+    /// Whether any direction got `verdict`.
+    pub fn has_verdict(&self, verdict: Verdict) -> bool {
         self.speeds
             .iter()
-            .any(|(_, s)| s.as_ref().is_some_and(|s| s.verdict == Verdict::Regressed))
+            .any(|(_, s)| s.as_ref().is_some_and(|s| s.verdict == verdict))
     }
 
     /// The change in `direction`, if measured in both runs.
@@ -221,6 +228,8 @@ pub enum FailReason {
     Regressed,
     /// With `--absolute`: machine-level slowdowns.
     MachineSlowdown,
+    /// With `--strict`: speeds whose verdict is inconclusive.
+    Inconclusive,
 }
 
 /// A result that failed in the candidate, with the reason it gave.
@@ -249,6 +258,8 @@ pub struct Comparison {
     pub allow_size_drift: bool,
     /// Whether missing results are tolerated.
     pub allow_missing: bool,
+    /// Whether inconclusive speeds fail.
+    pub strict: bool,
     /// Results in both runs, in baseline order.
     pub rows: Vec<Row>,
     /// Results that failed in the candidate.
@@ -264,6 +275,8 @@ pub struct Comparison {
     pub machine: Vec<MachineChange>,
     /// How many standard errors a change must exceed.
     pub z: f64,
+    /// The fewest samples per timing for a time verdict; below it, inconclusive.
+    pub samples_for_a_verdict: usize,
 }
 
 impl Comparison {
@@ -275,6 +288,13 @@ impl Comparison {
     /// Rows that regressed.
     pub fn regressions(&self) -> impl Iterator<Item = &Row> {
         self.rows.iter().filter(|r| r.regressed())
+    }
+
+    /// Rows with an inconclusive speed and none regressed.
+    pub fn inconclusive(&self) -> impl Iterator<Item = &Row> {
+        self.rows
+            .iter()
+            .filter(|r| !r.regressed() && r.has_verdict(Verdict::Inconclusive))
     }
 
     /// Machine-level changes beyond threshold and noise.
@@ -330,6 +350,14 @@ impl Comparison {
                 FailReason::MachineSlowdown,
                 if machine_fails { slower } else { 0 },
             ),
+            (
+                FailReason::Inconclusive,
+                if self.strict {
+                    self.inconclusive().count()
+                } else {
+                    0
+                },
+            ),
         ];
         counts.into_iter().filter(|&(_, n)| n > 0).collect()
     }
@@ -355,6 +383,7 @@ pub fn compare(
         threshold: options.threshold,
         allow_size_drift: options.allow_size_drift,
         allow_missing: options.allow_missing,
+        strict: options.strict,
         rows: Vec::new(),
         failed: Vec::new(),
         missing: Vec::new(),
@@ -362,6 +391,7 @@ pub fn compare(
         drifts: Vec::new(),
         machine: Vec::new(),
         z: 0.0,
+        samples_for_a_verdict: 0,
     };
     let absolute = match (&baseline.results, &candidate.results) {
         (Results::Codec(base), Results::Codec(cand)) => {

@@ -1,5 +1,6 @@
 //! Benchmarking: the runner, its statistics and the results it produces.
 
+pub mod instructions;
 pub mod runner;
 pub mod schedule;
 

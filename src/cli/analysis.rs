@@ -54,6 +54,17 @@ pub struct CompareArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Largest growth of a cell's instructions per byte (`run --measure instructions`)
+    /// that passes, in percent. Counts are exact, so this is the change you accept, not
+    /// a noise margin.
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 1.0,
+        allow_hyphen_values = true
+    )]
+    pub instructions_threshold: f64,
+
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Json]))]
     pub format: Format,

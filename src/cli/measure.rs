@@ -207,6 +207,59 @@ pub struct RunArgs {
     /// Where the results go.
     #[command(flatten)]
     pub output: OutputArgs,
+
+    /// What to measure per cell, comma-separated: `time` (wall time, the default),
+    /// `instructions` (instructions per compression and per decompression, counted
+    /// under valgrind's callgrind: exact where time is noise), or both. With
+    /// `instructions` alone, times come from one iteration, for the record only.
+    #[arg(
+        long = "measure",
+        value_enum,
+        value_delimiter = ',',
+        default_value = "time"
+    )]
+    pub metrics: Vec<Metric>,
+
+    /// Also write github-action-benchmark's custom JSON to FILE (for its
+    /// `customSmallerIsBetter` tool): each cell's median time in ms with its interval,
+    /// and its instructions where counted. Rewritten like --export-csv.
+    #[arg(long = "export-github-benchmark", value_name = "FILE")]
+    pub github_benchmark: Option<PathBuf>,
+
+    /// Also write Bencher Metric Format JSON to FILE: per cell and direction, `latency`
+    /// in ns with its interval, and `instructions` where counted. Rewritten like
+    /// --export-csv.
+    #[arg(long = "export-bencher", value_name = "FILE")]
+    pub bencher: Option<PathBuf>,
+}
+
+/// What `run` measures per cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Metric {
+    /// Wall time of each compression and decompression.
+    Time,
+    /// Instructions of one compression and one decompression, under callgrind.
+    Instructions,
+}
+
+/// The hidden child of `run --measure instructions`: one cell, run under callgrind.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    /// The run's own options, so the cell is built as the run built it.
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// The cell, by its place in the run's settings.
+    #[arg(long, value_name = "INDEX")]
+    pub count_cell: usize,
+
+    /// The body to compress.
+    #[arg(long, value_name = "FILE")]
+    pub count_input: PathBuf,
+
+    /// Counted calls per direction.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub count_calls: u32,
 }
 
 /// Where results go: shared by `run` and `http`.

@@ -11,7 +11,9 @@ pub use analysis::{
     ZstdParamsArgs,
 };
 pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
-pub use measure::{GeneratorArgs, MeasureArgs, OutputArgs, PayloadArgs, RunArgs};
+pub use measure::{
+    CountArgs, GeneratorArgs, MeasureArgs, Metric, OutputArgs, PayloadArgs, RunArgs,
+};
 pub use probe::ProbeArgs;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -93,6 +95,9 @@ pub enum Command {
     /// first and last byte; every body decoded and compared with the identity body.
     /// With --server, the level whose predicted body matches beside it.
     Probe(ProbeArgs),
+    /// One cell of `run --measure instructions`, run under callgrind by `run` itself.
+    #[command(hide = true)]
+    CountInstructions(CountArgs),
 }
 
 #[cfg(test)]

@@ -64,6 +64,7 @@ pub fn empty_report(config: &MeasureConfig, pin: Option<Pin>) -> RunReport {
         seed: config.seed,
         rng: config.rng.to_string(),
         payloads: Vec::new(),
+        instructions: config.instructions.as_ref().map(super::counting::counter),
     }
 }
 
@@ -89,6 +90,23 @@ pub fn measure_all(
             iterations: config.iterations.for_payload(payload.bytes.len()),
             precision: config.precision,
         };
+        let counts = match &config.instructions {
+            Some(instructions) => {
+                progress.line(&format!(
+                    "{}: counting the instructions of {} under callgrind",
+                    payload.name,
+                    crate::format::count(cell_count as u64, "setting"),
+                ));
+                let counts = super::counting::count_payload(
+                    instructions,
+                    &payload.bytes,
+                    &config.settings,
+                    &progress,
+                )?;
+                Some(counts)
+            }
+            None => None,
+        };
         let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
         progress.start_payload(
             &format!(
@@ -104,7 +122,14 @@ pub fn measure_all(
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
             let cell = &so_far.cells[new];
             progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
-            (sinks.cell)(&report, so_far, new)
+            match &counts {
+                Some(counts) => {
+                    let mut counted = so_far.clone();
+                    super::counting::fill(&mut counted, counts);
+                    (sinks.cell)(&report, &counted, new)
+                }
+                None => (sinks.cell)(&report, so_far, new),
+            }
         };
         let mut result = run_payload(
             &payload.name,
@@ -116,6 +141,9 @@ pub fn measure_all(
             &mut on_cell,
         )?;
         result.content_type = payload.content_type.clone();
+        if let Some(counts) = &counts {
+            super::counting::fill(&mut result, counts);
+        }
         // A run that was stopped says so, not how noisy its partial cells were.
         progress.finish();
         let remedies = config.noise_remedies();

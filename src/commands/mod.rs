@@ -3,6 +3,7 @@
 
 mod analysis;
 mod compare;
+mod counting;
 mod http;
 mod measure;
 mod merge;
@@ -34,5 +35,8 @@ pub fn run(cli: Cli) -> Result {
         Command::Http(args) => http::run(HttpConfig::from_args(args)?),
         Command::Serve(args) => serve::run(ServeConfig::from_args(args)?),
         Command::Probe(args) => probe::run(crate::config::probe::ProbeConfig::from_args(args)?),
+        Command::CountInstructions(args) => {
+            counting::run_child(crate::config::CountConfig::from_args(args)?)
+        }
     }
 }

@@ -70,7 +70,7 @@ impl SavedFiles {
     pub fn write(&self, subject: &Subject) -> Result<()> {
         for (export, path) in self.0.files() {
             if !written_at_end(path) {
-                write_file(path, &exporter(format_of(export)).export(subject)?)?;
+                write_file(path, &exporter_of(export).export(subject)?)?;
             }
         }
         Ok(())
@@ -83,7 +83,7 @@ impl SavedFiles {
             if !written_at_end(path) {
                 continue;
             }
-            let bytes = exporter(format_of(export)).export(subject)?;
+            let bytes = exporter_of(export).export(subject)?;
             if is_stdout(path) {
                 out.write(&bytes)?;
             } else {
@@ -114,12 +114,14 @@ impl SavedFiles {
     }
 }
 
-/// The format an export file is written in.
-fn format_of(export: Export) -> Format {
+/// The exporter an export file is written with.
+fn exporter_of(export: Export) -> &'static dyn crate::export::Exporter {
     match export {
-        Export::Csv => Format::Csv,
-        Export::Json => Format::Json,
-        Export::Markdown => Format::Markdown,
+        Export::Csv => exporter(Format::Csv),
+        Export::Json => exporter(Format::Json),
+        Export::Markdown => exporter(Format::Markdown),
+        Export::GithubBenchmark => &crate::export::seam::GithubBenchmark,
+        Export::Bencher => &crate::export::seam::Bencher,
     }
 }
 

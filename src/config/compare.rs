@@ -30,6 +30,14 @@ impl CompareConfig {
                 args.threshold
             );
         }
+        if !(args.instructions_threshold.is_finite()
+            && (0.0..=1000.0).contains(&args.instructions_threshold))
+        {
+            bail!(
+                "--instructions-threshold {} must be a percentage from 0 to 1000",
+                args.instructions_threshold
+            );
+        }
         let basis = if args.absolute {
             SpeedBasis::Absolute
         } else {
@@ -45,6 +53,7 @@ impl CompareConfig {
                 allow_size_drift: args.allow_size_drift,
                 allow_missing: args.allow_missing,
                 strict: args.strict,
+                instructions_threshold: args.instructions_threshold / 100.0,
             },
             format: args.format,
         })

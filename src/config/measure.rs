@@ -38,6 +38,20 @@ pub struct MeasureConfig {
     pub seed: i32,
     /// Generator stream for the built-in payloads.
     pub rng: RngKind,
+    /// With `--measure instructions` (`run` only): how instructions are counted.
+    pub instructions: Option<InstructionPlan>,
+}
+
+/// How `run --measure instructions` counts: under which valgrind, how many calls, and
+/// the run's own options for the child that counts each cell.
+#[derive(Clone, Debug)]
+pub struct InstructionPlan {
+    /// `valgrind --version`.
+    pub valgrind: String,
+    /// Counted calls per direction.
+    pub calls: u32,
+    /// The run's options after `run`, which the counting child is given.
+    pub child_args: Vec<std::ffi::OsString>,
 }
 
 impl MeasureConfig {
@@ -61,6 +75,7 @@ impl MeasureConfig {
             settings,
             seed: args.generator.seed,
             rng: args.generator.rng,
+            instructions: None,
         })
     }
 }

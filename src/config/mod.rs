@@ -14,15 +14,15 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
-use crate::cli::{PayloadsArgs, RunArgs};
+use crate::cli::{Metric, PayloadsArgs, RunArgs};
 use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
 
-pub use measure::{IterationChoice, MeasureConfig};
+pub use measure::{InstructionPlan, IterationChoice, MeasureConfig};
 
 /// Settings of `codecbench run`.
 pub struct RunConfig {
-    /// What to measure and how.
+    /// What to measure and how; with `--measure instructions`, its instruction plan.
     pub measure: MeasureConfig,
     /// What stdout shows.
     pub format: Format,
@@ -33,12 +33,58 @@ pub struct RunConfig {
 impl RunConfig {
     /// Validates `args`; see [`MeasureConfig::from_args`].
     pub fn from_args(args: RunArgs) -> Result<Self> {
-        let measure = MeasureConfig::from_args(args.measure)?;
-        let exports = exports(&args.output, &measure.payloads)?;
+        let mut measure = MeasureConfig::from_args(args.measure)?;
+        if args.metrics.contains(&Metric::Instructions) {
+            measure.instructions = Some(InstructionPlan {
+                valgrind: crate::bench::instructions::valgrind_version()?,
+                calls: 1,
+                child_args: Vec::new(),
+            });
+            if !args.metrics.contains(&Metric::Time) {
+                // Times for the record only: one iteration each way, no warm-up.
+                measure.iterations = measure::IterationChoice::Fixed(1);
+                measure.warmup = 0;
+                measure.rounds = 1;
+                measure.precision = None;
+            }
+        }
+        let exports = outputs::Exports {
+            csv: args.output.csv.clone(),
+            json: args.output.json.clone(),
+            markdown: args.output.markdown.clone(),
+            github_benchmark: args.github_benchmark.clone(),
+            bencher: args.bencher.clone(),
+        };
+        exports.check(&[outputs::Input::Payloads(&measure.payloads)])?;
         Ok(RunConfig {
             measure,
             format: args.output.format,
             exports,
+        })
+    }
+}
+
+/// Settings of the hidden `count-instructions` child: the run's settings, the cell, the
+/// body and the calls.
+pub struct CountConfig {
+    /// The run's settings, so the cell is built as the run built it.
+    pub measure: MeasureConfig,
+    /// The cell's place in the settings.
+    pub cell: usize,
+    /// The body.
+    pub input: std::path::PathBuf,
+    /// Counted calls per direction.
+    pub calls: u32,
+}
+
+impl CountConfig {
+    /// The run's options checked as `run` checks them; the outputs are the parent's.
+    pub fn from_args(args: crate::cli::CountArgs) -> Result<Self> {
+        Ok(CountConfig {
+            measure: MeasureConfig::from_args(args.run.measure)?,
+            cell: args.count_cell,
+            input: args.count_input,
+            calls: args.count_calls.max(1),
         })
     }
 }
@@ -53,6 +99,7 @@ pub fn exports(
         csv: output.csv.clone(),
         json: output.json.clone(),
         markdown: output.markdown.clone(),
+        ..Default::default()
     };
     exports.check(&[outputs::Input::Payloads(payloads)])?;
     Ok(exports)

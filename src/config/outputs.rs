@@ -127,6 +127,10 @@ pub enum Export {
     Json,
     /// The tables `--format markdown` prints.
     Markdown,
+    /// github-action-benchmark's custom JSON (`run` only).
+    GithubBenchmark,
+    /// Bencher Metric Format (`run` only).
+    Bencher,
 }
 
 impl Export {
@@ -136,6 +140,8 @@ impl Export {
             Export::Csv => "--export-csv",
             Export::Json => "--export-json",
             Export::Markdown => "--export-markdown",
+            Export::GithubBenchmark => "--export-github-benchmark",
+            Export::Bencher => "--export-bencher",
         }
     }
 }
@@ -149,6 +155,10 @@ pub struct Exports {
     pub json: Option<PathBuf>,
     /// Where Markdown goes, if anywhere.
     pub markdown: Option<PathBuf>,
+    /// Where github-action-benchmark's JSON goes, if anywhere.
+    pub github_benchmark: Option<PathBuf>,
+    /// Where Bencher's JSON goes, if anywhere.
+    pub bencher: Option<PathBuf>,
 }
 
 impl Exports {
@@ -158,6 +168,8 @@ impl Exports {
             (Export::Csv, &self.csv),
             (Export::Json, &self.json),
             (Export::Markdown, &self.markdown),
+            (Export::GithubBenchmark, &self.github_benchmark),
+            (Export::Bencher, &self.bencher),
         ]
         .into_iter()
         .filter_map(|(export, path)| path.as_deref().map(|p| (export, p)))

@@ -66,7 +66,7 @@ impl ProbeConfig {
         let exports = super::outputs::Exports {
             csv: args.output.csv.clone(),
             json: args.output.json.clone(),
-            markdown: None,
+            ..Default::default()
         };
         exports.check(&[])?;
         Ok(ProbeConfig {

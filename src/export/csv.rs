@@ -6,7 +6,7 @@ use crate::stats::Summary;
 
 // NOTE: docs/schema.md documents these columns; change both together.
 /// The column names, in order. Each direction has the same nine statistics columns.
-pub const COLUMNS: [&str; 36] = [
+pub const COLUMNS: [&str; 38] = [
     "payload",
     "input_bytes",
     "codec",
@@ -40,6 +40,8 @@ pub const COLUMNS: [&str; 36] = [
     "decompress_ci95_low_ms",
     "decompress_ci95_high_ms",
     "encoder_bytes",
+    "compress_instructions",
+    "decompress_instructions",
     "precision_met",
     "status",
     "failure",
@@ -73,7 +75,7 @@ pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> V
 }
 
 /// One cell's row, in [`COLUMNS`] order.
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 36] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 38] {
     let input = payload.input_bytes;
     let mut row = vec![
         payload.payload.clone(),
@@ -97,6 +99,12 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 36] {
     row.extend([
         cell.encoder_bytes
             .map(|b| b.to_string())
+            .unwrap_or_default(),
+        cell.compress_instructions
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+        cell.decompress_instructions
+            .map(|n| n.to_string())
             .unwrap_or_default(),
         match cell.precision_met {
             Some(true) => "yes".to_string(),

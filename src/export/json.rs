@@ -41,6 +41,8 @@ struct ReportView<'a> {
     seed: i32,
     rng: &'a str,
     payloads: Vec<PayloadView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instructions: &'a Option<crate::results::codec::InstructionCounter>,
 }
 
 fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
@@ -88,6 +90,7 @@ pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> V
             .chain(in_progress)
             .map(payload_view)
             .collect(),
+        instructions: &report.instructions,
     };
     // Plain data with string keys: serialisation cannot fail.
     let mut out = serde_json::to_vec_pretty(&view).expect("report serialises");

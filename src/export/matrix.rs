@@ -12,15 +12,39 @@ pub fn document(payload: &PayloadResult) -> Document {
     let mut document = Document::new();
     let mut notes = legend(payload);
     notes.extend(failure_lines(payload));
+    let mut header = MATRIX_HEADER.to_vec();
+    let mut numeric = MATRIX_NUMERIC.to_vec();
+    let mut rows = matrix_rows(payload);
+    if payload
+        .cells
+        .iter()
+        .any(|c| c.compress_instructions.is_some())
+    {
+        // Instructions per uncompressed byte, each way: what `compare` judges exactly.
+        header.push("instr/B\nc / d");
+        numeric.push(true);
+        for (row, cell) in rows.iter_mut().zip(&payload.cells) {
+            row.push(instructions_text(payload.input_bytes, cell));
+        }
+        notes.push("instr/B: instructions per input byte compressing / decompressing, counted under callgrind, one call each way after an uncounted one; exact, unlike time.".into());
+    }
     document
         .title(matrix_title(payload))
-        .table(Table::new(
-            &MATRIX_HEADER,
-            &MATRIX_NUMERIC,
-            matrix_rows(payload),
-        ))
+        .table(Table::new(&header, &numeric, rows))
         .notes(notes);
     document
+}
+
+/// `22.8 / 63.3`: a cell's instructions per input byte, compressing and decompressing.
+fn instructions_text(input_bytes: u64, cell: &CellResult) -> String {
+    let per_byte = |n: Option<u64>| {
+        n.map(|n| significant(n as f64 / input_bytes.max(1) as f64, 3))
+            .unwrap_or_default()
+    };
+    match (cell.compress_instructions, cell.decompress_instructions) {
+        (None, None) => String::new(),
+        (c, d) => format!("{} / {}", per_byte(c), per_byte(d)),
+    }
 }
 
 /// Column titles of the human-readable matrices (table and Markdown); the renderers

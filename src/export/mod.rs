@@ -5,7 +5,9 @@
 
 pub mod answer;
 pub mod comparison;
+mod comparison_notes;
 pub mod csv;
+pub mod dashboards;
 pub mod document;
 pub mod emit;
 pub mod http;
@@ -135,6 +137,8 @@ pub(crate) mod fixtures {
             encoder_bytes: Some(bytes * 10),
             compress: Summary::from_seconds(c.to_vec()),
             decompress: Summary::from_seconds(d.to_vec()),
+            compress_instructions: None,
+            decompress_instructions: None,
             precision_met: None,
             status: crate::results::codec::Status::Ok,
             failure: None,
@@ -173,6 +177,7 @@ pub(crate) mod fixtures {
             },
             seed: 42,
             rng: "dotnet".into(),
+            instructions: None,
             payloads: vec![PayloadResult {
                 payload: "small".into(),
                 input_bytes: 298_727,

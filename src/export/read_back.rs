@@ -258,6 +258,7 @@ fn a_probe_compares_sizes_exactly_and_lists_failed_rows() {
         allow_size_drift: false,
         allow_missing: false,
         strict: false,
+        instructions_threshold: 0.01,
     };
     let same = compare(&baseline, &baseline, &options).unwrap();
     assert_eq!(same.kind, "probe");

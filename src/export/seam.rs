@@ -73,6 +73,33 @@ pub fn exporter(format: Format) -> &'static dyn Exporter {
     }
 }
 
+/// github-action-benchmark's custom JSON, for `run` results.
+pub struct GithubBenchmark;
+/// Bencher Metric Format, for `run` results.
+pub struct Bencher;
+
+impl Exporter for GithubBenchmark {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        match subject {
+            Subject::Run { report, current } => {
+                Ok(super::dashboards::render_github_benchmark(report, *current))
+            }
+            _ => bail!("--export-github-benchmark takes `run` results"),
+        }
+    }
+}
+
+impl Exporter for Bencher {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        match subject {
+            Subject::Run { report, current } => {
+                Ok(super::dashboards::render_bencher(report, *current))
+            }
+            _ => bail!("--export-bencher takes `run` results"),
+        }
+    }
+}
+
 impl Exporter for Csv {
     fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
         Ok(match subject {

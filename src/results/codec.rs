@@ -78,6 +78,13 @@ pub struct CellResult {
     pub compress: Option<Summary>,
     /// Decompression timings; `None` if the cell failed before timing.
     pub decompress: Option<Summary>,
+    /// With `--measure instructions`: instructions one compression executes, counted
+    /// under the run's [`InstructionCounter`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress_instructions: Option<u64>,
+    /// With `--measure instructions`: instructions one decompression executes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decompress_instructions: Option<u64>,
     /// With `--precision`: whether both directions' intervals got within it before the
     /// cell's budget ran out; `None` without.
     #[serde(default)]
@@ -152,6 +159,51 @@ pub struct RunReport {
     pub rng: String,
     /// One entry per payload, in the order they ran.
     pub payloads: Vec<PayloadResult>,
+    /// With `--measure instructions`: how the cells' instructions were counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<InstructionCounter>,
+}
+
+/// How a run counted instructions: which tool, on which architecture. Counts compare
+/// exactly between runs of one architecture and one library version.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstructionCounter {
+    /// The counter, e.g. `callgrind`.
+    pub tool: String,
+    /// Its version, e.g. `valgrind-3.19.0`.
+    pub version: String,
+    /// The architecture the instructions are of, e.g. `x86_64`.
+    pub arch: String,
+    /// `release` or `debug`: codecbench's own code between the markers and the codecs
+    /// counts too, and an unoptimised build runs several times the instructions.
+    #[serde(default = "release")]
+    pub build: String,
+    /// Counted calls per direction, each after one uncounted call; a cell's figure is
+    /// their mean.
+    pub calls: u32,
+}
+
+fn release() -> String {
+    "release".into()
+}
+
+impl InstructionCounter {
+    /// What counts must share to compare: the architecture and the build.
+    pub fn comparable_on(&self) -> String {
+        format!("{}, {} build", self.arch, self.build)
+    }
+}
+
+impl std::fmt::Display for InstructionCounter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({}) on {}",
+            self.tool,
+            self.version,
+            self.comparable_on()
+        )
+    }
 }
 
 impl RunReport {

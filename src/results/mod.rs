@@ -13,5 +13,5 @@ pub mod saved;
 pub mod timing;
 
 pub use read::{load, parse};
-pub use saved::{CellKey, HttpCell, HttpKey, LoadedRun, Results, RunCell};
+pub use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
 pub use timing::{Statistic, Timing};

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 
 use super::http::load_label;
 use super::probe::{ProbeCell, ProbeKey};
-use super::saved::{CellKey, HttpCell, HttpKey, Results, RunCell};
+use super::saved::{CellKey, HttpCell, HttpKey, Instructions, Results, RunCell};
 use super::timing::Timing;
 use crate::codec::CodecKind;
 use crate::vocab::Encoding;
@@ -83,8 +83,24 @@ fn cell(row: &Row) -> Result<RunCell> {
         // CSV has no content-type column: a HAR run's groups need its JSON.
         content_type: None,
         cut_from: None,
+        instructions: instructions(row)?.filter(|_| !failed),
         failure,
     })
+}
+
+/// The `*_instructions` columns, where the file has them and the run counted them.
+fn instructions(row: &Row) -> Result<Option<Instructions>> {
+    let has =
+        |name: &str| -> Result<bool> { Ok(row.headers.has(name) && !row.text(name)?.is_empty()) };
+    if !(has("compress_instructions")? && has("decompress_instructions")?) {
+        return Ok(None);
+    }
+    Ok(Some(Instructions {
+        compress: row.count("compress_instructions", 0)?,
+        decompress: row.count("decompress_instructions", 0)?,
+        counter: None,
+        arch: None,
+    }))
 }
 
 /// Why the row's cell failed, if it did: the `status` and `failure` columns, or version

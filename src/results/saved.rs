@@ -50,6 +50,23 @@ pub struct RunCell {
     pub cut_from: Option<String>,
     /// Why the cell failed; `None` when every round trip matched.
     pub failure: Option<String>,
+    /// Instructions per call, where the run counted them.
+    pub instructions: Option<Instructions>,
+}
+
+/// A cell's instructions per call, and what counted them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instructions {
+    /// Instructions of one compression.
+    pub compress: u64,
+    /// Instructions of one decompression.
+    pub decompress: u64,
+    /// The counter and architecture, e.g. `callgrind (valgrind-3.19.0) on x86_64`;
+    /// `None` from CSV, which does not say.
+    pub counter: Option<String>,
+    /// The architecture and build the instructions are of, e.g. `x86_64, release
+    /// build`; `None` from CSV.
+    pub arch: Option<String>,
 }
 
 impl RunCell {
@@ -251,6 +268,16 @@ pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
                 content_type: payload.content_type.clone(),
                 cut_from: payload.cut_from.clone(),
                 failure: failed.then(|| cell.failure.clone().unwrap_or_default()),
+                instructions: cell
+                    .compress_instructions
+                    .zip(cell.decompress_instructions)
+                    .filter(|_| !failed)
+                    .map(|(compress, decompress)| Instructions {
+                        compress,
+                        decompress,
+                        counter: report.instructions.as_ref().map(|c| c.to_string()),
+                        arch: report.instructions.as_ref().map(|c| c.comparable_on()),
+                    }),
             });
         }
     }
@@ -290,6 +317,7 @@ impl RunCell {
             content_type: None,
             cut_from: None,
             failure: None,
+            instructions: None,
         }
     }
 }

@@ -7,7 +7,7 @@ use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
 use super::{reference_of, CompareOptions, Comparison, Direction, Failed, Row, RowKey};
 use crate::codec::CodecKind;
 use crate::results::probe::ProbeCell;
-use crate::results::{HttpCell, RunCell, Statistic, Timing};
+use crate::results::{HttpCell, Instructions, RunCell, Statistic, Timing};
 use crate::vocab::CellId;
 use crate::vocab::Encoding;
 
@@ -45,6 +45,10 @@ pub(super) trait Entry {
     fn failure(&self) -> Option<&str>;
     /// Its timings, by direction.
     fn timings(&self) -> Vec<(Direction, Option<&Timing>)>;
+    /// Its instructions per call, where counted (codec cells only).
+    fn instructions(&self) -> Option<&Instructions> {
+        None
+    }
 }
 
 impl Entry for RunCell {
@@ -86,6 +90,9 @@ impl Entry for RunCell {
             (Direction::Compress, self.compress.as_ref()),
             (Direction::Decompress, self.decompress.as_ref()),
         ]
+    }
+    fn instructions(&self) -> Option<&Instructions> {
+        self.instructions.as_ref()
     }
 }
 
@@ -282,9 +289,17 @@ impl<E: Entry> Pair<'_, E> {
             });
             speeds.push((direction, change));
         }
+        let (instructions, instructions_not_judged) = super::instructions::judge(
+            base.instructions(),
+            cand.instructions(),
+            (base.input_bytes(), cand.input_bytes()),
+            base.version().zip(cand.version()),
+        );
         Ok(Row {
             key: base.row_key(),
             is_reference,
+            instructions,
+            instructions_not_judged,
             versions: base
                 .version()
                 .zip(cand.version())

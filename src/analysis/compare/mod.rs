@@ -47,18 +47,22 @@
 mod entry;
 #[cfg(test)]
 mod http_tests;
+mod instructions;
 mod judge;
+mod row;
 #[cfg(test)]
 mod tests;
+mod verdict;
 
 use anyhow::{bail, Result};
 use serde::Serialize;
 
 use crate::codec::CodecKind;
-use crate::results::probe::ProbeKey;
-use crate::results::{CellKey, HttpKey, LoadedRun, Results};
+use crate::results::{LoadedRun, Results};
 use entry::Entry;
+pub use instructions::InstructionChange;
 pub use judge::{Drift, MachineChange, SpeedChange, Verdict, MIN_CELLS_FOR_SPREAD};
+pub use row::{Direction, FailReason, Failed, Row, RowKey};
 
 /// The chance, across a whole comparison, that noise alone flags any cell.
 pub const FAMILY_ERROR_RATE: f64 = 0.05;
@@ -109,136 +113,9 @@ pub struct CompareOptions {
     pub allow_missing: bool,
     /// Fail on inconclusive speeds too.
     pub strict: bool,
-}
-
-/// Which result a row is about.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum RowKey {
-    /// A cell of `run`.
-    Cell(CellKey),
-    /// An encoding of `http`.
-    Http(HttpKey),
-    /// A URL and `Accept-Encoding` of `probe`.
-    Probe(ProbeKey),
-}
-
-impl RowKey {
-    /// The payload it was measured on; a probe row's URL.
-    pub fn payload(&self) -> &str {
-        match self {
-            RowKey::Cell(key) => &key.payload,
-            RowKey::Http(key) => &key.payload,
-            RowKey::Probe(key) => &key.url,
-        }
-    }
-}
-
-impl std::fmt::Display for RowKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RowKey::Cell(key) => key.fmt(f),
-            RowKey::Http(key) => key.fmt(f),
-            RowKey::Probe(key) => key.fmt(f),
-        }
-    }
-}
-
-/// One speed's direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    /// Compression.
-    Compress,
-    /// Decompression.
-    Decompress,
-    /// An HTTP response, request to last byte.
-    HttpLatency,
-}
-
-impl Direction {
-    /// For summaries.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::Compress => "compress",
-            Direction::Decompress => "decompress",
-            Direction::HttpLatency => "http latency",
-        }
-    }
-}
-
-/// One result present in both runs.
-#[derive(Clone, Debug, Serialize)]
-pub struct Row {
-    /// Which cell or encoding.
-    pub key: RowKey,
-    /// Whether it is the reference the other speeds are normalised to.
-    pub is_reference: bool,
-    /// The library's version in the baseline and the candidate, for cells; the
-    /// `Content-Encoding` sent, for probe rows.
-    pub versions: Option<(String, String)>,
-    /// Baseline size: compressed bytes, or an HTTP body's bytes.
-    pub baseline_bytes: u64,
-    /// Candidate size.
-    pub candidate_bytes: u64,
-    /// Each direction's change; `None` where either run lacks the timing.
-    pub speeds: Vec<(Direction, Option<SpeedChange>)>,
-}
-
-impl Row {
-    /// Whether the size changed; for a probe row, also whether the server now sends
-    /// another `Content-Encoding`.
-    pub fn size_drift(&self) -> bool {
-        let other_coding = matches!(self.key, RowKey::Probe(_))
-            && self.versions.as_ref().is_some_and(|(b, c)| b != c);
-        self.baseline_bytes != self.candidate_bytes || other_coding
-    }
-
-    /// Whether any direction regressed.
-    pub fn regressed(&self) -> bool {
-        self.has_verdict(Verdict::Regressed)
-    }
-
-    /// Whether any direction got `verdict`.
-    pub fn has_verdict(&self, verdict: Verdict) -> bool {
-        self.speeds
-            .iter()
-            .any(|(_, s)| s.as_ref().is_some_and(|s| s.verdict == verdict))
-    }
-
-    /// The change in `direction`, if measured in both runs.
-    pub fn speed(&self, direction: Direction) -> Option<&SpeedChange> {
-        self.speeds
-            .iter()
-            .find(|(d, _)| *d == direction)
-            .and_then(|(_, s)| s.as_ref())
-    }
-}
-
-/// A reason a comparison fails the job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailReason {
-    /// Results that failed in the candidate.
-    Failed,
-    /// Results the baseline has and the candidate lacks (unless allowed).
-    Missing,
-    /// Cells whose compressed size changed (unless allowed).
-    SizeDrift,
-    /// Results judged slower beyond the threshold.
-    Regressed,
-    /// With `--absolute`: machine-level slowdowns.
-    MachineSlowdown,
-    /// With `--strict`: speeds whose verdict is inconclusive.
-    Inconclusive,
-}
-
-/// A result that failed in the candidate, with the reason it gave.
-#[derive(Clone, Debug, Serialize)]
-pub struct Failed {
-    /// Which cell.
-    pub key: RowKey,
-    /// Why, as the candidate recorded it.
-    pub reason: String,
+    /// Largest relative growth of a cell's instructions per byte that passes, e.g.
+    /// 0.01 for 1%.
+    pub instructions_threshold: f64,
 }
 
 /// The outcome of comparing two runs.
@@ -260,6 +137,8 @@ pub struct Comparison {
     pub allow_missing: bool,
     /// Whether inconclusive speeds fail.
     pub strict: bool,
+    /// The instruction threshold, as a fraction.
+    pub instructions_threshold: f64,
     /// Results in both runs, in baseline order.
     pub rows: Vec<Row>,
     /// Results that failed in the candidate.
@@ -351,6 +230,13 @@ impl Comparison {
                 if machine_fails { slower } else { 0 },
             ),
             (
+                FailReason::MoreInstructions,
+                self.rows
+                    .iter()
+                    .filter(|r| r.instructions_regressed())
+                    .count(),
+            ),
+            (
                 FailReason::Inconclusive,
                 if self.strict {
                     self.inconclusive().count()
@@ -384,6 +270,7 @@ pub fn compare(
         allow_size_drift: options.allow_size_drift,
         allow_missing: options.allow_missing,
         strict: options.strict,
+        instructions_threshold: options.instructions_threshold,
         rows: Vec::new(),
         failed: Vec::new(),
         missing: Vec::new(),
@@ -423,6 +310,9 @@ pub fn compare(
         );
     }
     judge::judge_all(&mut comparison, &absolute, options);
+    for row in &mut comparison.rows {
+        instructions::judge_threshold(&mut row.instructions, options.instructions_threshold);
+    }
     Ok(comparison)
 }
 

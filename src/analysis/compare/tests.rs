@@ -22,6 +22,7 @@ pub(super) fn options(basis: SpeedBasis) -> CompareOptions {
         allow_size_drift: false,
         allow_missing: false,
         strict: false,
+        instructions_threshold: 0.01,
     }
 }
 

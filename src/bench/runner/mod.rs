@@ -140,6 +140,8 @@ impl<'a> CellRun<'a> {
                 encoder_bytes: None,
                 compress: None,
                 decompress: None,
+                compress_instructions: None,
+                decompress_instructions: None,
                 precision_met: None,
                 status: Status::Ok,
                 failure: None,

@@ -1,0 +1,158 @@
+//! Instructions per call, counted under valgrind's callgrind: exact where wall time is
+//! noise. A shared CI runner moves wall time by 2 to 20% between runs; an instruction
+//! count of the same binary on the same input repeats to a few parts per million.
+//!
+//! Each cell runs in a child process of this binary (the hidden `count-instructions`
+//! command, given the run's own options) under
+//! `valgrind --tool=callgrind --collect-atstart=no --toggle-collect=F`, so only the code
+//! inside one of the two marker functions below is counted: the compressions after one
+//! uncounted call, in one process, and the decompressions likewise, in another. Payload generation,
+//! process start-up and the codec's set-up outside the call are not counted; the fresh
+//! encoder or decoder each call builds is, as a server pays for it every response.
+//!
+//! References: the callgrind manual (`--toggle-collect`, `--dump-after`, the `totals:`
+//! line of its output files); iai-callgrind and CodSpeed count instructions for the same
+//! reason.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{bail, Context as _, Result};
+
+use crate::codec::Codec;
+
+/// The function whose inclusive instructions are a compression's.
+const COMPRESS_MARKER: &str = "codecbench_count_compress";
+/// The function whose inclusive instructions are a decompression's.
+const DECOMPRESS_MARKER: &str = "codecbench_count_decompress";
+
+/// One cell's counts, per call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Instructions of one compression.
+    pub compress: u64,
+    /// Instructions of one decompression.
+    pub decompress: u64,
+}
+
+/// `valgrind --version`, e.g. `valgrind-3.19.0`; an error naming the package without it.
+pub fn valgrind_version() -> Result<String> {
+    let output = Command::new("valgrind").arg("--version").output();
+    match output {
+        Ok(out) if out.status.success() => {
+            Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        }
+        _ => bail!(
+            "--measure instructions counts under valgrind, which is not installed (Debian and Ubuntu: apt-get install valgrind)"
+        ),
+    }
+}
+
+// The two markers: not inlined and not mangled, so that callgrind finds them by name.
+
+/// Compresses `input` `calls` times: callgrind counts what runs inside.
+#[no_mangle]
+#[inline(never)]
+pub fn codecbench_count_compress(codec: &dyn Codec, level: i32, input: &[u8], calls: u32) {
+    for _ in 0..calls {
+        let _ = black_box(codec.compress(level, black_box(input)));
+    }
+}
+
+/// Decompresses `compressed` `calls` times: callgrind counts what runs inside.
+#[no_mangle]
+#[inline(never)]
+pub fn codecbench_count_decompress(codec: &dyn Codec, compressed: &[u8], size: usize, calls: u32) {
+    for _ in 0..calls {
+        let _ = black_box(codec.decompress_known(black_box(compressed), size));
+    }
+}
+
+/// The child's part: one uncounted round trip (checked), then the counted calls of
+/// each direction.
+pub fn run_counted(codec: &dyn Codec, level: i32, input: &[u8], calls: u32) -> Result<()> {
+    let compressed = codec.compress(level, input)?;
+    let decompressed = codec.decompress_known(&compressed, input.len())?;
+    if decompressed != input {
+        bail!("round trip mismatch");
+    }
+    codecbench_count_compress(codec, level, input, calls);
+    codecbench_count_decompress(codec, &compressed, input.len(), calls);
+    Ok(())
+}
+
+/// Runs `child` (this binary with the child's arguments) under callgrind twice, its
+/// output in `dir`: once counting inside the compression marker, once inside the
+/// decompression marker; each direction's instructions per call.
+///
+/// One process with both markers and a dump between them would halve the time, but
+/// callgrind 3.19 then attributes nothing to the marker after the dump, so each
+/// direction gets a process of its own.
+pub fn count(child: &Command, dir: &Path, calls: u32) -> Result<Counts> {
+    let per_call = |total: u64| total / u64::from(calls.max(1));
+    Ok(Counts {
+        compress: per_call(count_inside(child, dir, COMPRESS_MARKER)?),
+        decompress: per_call(count_inside(child, dir, DECOMPRESS_MARKER)?),
+    })
+}
+
+/// The instructions `child` executes inside `marker`, under callgrind.
+fn count_inside(child: &Command, dir: &Path, marker: &str) -> Result<u64> {
+    let out = dir.join(format!("{marker}.out"));
+    let output = Command::new("valgrind")
+        // Every block from mmap, page-aligned: otherwise where the heap puts the
+        // codec's buffers depends on what the process allocated before (its arguments,
+        // the other settings), and memcpy's path, hence the count, on their alignment:
+        // zlib-rs inflate counted 2% apart in two runs with different --export options.
+        .env("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=0")
+        .args([
+            "--tool=callgrind",
+            "--collect-atstart=no",
+            "--compress-strings=no",
+        ])
+        .arg(format!("--toggle-collect={marker}"))
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(child.get_program())
+        .args(child.get_args())
+        .output()
+        .context("cannot start valgrind")?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let last = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty() && !l.starts_with("=="))
+            .unwrap_or("");
+        bail!("the counting process failed ({}): {last}", output.status);
+    }
+    totals(&out)
+}
+
+/// The `totals:` (or `summary:`) figure of a callgrind output file: its instructions.
+fn totals(path: &Path) -> Result<u64> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("callgrind wrote no {}", path.display()))?;
+    parse_totals(&text).with_context(|| format!("no totals in {}", path.display()))
+}
+
+fn parse_totals(text: &str) -> Option<u64> {
+    text.lines().rev().find_map(|line| {
+        let rest = line
+            .strip_prefix("totals:")
+            .or_else(|| line.strip_prefix("summary:"))?;
+        rest.split_whitespace().next()?.parse().ok()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn totals_are_read_from_the_last_totals_line() {
+        let text = "version: 1\nevents: Ir\nfn=(1) x\n0 12\nsummary: 52705911\ntotals: 52705911\n";
+        assert_eq!(parse_totals(text), Some(52_705_911));
+        assert_eq!(parse_totals("events: Ir\n"), None);
+    }
+}

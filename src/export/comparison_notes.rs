@@ -1,0 +1,357 @@
+//! The lines under a comparison's table: what was compared, every finding by name, and
+//! why it fails.
+
+use crate::analysis::compare::{
+    Comparison, FailReason, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
+};
+use crate::format::significant;
+use crate::vocab::CellId;
+
+pub(super) fn speed_text(change: &Option<SpeedChange>) -> String {
+    let Some(change) = change else {
+        return "n/a".to_string();
+    };
+    // The band is in log units; show the bound on the side of the change, as a percentage.
+    // The reference cell has no noise against itself: show none rather than ±0.0%.
+    let noise = change
+        .noise
+        .filter(|n| *n > 0.0)
+        .map(|n| {
+            let bound = if change.judged_change < 0.0 {
+                -(-n).exp_m1()
+            } else {
+                n.exp_m1()
+            };
+            format!(" ±{:.1}%", bound * 100.0)
+        })
+        .unwrap_or_default();
+    let word = change.verdict.word();
+    let text = format!("{:+.1}%{noise}", change.judged_change * 100.0);
+    if word.is_empty() {
+        text
+    } else {
+        format!("{text} {word}")
+    }
+}
+
+/// What the instruction counts found: the counter, each cell with more instructions,
+/// each cell not judged (five at most), and the counts.
+fn instruction_lines(comparison: &Comparison) -> Vec<String> {
+    let judged: Vec<&Row> = comparison
+        .rows
+        .iter()
+        .filter(|r| !r.instructions.is_empty())
+        .collect();
+    let not_judged: Vec<&Row> = comparison
+        .rows
+        .iter()
+        .filter(|r| r.instructions_not_judged.is_some())
+        .collect();
+    if judged.is_empty() && not_judged.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for row in &judged {
+        for (direction, change) in &row.instructions {
+            if change.verdict == Verdict::Regressed {
+                lines.push(format!(
+                    "MORE INSTRUCTIONS: {} {}: {} → {} per byte ({:+.2}%)",
+                    row.key,
+                    direction.name(),
+                    significant(change.baseline_per_byte, 4),
+                    significant(change.candidate_per_byte, 4),
+                    change.change * 100.0
+                ));
+            }
+        }
+    }
+    for row in not_judged.iter().take(5) {
+        let why = row.instructions_not_judged.as_deref().unwrap_or_default();
+        lines.push(format!(
+            "instructions not judged: {}: {why}; sizes and time only",
+            row.key
+        ));
+    }
+    if not_judged.len() > 5 {
+        lines.push(format!(
+            "instructions not judged: {} more",
+            not_judged.len() - 5
+        ));
+    }
+    let more = judged.iter().filter(|r| r.instructions_regressed()).count();
+    lines.push(format!(
+        "instructions compared exactly on {}: {more} with more than +{}% per byte",
+        crate::format::count(judged.len() as u64, "cell"),
+        comparison.instructions_threshold * 100.0
+    ));
+    lines
+}
+
+/// The lines under the table: what was compared, and every finding by name.
+pub(super) fn summary_lines(comparison: &Comparison) -> Vec<String> {
+    let basis = match &comparison.basis {
+        _ if comparison.kind == "probe" && comparison.basis != SpeedBasis::Absolute => {
+            "times normalised to each probe's identity request of the same URL".to_string()
+        }
+        SpeedBasis::Normalized { codec, level } => format!(
+            "speeds normalised to each run's {} on the same payload",
+            CellId::reference(*codec, *level)
+        ),
+        SpeedBasis::Absolute => "absolute speeds (MB/s)".to_string(),
+    };
+    let mut lines = vec![format!(
+        "{} → {}: {}; a change counts when its whole noise band ({:.2} standard errors, for a 5% chance of any false alarm over all speeds) lies beyond {:.0}%",
+        comparison.baseline,
+        comparison.candidate,
+        basis,
+        comparison.z,
+        comparison.threshold * 100.0
+    )];
+    if let Some(url) = one_url(comparison) {
+        lines.push(format!("URL: {url}"));
+    }
+    if let Some(browser) = comparison.rows.iter().find_map(|r| match &r.key {
+        RowKey::Probe(key) if key.accept_encoding.contains(',') => Some(&key.accept_encoding),
+        _ => None,
+    }) {
+        lines.push(format!("* browser: Accept-Encoding: {browser}"));
+    }
+    lines.extend(drift_lines(comparison));
+    lines.extend(machine_lines(comparison));
+    lines.extend(finding_lines(comparison));
+    let failures = failure_lines(comparison);
+    lines.push(if failures.is_empty() {
+        "verdict: pass".to_string()
+    } else {
+        format!("verdict: FAIL ({})", failures.join(", "))
+    });
+    lines
+}
+
+/// Every finding by name: library changes, size drifts, regressions, failures, missing
+/// and extra results, and the counts.
+fn finding_lines(comparison: &Comparison) -> Vec<String> {
+    let mut lines = Vec::new();
+    let drift_word = if comparison.allow_size_drift {
+        "allowed"
+    } else {
+        "FAILS"
+    };
+    for (baseline, candidate) in comparison.library_changes() {
+        lines.push(format!("library changed: {baseline} → {candidate}"));
+    }
+    for row in comparison.size_drifts() {
+        lines.push(format!(
+            "size drift ({drift_word}): {}: {} → {} bytes",
+            row.key, row.baseline_bytes, row.candidate_bytes
+        ));
+    }
+    for row in comparison.regressions() {
+        lines.push(format!("regression: {}", row.key));
+    }
+    lines.extend(inconclusive_lines(comparison));
+    lines.extend(instruction_lines(comparison));
+    for failed in &comparison.failed {
+        lines.push(format!(
+            "FAILED in the candidate: {}: {}",
+            failed.key, failed.reason
+        ));
+    }
+    let missing_word = if comparison.allow_missing {
+        "missing from candidate (allowed)"
+    } else {
+        "MISSING from candidate"
+    };
+    lines.extend(key_lines(missing_word, &comparison.missing));
+    lines.extend(key_lines("only in candidate", &comparison.extra));
+    let what = match comparison.kind {
+        "http" => "HTTP encodings",
+        "probe" => "probe rows",
+        _ => "cells",
+    };
+    lines.push(format!(
+        "{} {what} compared: {} regressed, {} inconclusive, {}, {} failed, {} missing, {} extra",
+        comparison.rows.len(),
+        comparison.regressions().count(),
+        comparison.inconclusive().count(),
+        crate::format::count(comparison.size_drifts().count() as u64, "size drift"),
+        comparison.failed.len(),
+        comparison.missing.len(),
+        comparison.extra.len()
+    ));
+    lines
+}
+
+/// The drift each payload and direction's verdicts allowed for.
+fn drift_lines(comparison: &Comparison) -> Vec<String> {
+    comparison
+        .drifts
+        .iter()
+        .map(|drift| {
+            let removed = match comparison.basis {
+                SpeedBasis::Normalized { .. } => format!(
+                    "the other cells moved {:+.1}% against the reference (its own drift, removed)",
+                    drift.shift * 100.0
+                ),
+                SpeedBasis::Absolute => {
+                    format!("the cells moved {:+.1}% together", drift.shift * 100.0)
+                }
+            };
+            format!(
+                "{} {}: {removed}; between-cell spread ±{:.1}% over {} cells",
+                drift.payload,
+                drift.direction.name(),
+                drift.spread * 100.0,
+                drift.cells
+            )
+        })
+        .collect()
+}
+
+/// Machine-level changes beyond threshold and noise: warnings, or failures with
+/// `--absolute`.
+fn machine_lines(comparison: &Comparison) -> Vec<String> {
+    let word = match comparison.basis {
+        SpeedBasis::Absolute => "FAILS",
+        SpeedBasis::Normalized { .. } => "warning; --absolute fails on it",
+    };
+    comparison
+        .machine_changes()
+        .map(|m| {
+            let noise = m
+                .noise
+                .map(|n| format!(" ±{:.1}%", n.exp_m1() * 100.0))
+                .unwrap_or_default();
+            let subject = if m.what == "reference" {
+                "the reference itself".to_string()
+            } else {
+                format!("all {} cells together (median)", m.cells)
+            };
+            format!(
+                "machine-level change ({}): {} {}: {subject} {:+.1}%{noise} in absolute speed",
+                if m.verdict == Verdict::Regressed {
+                    word
+                } else {
+                    "faster"
+                },
+                m.payload,
+                m.direction.name(),
+                m.change * 100.0
+            )
+        })
+        .collect()
+}
+
+/// Each inconclusive speed (five at most, then a count) and what would settle it.
+fn inconclusive_lines(comparison: &Comparison) -> Vec<String> {
+    let needed = comparison.samples_for_a_verdict;
+    let word = if comparison.strict {
+        "inconclusive (FAILS with --strict)"
+    } else {
+        "inconclusive"
+    };
+    let mut lines = Vec::new();
+    let mut count = 0;
+    for row in comparison.inconclusive() {
+        for (direction, change) in &row.speeds {
+            let Some(change) = change
+                .as_ref()
+                .filter(|c| c.verdict == Verdict::Inconclusive)
+            else {
+                continue;
+            };
+            count += 1;
+            if count > 5 {
+                continue;
+            }
+            let more = if comparison.kind == "run" {
+                "--iterations"
+            } else {
+                "--requests"
+            };
+            let why = if change.samples > 0 && change.samples < needed {
+                format!(
+                    "{} samples, {needed} needed to bound a median at the family's confidence: {more} {needed} or more settles it",
+                    change.samples
+                )
+            } else {
+                let narrow = if comparison.kind == "run" {
+                    "more iterations or --precision narrow it"
+                } else {
+                    "more requests narrow it"
+                };
+                format!(
+                    "its band straddles the {:.0}% threshold: {narrow}",
+                    comparison.threshold * 100.0
+                )
+            };
+            let figure = speed_text(&Some(change.clone()));
+            let figure = figure.trim_end_matches(change.verdict.word()).trim_end();
+            lines.push(format!(
+                "{word}: {} {}: {figure}: {why}",
+                row.key,
+                direction.name(),
+            ));
+        }
+    }
+    if count > 5 {
+        lines.push(format!("{word}: {} more", count - 5));
+    }
+    lines
+}
+
+/// Names up to five keys one per line; more are counted by payload on one line.
+fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
+    if keys.len() <= 5 {
+        return keys.iter().map(|key| format!("{what}: {key}")).collect();
+    }
+    let mut per_payload: Vec<(&str, usize)> = Vec::new();
+    for key in keys {
+        let payload = key.payload();
+        match per_payload.iter_mut().find(|(p, _)| *p == payload) {
+            Some((_, count)) => *count += 1,
+            None => per_payload.push((payload, 1)),
+        }
+    }
+    let counts: Vec<String> = per_payload
+        .iter()
+        .map(|(p, n)| format!("{p}: {n}"))
+        .collect();
+    vec![format!("{what}: {} ({})", keys.len(), counts.join(", "))]
+}
+
+/// Why the comparison fails the job, one reason a line: `1 size drift`, `2 regressed`.
+pub fn failure_lines(comparison: &Comparison) -> Vec<String> {
+    comparison
+        .failures()
+        .into_iter()
+        .map(|(reason, n)| {
+            let (one, many) = match reason {
+                FailReason::Failed => ("failed in the candidate", "failed in the candidate"),
+                FailReason::Missing => ("missing from the candidate", "missing from the candidate"),
+                FailReason::SizeDrift => ("size drift", "size drifts"),
+                FailReason::Regressed => ("regressed", "regressed"),
+                FailReason::MachineSlowdown => (
+                    "machine-level slowdown (--absolute)",
+                    "machine-level slowdowns (--absolute)",
+                ),
+                FailReason::Inconclusive => ("inconclusive (--strict)", "inconclusive (--strict)"),
+                FailReason::MoreInstructions => (
+                    "cell with more instructions",
+                    "cells with more instructions",
+                ),
+            };
+            crate::format::counted(n as u64, one, many)
+        })
+        .collect()
+}
+
+/// The URL of every probe row, when they share one.
+pub(super) fn one_url(comparison: &Comparison) -> Option<&str> {
+    let mut urls = comparison.rows.iter().filter_map(|r| match &r.key {
+        RowKey::Probe(key) => Some(key.url.as_str()),
+        _ => None,
+    });
+    let first = urls.next()?;
+    urls.all(|u| u == first).then_some(first)
+}

@@ -11,9 +11,14 @@ Measures 2 x PAIRS unmodified runs with the given `run` options, then for each p
 Prints one table: per factor, how many (cell, pair) trials were flagged, and the false
 alarms. Needs only Python 3 and a release build (cargo build --release).
 
+With --mode instructions the runs count instructions (`run --measure instructions`,
+valgrind needed), the factor multiplies one cell's instruction counts, and a trial is
+flagged when compare finds more instructions than --instructions-threshold allows.
+
     scripts/detection-power.py                           # CI settings, 5 pairs
     scripts/detection-power.py --label quick -- --quick  # the --quick preset
     scripts/detection-power.py --pairs 3 --compare-args=--absolute
+    scripts/detection-power.py --mode instructions --pairs 2
 """
 
 import argparse
@@ -26,6 +31,11 @@ import tempfile
 
 BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecbench")
 CI_SETTINGS = ["--payload", "small", "--iterations", "15", "--warmup", "2"]
+# Instruction mode: the cells tried, each counted once per direction.
+INSTRUCTION_SETTINGS = [
+    "--payload", "small", "--zstd-levels", "-1,3", "--brotli-levels", "4",
+    "--gzip-levels", "6", "--measure", "instructions",
+]
 # Cells tried: (codec, level) with the library servers run and a fresh encoder.
 CELLS = [("zstd", 3), ("zstd", -1), ("brotli", 4), ("gzip", 6)]
 SERVER_LIBRARY = {"zstd": "libzstd", "brotli": "libbrotli", "gzip": "zlib-rs"}
@@ -51,11 +61,15 @@ def is_cell(cell, codec, level):
     )
 
 
-def slowed(run, codec, level, factor):
+def slowed(run, codec, level, factor, mode="time"):
     run = copy.deepcopy(run)
     for payload in run["payloads"]:
         for cell in payload["cells"]:
             if not is_cell(cell, codec, level):
+                continue
+            if mode == "instructions":
+                for key in ("compress_instructions", "decompress_instructions"):
+                    cell[key] = round(cell[key] * factor)
                 continue
             for direction in ("compress", "decompress"):
                 summary = cell[direction]
@@ -65,7 +79,7 @@ def slowed(run, codec, level, factor):
     return run
 
 
-def flagged_rows(baseline_path, candidate, workdir, compare_args):
+def flagged_rows(baseline_path, candidate, workdir, compare_args, mode="time"):
     candidate_path = os.path.join(workdir, "candidate.json")
     with open(candidate_path, "w") as f:
         json.dump(candidate, f)
@@ -78,18 +92,28 @@ def flagged_rows(baseline_path, candidate, workdir, compare_args):
         sys.exit(f"compare failed: {out.stderr}")
     comparison = json.loads(out.stdout)
     flagged = set()
+    inconclusive = sum(
+        1
+        for row in comparison["rows"]
+        for _, change in row["speeds"]
+        if change and change["verdict"] == "inconclusive"
+    )
     for row in comparison["rows"]:
-        verdicts = [change["verdict"] for _, change in row["speeds"] if change]
+        if mode == "instructions":
+            verdicts = [change["verdict"] for _, change in row["instructions"]]
+        else:
+            verdicts = [change["verdict"] for _, change in row["speeds"] if change]
         if "regressed" in verdicts:
             identity = row["key"]["id"]
             flagged.add((identity["codec"], identity["library"], identity["variant"], identity["level"]))
-    return flagged, out.returncode
+    return flagged, out.returncode, inconclusive
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5)
-    parser.add_argument("--factors", default="1.1,1.2,1.3,1.5,2.0")
+    parser.add_argument("--mode", choices=["time", "instructions"], default="time")
+    parser.add_argument("--factors", help="default 1.1,...,2.0 for time, 1.005,...,1.05 for instructions")
     parser.add_argument("--label", default="CI settings")
     parser.add_argument("--compare-args", default="", help="extra compare options, space-separated")
     parser.add_argument(
@@ -98,7 +122,10 @@ def main():
     )
     parser.add_argument("run_args", nargs="*", help="run options (default: the CI settings)")
     args = parser.parse_args()
-    run_args = args.run_args or CI_SETTINGS
+    instructions = args.mode == "instructions"
+    run_args = args.run_args or (INSTRUCTION_SETTINGS if instructions else CI_SETTINGS)
+    if not args.factors:
+        args.factors = "1.005,1.01,1.02,1.05" if instructions else "1.1,1.2,1.3,1.5,2.0"
     settings_file = os.path.join(args.runs_dir, "settings.txt") if args.runs_dir else None
     if settings_file and os.path.exists(settings_file):
         with open(settings_file) as f:
@@ -121,31 +148,36 @@ def main():
             print(f"run {i + 1}/{2 * args.pairs}: {' '.join(run_args)}", file=sys.stderr)
             runs.append(measure(path, run_args))
         false_alarms = 0
+        inconclusive = []
         caught = {f: 0 for f in factors}
         trials = 0
         for p in range(args.pairs):
             baseline, candidate = runs[2 * p], runs[2 * p + 1]
             baseline_path = os.path.join(workdir, f"run{2 * p}.json")
-            flagged, code = flagged_rows(baseline_path, candidate, workdir, compare_args)
+            flagged, code, unsure = flagged_rows(baseline_path, candidate, workdir, compare_args, args.mode)
+            inconclusive.append(unsure)
             if code != 0:
                 false_alarms += 1
                 print(f"pair {p + 1}: false alarm: {sorted(flagged)}", file=sys.stderr)
             for codec, level in CELLS:
                 trials += 1
                 for factor in factors:
-                    slower = slowed(candidate, codec, level, factor)
-                    flagged, _ = flagged_rows(baseline_path, slower, workdir, compare_args)
+                    slower = slowed(candidate, codec, level, factor, args.mode)
+                    flagged, _, _ = flagged_rows(baseline_path, slower, workdir, compare_args, args.mode)
                     key = (codec, SERVER_LIBRARY[codec], "fresh", level)
                     caught[factor] += key in flagged
     cells = ", ".join(f"{c} {l}" for c, l in CELLS)
     print(f"{args.label}: `{' '.join(run_args)}` {' '.join(compare_args)}".rstrip())
     print(f"cells tried: {cells}; {args.pairs} pairs of unmodified runs")
     print()
-    print("| slowdown of one cell | flagged |")
+    change = "more instructions in one cell" if instructions else "slowdown of one cell"
+    print(f"| {change} | flagged |")
     print("| --- | --- |")
     for factor in factors:
         print(f"| {factor}x | {caught[factor]} of {trials} |")
     print(f"| none (false alarms) | {false_alarms} of {args.pairs} pairs |")
+    if not instructions:
+        print(f"| none (inconclusive speeds per pair) | {', '.join(map(str, inconclusive))} |")
 
 
 if __name__ == "__main__":

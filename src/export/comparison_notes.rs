@@ -271,8 +271,8 @@ fn inconclusive_lines(comparison: &Comparison) -> Vec<String> {
             };
             let why = if change.samples > 0 && change.samples < needed {
                 format!(
-                    "{} samples, {needed} needed to bound a median at the family's confidence: {more} {needed} or more settles it",
-                    change.samples
+                    "{}, {needed} needed to bound a median at the family's confidence: {more} {needed} or more settles it",
+                    crate::format::count(change.samples as u64, "sample")
                 )
             } else {
                 let narrow = if comparison.kind == "run" {

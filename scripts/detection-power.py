@@ -33,7 +33,7 @@ BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecb
 CI_SETTINGS = ["--payload", "small", "--iterations", "15", "--warmup", "2"]
 # Instruction mode: the cells tried, each counted once per direction.
 INSTRUCTION_SETTINGS = [
-    "--payload", "small", "--zstd-levels", "-1,3", "--brotli-levels", "4",
+    "--payload", "small", "--zstd-levels", "-1,1,3", "--brotli-levels", "4",
     "--gzip-levels", "6", "--measure", "instructions",
 ]
 # Cells tried: (codec, level) with the library servers run and a fresh encoder.
@@ -124,6 +124,8 @@ def main():
     args = parser.parse_args()
     instructions = args.mode == "instructions"
     run_args = args.run_args or (INSTRUCTION_SETTINGS if instructions else CI_SETTINGS)
+    if instructions and args.label == "CI settings":
+        args.label = "instructions"
     if not args.factors:
         args.factors = "1.005,1.01,1.02,1.05" if instructions else "1.1,1.2,1.3,1.5,2.0"
     settings_file = os.path.join(args.runs_dir, "settings.txt") if args.runs_dir else None

@@ -14,6 +14,10 @@ fn valgrind_here() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install valgrind (.ci/run does)"
+        );
         eprintln!("valgrind is not installed (Debian package valgrind): skipped");
     }
     found

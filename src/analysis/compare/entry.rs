@@ -259,6 +259,11 @@ impl<E: Entry> Pair<'_, E> {
                 speeds.push((direction, None));
                 continue;
             };
+            if counted_only(base, b) && counted_only(cand, c) {
+                // `--measure instructions` alone: one iteration, kept for the record only.
+                speeds.push((direction, None));
+                continue;
+            }
             let absolute_statistic = statistic::<E>(&[b, c]);
             absolute.push(AbsoluteChange {
                 payload: base.payload().to_string(),
@@ -309,6 +314,12 @@ impl<E: Entry> Pair<'_, E> {
             speeds,
         })
     }
+}
+
+/// Whether `timing` is the single iteration of a run that counted instructions
+/// (`--measure instructions` alone): no speed to judge.
+fn counted_only<E: Entry>(entry: &E, timing: &Timing) -> bool {
+    entry.instructions().is_some() && timing.samples_s.len() == 1
 }
 
 /// The statistic both sides of a change are judged by: see [`Entry::LOW_QUANTILE`] and

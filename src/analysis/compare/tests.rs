@@ -390,3 +390,30 @@ fn a_run_with_samples_and_its_medians_alone_compare_clean() {
         assert!(change.abs() < 1e-12, "{}: {change}", row.key);
     }
 }
+
+#[test]
+fn runs_that_only_counted_instructions_are_judged_on_them_alone() {
+    let counted = |compress: u64, seconds: f64| {
+        let mut cell = cell("gzip", 6, 20, &[seconds]);
+        cell.instructions = Some(crate::results::Instructions {
+            compress,
+            decompress: 500_000,
+            counter: None,
+            arch: Some("x86_64, release build".into()),
+        });
+        cell
+    };
+    let reference = |seconds: f64| cell("zstd", 1, 10, &[seconds]);
+    let base = run("a", vec![reference(1.0), counted(1_000_000, 1.0)]);
+    // Twice the time on the one iteration kept for the record, 3% more instructions.
+    let cand = run("b", vec![reference(1.0), counted(1_030_000, 2.0)]);
+    let result = compare(&base, &cand, &options(zstd1())).unwrap();
+    let gzip = &result.rows[1];
+    assert!(gzip.speed(Direction::Compress).is_none(), "no speed judged");
+    assert!(gzip.instructions_regressed());
+    assert_eq!(
+        result.failures(),
+        [(FailReason::MoreInstructions, 1)],
+        "only the instructions fail"
+    );
+}

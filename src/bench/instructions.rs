@@ -6,13 +6,13 @@
 //! command, given the run's own options) under
 //! `valgrind --tool=callgrind --collect-atstart=no --toggle-collect=F`, so only the code
 //! inside one of the two marker functions below is counted: the compressions after one
-//! uncounted call, in one process, and the decompressions likewise, in another. Payload generation,
-//! process start-up and the codec's set-up outside the call are not counted; the fresh
-//! encoder or decoder each call builds is, as a server pays for it every response.
+//! uncounted call, in one process, and the decompressions likewise, in another. Payload
+//! generation, process start-up and the codec's set-up outside the call are not counted;
+//! the fresh encoder or decoder each call builds is, as a server pays for it every
+//! response.
 //!
-//! References: the callgrind manual (`--toggle-collect`, `--dump-after`, the `totals:`
-//! line of its output files); iai-callgrind and CodSpeed count instructions for the same
-//! reason.
+//! References: the callgrind manual (`--toggle-collect`, the `totals:` line of its
+//! output files); iai-callgrind and CodSpeed count instructions for the same reason.
 
 use std::hint::black_box;
 use std::path::Path;

@@ -17,6 +17,15 @@ pub struct CodecSetting {
     pub levels: Vec<i32>,
 }
 
+/// Every cell of `settings`, codec by codec, level by level: the order a run measures
+/// them in, and the index the instruction counter names a cell by.
+pub fn cells(settings: &[CodecSetting]) -> Vec<(&dyn Codec, i32)> {
+    settings
+        .iter()
+        .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
+        .collect()
+}
+
 /// Where a payload's measurement is, for progress display: about to measure `cell` of
 /// `cells` in `round` of `rounds` (both from 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,10 +81,7 @@ pub fn run_payload(
 ) -> anyhow::Result<PayloadResult> {
     let mut result = PayloadResult::planned(name, input, plan);
     result.sha256 = Some(crate::payload::sha256_hex(input));
-    let cells: Vec<(&dyn Codec, i32)> = settings
-        .iter()
-        .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
-        .collect();
+    let cells = cells(settings);
     let mut payload = Payload {
         name,
         input,

@@ -39,9 +39,9 @@ pub fn count_payload(
     settings: &[CodecSetting],
     progress: &Progress,
 ) -> Result<HashMap<CellId, Counts>> {
-    let cells: Vec<CellId> = settings
-        .iter()
-        .flat_map(|s| s.levels.iter().map(|&level| s.codec.id(level)))
+    let cells: Vec<CellId> = crate::bench::cells(settings)
+        .into_iter()
+        .map(|(codec, level)| codec.id(level))
         .collect();
     let dir = tempfile::tempdir().context("cannot make a directory for callgrind's files")?;
     let input = dir.path().join("body");
@@ -129,12 +129,7 @@ pub fn run_child(config: CountConfig) -> crate::error::Result {
     let input = std::fs::read(&config.input)
         .with_context(|| format!("cannot read {}", config.input.display()))
         .failing()?;
-    let cells: Vec<(&dyn crate::codec::Codec, i32)> = config
-        .measure
-        .settings
-        .iter()
-        .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
-        .collect();
+    let cells = crate::bench::cells(&config.measure.settings);
     let Some(&(codec, level)) = cells.get(config.cell) else {
         return Err(anyhow::anyhow!("no cell {} in these settings", config.cell).into());
     };

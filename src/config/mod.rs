@@ -49,11 +49,9 @@ impl RunConfig {
             }
         }
         let exports = outputs::Exports {
-            csv: args.output.csv.clone(),
-            json: args.output.json.clone(),
-            markdown: args.output.markdown.clone(),
             github_benchmark: args.github_benchmark.clone(),
             bencher: args.bencher.clone(),
+            ..exports_of(&args.output)
         };
         exports.check(&[outputs::Input::Payloads(&measure.payloads)])?;
         Ok(RunConfig {
@@ -95,14 +93,19 @@ pub fn exports(
     output: &crate::cli::OutputArgs,
     payloads: &[PayloadSource],
 ) -> Result<outputs::Exports> {
-    let exports = outputs::Exports {
+    let exports = exports_of(output);
+    exports.check(&[outputs::Input::Payloads(payloads)])?;
+    Ok(exports)
+}
+
+/// The files `output` names, unchecked.
+fn exports_of(output: &crate::cli::OutputArgs) -> outputs::Exports {
+    outputs::Exports {
         csv: output.csv.clone(),
         json: output.json.clone(),
         markdown: output.markdown.clone(),
         ..Default::default()
-    };
-    exports.check(&[outputs::Input::Payloads(payloads)])?;
-    Ok(exports)
+    }
 }
 
 /// The payloads `--payload` names, or the three built-ins when it is not given.

@@ -147,11 +147,7 @@ async fn request(
     if content_encoding != expected {
         bail!("Content-Encoding was {content_encoding:?}, expected {expected:?}");
     }
-    let decoded = match (content_encoding.as_deref(), offered) {
-        (Some("dcz"), Some(dictionary)) => dictionary.decode(dictionary::Coding::Dcz, &body)?,
-        (Some("dcb"), Some(dictionary)) => dictionary.decode(dictionary::Coding::Dcb, &body)?,
-        (coding, _) => decode(coding, &body)?,
-    };
+    let decoded = decode(content_encoding.as_deref(), &body, offered)?;
     if decoded != payload {
         bail!(
             "the decoded body ({} bytes) differs from the payload ({} bytes)",
@@ -198,7 +194,7 @@ pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>
             .map(|v| v.to_str().unwrap_or("?").to_string());
         let body = response.into_body().collect().await?.to_bytes();
         let _ = stop.send(());
-        if decode(chosen.as_deref(), &body)? != *payload {
+        if decode(chosen.as_deref(), &body, None)? != *payload {
             bail!("the {chosen:?} body does not decode to the payload");
         }
         Ok(chosen)

@@ -4,6 +4,7 @@
 use anyhow::{bail, Context as _, Result};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 
+use super::dictionary::{Coding, Dictionary};
 use crate::codec::{Brotli, BrotliLibrary, Codec, GzipZlibRs, Libzstd};
 pub use crate::vocab::{Encoding, AUTO_LEVEL, BROWSER_ACCEPT_ENCODING};
 
@@ -63,15 +64,24 @@ impl Transport for Encoding {
     }
 }
 
-/// Decodes `body` sent with `content_encoding` using codecbench's own decoders.
-pub(super) fn decode(content_encoding: Option<&str>, body: &[u8]) -> Result<Vec<u8>> {
+/// Decodes `body` sent with `content_encoding` using codecbench's own decoders, and
+/// `dcz` or `dcb` with `dictionary`, the one the request offered.
+pub(super) fn decode(
+    content_encoding: Option<&str>,
+    body: &[u8],
+    dictionary: Option<&Dictionary>,
+) -> Result<Vec<u8>> {
     // The codec adapters are unit structs: building one per response costs nothing.
-    let decoder: Box<dyn Codec> = match content_encoding {
-        None => return Ok(body.to_vec()),
-        Some("zstd") => Box::new(Libzstd),
-        Some("br") => Box::new(Brotli(BrotliLibrary::C)),
-        Some("gzip") => Box::new(GzipZlibRs),
-        Some(other) => bail!("unexpected Content-Encoding '{other}'"),
+    let decoder: Box<dyn Codec> = match (content_encoding, dictionary) {
+        (None | Some("identity"), _) => return Ok(body.to_vec()),
+        (Some("dcz"), Some(dictionary)) => return dictionary.decode(Coding::Dcz, body),
+        (Some("dcb"), Some(dictionary)) => return dictionary.decode(Coding::Dcb, body),
+        (Some(coding), _) => match coding {
+            "zstd" => Box::new(Libzstd),
+            "br" => Box::new(Brotli(BrotliLibrary::C)),
+            "gzip" => Box::new(GzipZlibRs),
+            other => bail!("unexpected Content-Encoding '{other}'"),
+        },
     };
     decoder
         .decompress(body)

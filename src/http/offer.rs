@@ -3,13 +3,10 @@
 //! name it in `Available-Dictionary` and accept `dcz` and `dcb` for the URLs it is for.
 //!
 //! `probe` finds the link on each URL's identity response (or takes `--dictionary`),
-//! fetches the dictionary once, and sends its dcz and dcb requests against it.
+//! fetches the dictionary once, and sends its dcz and dcb requests against it
+//! (`probing.rs`).
 
-use anyhow::{bail, Result};
-
-use super::dictionary::Dictionary;
-use super::encoding::decode;
-use super::probe::{exchange_all, target, Exchange, ProbeLoad, Target};
+use super::probe::Target;
 
 /// The first dictionary a `Link` header names with `rel="compression-dictionary"`.
 pub fn linked_dictionary(link: &str) -> Option<&str> {
@@ -49,39 +46,10 @@ pub fn resolve(page: &Target, reference: &str) -> String {
     format!("{origin}{directory}{reference}")
 }
 
-/// Fetches the dictionary at `url` once, as `probe` sends every request (its headers,
-/// its TLS settings), decoded if it came compressed.
-pub fn fetch(url: &str, headers: &[(String, String)], load: ProbeLoad) -> Result<Dictionary> {
-    let target = target(url)?;
-    let once = ProbeLoad {
-        requests: 1,
-        ..load
-    };
-    let got: std::sync::Mutex<Option<Exchange>> = Default::default();
-    exchange_all(&target, "identity", headers, once, &|exchange| {
-        *got.lock().expect("no panic holds it") = Some(exchange);
-        Ok(())
-    })?;
-    let Some(exchange) = got.into_inner().expect("no panic holds it") else {
-        bail!("no response");
-    };
-    if !(200..300).contains(&exchange.status) {
-        bail!("the server answered {}", exchange.status);
-    }
-    let coding = exchange
-        .content_encoding
-        .as_deref()
-        .filter(|c| *c != "identity");
-    let bytes = decode(coding, &exchange.body)?;
-    if bytes.is_empty() {
-        bail!("it is empty");
-    }
-    Ok(Dictionary::new(bytes))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::probe::target;
 
     #[test]
     fn the_compression_dictionary_link_is_found_among_others() {

@@ -10,7 +10,7 @@ use anyhow::{anyhow, Result};
 use super::dictionary::{Coding, Dictionary};
 use super::encoding::decode;
 use super::offer;
-use super::probe::{exchange_all, Exchange, ProbeLoad, Target};
+use super::probe::{exchange_all, target, Exchange, ProbeLoad, Target};
 use crate::results::probe::{OfferedDictionary, ProbeRow, UrlResult};
 use crate::stats::percentile;
 use crate::vocab::{CodecKind, Server, BROWSER_ACCEPT_ENCODING};
@@ -97,7 +97,7 @@ fn with_dictionary(
     reference: Option<&[u8]>,
 ) -> (Vec<ProbeRow>, Option<u64>) {
     let codings = [Coding::Dcz, Coding::Dcb];
-    let dictionary = match offer::fetch(url, probing.headers, probing.load) {
+    let dictionary = match fetch_dictionary(url, probing) {
         Ok(dictionary) => dictionary,
         Err(error) => {
             let why = format!("the dictionary at {url}: {error:#}");
@@ -126,6 +126,26 @@ fn with_dictionary(
         None => failed(coding.token(), NO_REFERENCE),
     });
     (rows.to_vec(), Some(dictionary.bytes().len() as u64))
+}
+
+/// Fetches the dictionary at `url` once, as every request is sent (its headers, its TLS
+/// settings) and checked (a redirect or non-2xx status is an error), decoded if it came
+/// compressed.
+fn fetch_dictionary(url: &str, probing: Probing) -> Result<Dictionary> {
+    let once = ProbeLoad {
+        requests: 1,
+        ..probing.load
+    };
+    let (row, first) = probe_one(&target(url)?, "identity", probing.headers, once, None);
+    if let Some(why) = row.failure {
+        return Err(anyhow!(why));
+    }
+    let first = first.ok_or_else(|| anyhow!("no response"))?;
+    let bytes = decode(first.content_encoding.as_deref(), &first.body, None)?;
+    if bytes.is_empty() {
+        return Err(anyhow!("it is empty"));
+    }
+    Ok(Dictionary::new(bytes))
 }
 
 /// A row for `accept` with nothing measured yet.
@@ -178,15 +198,8 @@ fn check(exchange: &Exchange, reference: Option<Reference>) -> Result<()> {
     let Some((reference, dictionary)) = reference else {
         return Ok(());
     };
-    let coding = exchange
-        .content_encoding
-        .as_deref()
-        .filter(|c| *c != "identity");
-    let decoded = match (coding, dictionary) {
-        (Some("dcz"), Some(d)) => d.decode(Coding::Dcz, &exchange.body)?,
-        (Some("dcb"), Some(d)) => d.decode(Coding::Dcb, &exchange.body)?,
-        _ => decode(coding, &exchange.body)?,
-    };
+    let coding = exchange.content_encoding.as_deref();
+    let decoded = decode(coding, &exchange.body, dictionary)?;
     if decoded != reference {
         return Err(anyhow!(
             "the {} body decodes to {} bytes that differ from the identity body ({} bytes)",

@@ -83,8 +83,7 @@ pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec
         for &encoding in encodings {
             let path = format!("/{}/{}", encoding_segment(encoding), served.slug);
             let mut route = app(served.resource.clone(), encoding, &path);
-            let uses_dictionary = matches!(encoding, Encoding::Dcz(_) | Encoding::Dcb(_));
-            if uses_dictionary && served.resource.dictionary.is_some() {
+            if encoding.uses_dictionary() && served.resource.dictionary.is_some() {
                 let link = link_to_dictionary(&served.slug);
                 route = route.layer(axum::middleware::map_response(
                     move |mut response: axum::response::Response| {

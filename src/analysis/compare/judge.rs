@@ -212,25 +212,19 @@ pub(super) fn judge_all(
                 judge(test.change, 0.0, 0.0, z, options.threshold, false);
                 continue;
             }
-            if (1..fewest).contains(&test.change.samples) {
-                // Too few samples for any distribution-free bound at the family's
-                // confidence: the parametric band would only pretend to hold.
-                let log = test.change.change.ln_1p()
-                    - if normalized {
-                        center.unwrap_or(0.0)
-                    } else {
-                        0.0
-                    };
-                test.change.judged_change = log.exp_m1();
-                test.change.verdict = Verdict::Inconclusive;
-                continue;
-            }
-            let between = between_cell_spread(&others, test.change);
             let center = if normalized {
                 center.unwrap_or(0.0)
             } else {
                 0.0
             };
+            if (1..fewest).contains(&test.change.samples) {
+                // Too few samples for any distribution-free bound at the family's
+                // confidence: the parametric band would only pretend to hold.
+                test.change.judged_change = (test.change.change.ln_1p() - center).exp_m1();
+                test.change.verdict = Verdict::Inconclusive;
+                continue;
+            }
+            let between = between_cell_spread(&others, test.change);
             judge(test.change, center, between, z, options.threshold, centered);
         }
     }

@@ -362,11 +362,7 @@ fn interrupt_once_saved(mut child: std::process::Child, csv_path: &Path, rows: u
         assert!(Instant::now() < deadline, "nothing saved within 120 s");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let sent = StdCommand::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    common::ctrl_c(&child);
     let (status, stderr) = common::wait_with_stderr(&mut child);
     assert_eq!(status.code(), Some(130), "{stderr}");
     stderr

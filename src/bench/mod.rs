@@ -196,6 +196,7 @@ impl PayloadResult {
                 Iterations::Fixed(_) => None,
             },
             rounds: plan.rounds,
+            processes: 1,
             precision: plan.precision.map(|p| p.target),
             interrupted: false,
             content_type: None,

@@ -68,6 +68,39 @@ pub struct Schedule {
 }
 
 impl Plan {
+    /// Process `process`'s share (from 0) when the timings are spread over `processes`:
+    /// a fixed count split as evenly as it goes, the earlier processes taking the extra
+    /// ones; a time budget and its cap divided. `None` for a process left with nothing.
+    ///
+    /// ```
+    /// use codecbench::bench::runner::{Iterations, Plan};
+    ///
+    /// let plan = Plan { warmup: 2, iterations: Iterations::Fixed(7), rounds: 5, precision: None };
+    /// let shares: Vec<_> = (0..3).map(|p| plan.share(p, 3).unwrap().iterations).collect();
+    /// assert_eq!(shares, [Iterations::Fixed(3), Iterations::Fixed(2), Iterations::Fixed(2)]);
+    /// assert_eq!(plan.share(7, 8), None);
+    /// ```
+    pub fn share(self, process: u32, processes: u32) -> Option<Plan> {
+        let processes = processes.max(1);
+        let iterations = match self.iterations {
+            Iterations::Fixed(count) => {
+                let count = count / processes + u32::from(process < count % processes);
+                if count == 0 {
+                    return None;
+                }
+                Iterations::Fixed(count)
+            }
+            Iterations::Budget {
+                min_time,
+                max_iterations,
+            } => Iterations::Budget {
+                min_time: min_time / processes,
+                max_iterations: max_iterations.div_ceil(processes),
+            },
+        };
+        Some(Plan { iterations, ..self })
+    }
+
     /// The schedule of a direction whose first, untimed-for-the-results run took `first`.
     ///
     /// ```

@@ -231,6 +231,15 @@ pub struct RunArgs {
     /// --export-csv.
     #[arg(long = "export-bencher", value_name = "FILE")]
     pub bencher: Option<PathBuf>,
+
+    /// Time each payload in N processes of this program, one after another, each with
+    /// its share of the iterations (and its own warm-up), and pool their samples, as
+    /// pyperf does. Where a cell's buffers land in memory can slow it for a whole
+    /// process; with several, the low quantile `compare` judges comes from the others.
+    /// At most 100, and at most the iterations.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=100), allow_hyphen_values = true)]
+    pub processes: u32,
 }
 
 /// What `run` measures per cell.
@@ -260,6 +269,30 @@ pub struct CountArgs {
     /// Counted calls per direction.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub count_calls: u32,
+}
+
+/// The hidden child of `run --processes`: one process's share of a payload's timings.
+#[derive(Debug, Args)]
+pub struct TimeWorkerArgs {
+    /// The run's own options, so the cells are built as the run built them.
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// The body to measure.
+    #[arg(long, value_name = "FILE")]
+    pub worker_input: PathBuf,
+
+    /// The payload's name, for the steps it reports.
+    #[arg(long, value_name = "NAME")]
+    pub worker_name: String,
+
+    /// Which of the run's processes this is, from 0: it decides the share.
+    #[arg(long, value_name = "INDEX")]
+    pub worker_process: u32,
+
+    /// Where to write the payload's result, as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub worker_output: PathBuf,
 }
 
 /// Where results go: shared by `run` and `http`.

@@ -12,7 +12,7 @@ pub use analysis::{
 };
 pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
 pub use measure::{
-    CountArgs, GeneratorArgs, MeasureArgs, Metric, OutputArgs, PayloadArgs, RunArgs,
+    CountArgs, GeneratorArgs, MeasureArgs, Metric, OutputArgs, PayloadArgs, RunArgs, TimeWorkerArgs,
 };
 pub use probe::ProbeArgs;
 
@@ -98,6 +98,9 @@ pub enum Command {
     /// One cell of `run --measure instructions`, run under callgrind by `run` itself.
     #[command(hide = true)]
     CountInstructions(CountArgs),
+    /// One process's timings of `run --processes`, run by `run` itself.
+    #[command(hide = true)]
+    TimeWorker(TimeWorkerArgs),
 }
 
 #[cfg(test)]

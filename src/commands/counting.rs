@@ -35,6 +35,7 @@ pub fn counter(plan: &InstructionPlan) -> InstructionCounter {
 /// maps to why, and is warned about on stderr.
 pub fn count_payload(
     plan: &InstructionPlan,
+    run_args: &[std::ffi::OsString],
     body: &[u8],
     settings: &[CodecSetting],
     progress: &Progress,
@@ -63,7 +64,7 @@ pub fn count_payload(
                 if crate::process::interrupt::requested() {
                     break;
                 }
-                let result = count_cell(plan, exe, input, index, dir);
+                let result = count_cell(plan, run_args, exe, input, index, dir);
                 if done.send((id, result)).is_err() {
                     break;
                 }
@@ -93,6 +94,7 @@ pub fn count_payload(
 /// One cell in its own child under callgrind, its files in a directory of its own.
 fn count_cell(
     plan: &InstructionPlan,
+    run_args: &[std::ffi::OsString],
     exe: &std::path::Path,
     input: &std::path::Path,
     index: usize,
@@ -103,7 +105,7 @@ fn count_cell(
     let mut child = Command::new(exe);
     child
         .arg("count-instructions")
-        .args(&plan.child_args)
+        .args(run_args)
         .arg("--count-cell")
         .arg(index.to_string())
         .arg("--count-input")

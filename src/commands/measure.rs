@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use anyhow::{bail, Result};
 
 use super::output::SavedFiles;
+use crate::bench::instructions::Counts;
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{run_payload, Step};
 use crate::commands::progress::Progress;
@@ -19,6 +20,8 @@ use crate::process::interrupt;
 use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::results::environment::{Environment, Pin};
 use crate::results::{self, LoadedRun};
+use crate::vocab::CellId;
+use std::collections::HashMap;
 
 /// What the caller does with results as they come: the payload so far after each
 /// finished cell (with the new cell's index in it), then each finished payload with the
@@ -78,8 +81,6 @@ pub fn measure_all(
     sinks: Sinks,
 ) -> Result<RunReport> {
     let progress = Progress::new(config.quiet);
-    let clock = SystemClock::new();
-    let cell_count: usize = config.settings.iter().map(|s| s.levels.len()).sum();
     for (index, payload) in payloads.iter().enumerate() {
         if interrupt::requested() {
             break;
@@ -90,35 +91,8 @@ pub fn measure_all(
             iterations: config.iterations.for_payload(payload.bytes.len()),
             precision: config.precision,
         };
-        let counts = match &config.instructions {
-            Some(instructions) => {
-                progress.line(&format!(
-                    "{}: counting the instructions of {} under callgrind",
-                    payload.name,
-                    crate::format::count(cell_count as u64, "setting"),
-                ));
-                let counts = super::counting::count_payload(
-                    instructions,
-                    &payload.bytes,
-                    &config.settings,
-                    &progress,
-                )?;
-                Some(counts)
-            }
-            None => None,
-        };
-        let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
-        progress.start_payload(
-            &format!(
-                "{}: {} bytes, {}, {} each way",
-                payload.name,
-                thousands(payload.bytes.len() as u64),
-                crate::format::count(cell_count as u64, "setting"),
-                export::iteration_text(&planned),
-            ),
-            (cell_count * plan.rounds as usize) as u64,
-        );
-        let mut on_step = |step: Step| progress.step(&step);
+        let counts = count_instructions(config, payload, &progress)?;
+        start_payload(config, payload, plan, &progress);
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
             let cell = &so_far.cells[new];
             progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
@@ -131,15 +105,7 @@ pub fn measure_all(
                 None => (sinks.cell)(&report, so_far, new),
             }
         };
-        let mut result = run_payload(
-            &payload.name,
-            &payload.bytes,
-            &config.settings,
-            plan,
-            &clock,
-            &mut on_step,
-            &mut on_cell,
-        )?;
+        let mut result = measure_payload(config, payload, plan, &progress, &mut on_cell)?;
         result.content_type = payload.content_type.clone();
         if let Some(counts) = &counts {
             super::counting::fill(&mut result, counts);
@@ -156,6 +122,89 @@ pub fn measure_all(
         (sinks.payload)(&report, last)?;
     }
     Ok(report)
+}
+
+/// With `--measure instructions`, every cell's counts on `payload`, by cell.
+fn count_instructions(
+    config: &MeasureConfig,
+    payload: &Payload,
+    progress: &Progress,
+) -> Result<Option<HashMap<CellId, Counts>>> {
+    let Some(instructions) = &config.instructions else {
+        return Ok(None);
+    };
+    progress.line(&format!(
+        "{}: counting the instructions of {} under callgrind",
+        payload.name,
+        crate::format::count(cell_count(config) as u64, "setting"),
+    ));
+    let counts = super::counting::count_payload(
+        instructions,
+        &config.child_args,
+        &payload.bytes,
+        &config.settings,
+        progress,
+    )?;
+    Ok(Some(counts))
+}
+
+/// The cells one payload has.
+fn cell_count(config: &MeasureConfig) -> usize {
+    config.settings.iter().map(|s| s.levels.len()).sum()
+}
+
+/// The payload's heading, and the progress count restarted for its cells·rounds.
+fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress: &Progress) {
+    let planned = PayloadResult {
+        processes: config.processes,
+        ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
+    };
+    let cells = cell_count(config);
+    progress.start_payload(
+        &format!(
+            "{}: {} bytes, {}, {} each way",
+            payload.name,
+            thousands(payload.bytes.len() as u64),
+            crate::format::count(cells as u64, "setting"),
+            export::iteration_text(&planned),
+        ),
+        (cells * plan.rounds as usize * config.processes as usize) as u64,
+    );
+}
+
+/// Times `payload` under `plan`, here or in `config.processes` children, passing each
+/// finished cell to `on_cell` (with processes, all of them once the last has ended).
+fn measure_payload(
+    config: &MeasureConfig,
+    payload: &Payload,
+    plan: Plan,
+    progress: &Progress,
+    on_cell: &mut dyn FnMut(&PayloadResult, usize) -> Result<()>,
+) -> Result<PayloadResult> {
+    if config.processes == 1 {
+        let mut on_step = |step: Step| progress.step(&step);
+        let (name, body) = (&payload.name, &payload.bytes);
+        let clock = SystemClock::new();
+        return run_payload(
+            name,
+            body,
+            &config.settings,
+            plan,
+            &clock,
+            &mut on_step,
+            on_cell,
+        );
+    }
+    let pooled = super::processes::measure_in_processes(config, payload, plan, progress)?;
+    let mut so_far = PayloadResult {
+        cells: Vec::new(),
+        ..pooled.clone()
+    };
+    for cell in pooled.cells.iter().cloned() {
+        so_far.cells.push(cell);
+        on_cell(&so_far, so_far.cells.len() - 1)?;
+    }
+    Ok(pooled)
 }
 
 /// The end of a measuring command: interrupted (saying where the results went), failed

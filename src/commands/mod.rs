@@ -10,6 +10,7 @@ mod merge;
 mod output;
 mod payloads;
 mod probe;
+mod processes;
 pub mod progress;
 mod run;
 mod serve;
@@ -37,6 +38,9 @@ pub fn run(cli: Cli) -> Result {
         Command::Probe(args) => probe::run(crate::config::probe::ProbeConfig::from_args(args)?),
         Command::CountInstructions(args) => {
             counting::run_child(crate::config::CountConfig::from_args(args)?)
+        }
+        Command::TimeWorker(args) => {
+            processes::run_worker_child(crate::config::TimeWorkerConfig::from_args(args)?)
         }
     }
 }

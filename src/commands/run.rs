@@ -13,13 +13,11 @@ use crate::results::codec::{PayloadResult, RunReport};
 
 /// Runs `config`.
 pub fn run(mut config: RunConfig) -> crate::error::Result {
-    if let Some(plan) = &mut config.measure.instructions {
-        // The counting child gets this run's own options, to build the same cells.
-        plan.child_args = std::env::args_os()
-            .skip_while(|arg| arg != "run")
-            .skip(1)
-            .collect();
-    }
+    // Its children (counting, timing) get this run's own options, to build the same cells.
+    config.measure.child_args = std::env::args_os()
+        .skip_while(|arg| arg != "run")
+        .skip(1)
+        .collect();
     let (payloads, pin) = prepare(&config.measure)?;
     // The paths were proved writable, and kept apart from the inputs, by the config; a
     // file already there stays as it was until the first result replaces it.

@@ -40,18 +40,21 @@ pub struct MeasureConfig {
     pub rng: RngKind,
     /// With `--measure instructions` (`run` only): how instructions are counted.
     pub instructions: Option<InstructionPlan>,
+    /// `run --processes`: how many processes the timings of each payload are spread
+    /// over; 1 measures in this one.
+    pub processes: u32,
+    /// The run's options after `run`, which its children (counting or timing) are given;
+    /// filled in by `run` itself.
+    pub child_args: Vec<std::ffi::OsString>,
 }
 
-/// How `run --measure instructions` counts: under which valgrind, how many calls, and
-/// the run's own options for the child that counts each cell.
+/// How `run --measure instructions` counts: under which valgrind and how many calls.
 #[derive(Clone, Debug)]
 pub struct InstructionPlan {
     /// `valgrind --version`.
     pub valgrind: String,
     /// Counted calls per direction.
     pub calls: u32,
-    /// The run's options after `run`, which the counting child is given.
-    pub child_args: Vec<std::ffi::OsString>,
 }
 
 impl MeasureConfig {
@@ -76,6 +79,8 @@ impl MeasureConfig {
             seed: args.generator.seed,
             rng: args.generator.rng,
             instructions: None,
+            processes: 1,
+            child_args: Vec::new(),
         })
     }
 }

@@ -38,7 +38,6 @@ impl RunConfig {
             measure.instructions = Some(InstructionPlan {
                 valgrind: crate::bench::instructions::valgrind_version()?,
                 calls: 1,
-                child_args: Vec::new(),
             });
             if !args.metrics.contains(&Metric::Time) {
                 // Times for the record only: one iteration each way, no warm-up.
@@ -48,6 +47,7 @@ impl RunConfig {
                 measure.precision = None;
             }
         }
+        measure.processes = processes(args.processes, &args.metrics, &measure)?;
         let exports = outputs::Exports {
             github_benchmark: args.github_benchmark.clone(),
             bencher: args.bencher.clone(),
@@ -58,6 +58,54 @@ impl RunConfig {
             measure,
             format: args.output.format,
             exports,
+        })
+    }
+}
+
+/// `--processes`, checked against what it is spread over: a count of at least one
+/// iteration per process, and no `--precision` (each process would stop on its own).
+fn processes(processes: u32, metrics: &[Metric], measure: &MeasureConfig) -> Result<u32> {
+    if processes == 1 || !metrics.contains(&Metric::Time) {
+        return Ok(1); // nothing timed to spread
+    }
+    if measure.precision.is_some() {
+        bail!("--processes cannot be combined with --precision: each process would stop on its own samples");
+    }
+    if let IterationChoice::Fixed(iterations) = measure.iterations {
+        if iterations < processes {
+            bail!("--processes {processes} needs at least {processes} --iterations, one per process (got {iterations})");
+        }
+    }
+    Ok(processes)
+}
+
+/// Settings of the hidden `time-worker` child: the run's settings, and which share of
+/// which body it measures where.
+pub struct TimeWorkerConfig {
+    /// The run's settings, so the cells are built as the run built them.
+    pub measure: MeasureConfig,
+    /// The body.
+    pub input: PathBuf,
+    /// The payload's name.
+    pub name: String,
+    /// Which process this is, from 0.
+    pub process: u32,
+    /// Where the result goes.
+    pub output: PathBuf,
+}
+
+impl TimeWorkerConfig {
+    /// The run's options checked as `run` checks them; the outputs are the parent's.
+    pub fn from_args(args: crate::cli::TimeWorkerArgs) -> Result<Self> {
+        let processes = args.run.processes;
+        let mut measure = MeasureConfig::from_args(args.run.measure)?;
+        measure.processes = processes;
+        Ok(TimeWorkerConfig {
+            measure,
+            input: args.worker_input,
+            name: args.worker_name,
+            process: args.worker_process,
+            output: args.worker_output,
         })
     }
 }

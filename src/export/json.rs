@@ -24,6 +24,8 @@ struct PayloadView<'a> {
     iterations: Option<u32>,
     min_time_s: Option<f64>,
     rounds: u32,
+    #[serde(skip_serializing_if = "is_one")]
+    processes: u32,
     interrupted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     content_type: &'a Option<String>,
@@ -45,6 +47,10 @@ struct ReportView<'a> {
     instructions: &'a Option<crate::results::codec::InstructionCounter>,
 }
 
+fn is_one(count: &u32) -> bool {
+    *count == 1
+}
+
 fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
     let input = payload.input_bytes;
     PayloadView {
@@ -55,6 +61,7 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
         iterations: payload.iterations,
         min_time_s: payload.min_time_s,
         rounds: payload.rounds,
+        processes: payload.processes,
         interrupted: payload.interrupted,
         content_type: &payload.content_type,
         cut_from: &payload.cut_from,

@@ -84,10 +84,13 @@ pub fn iteration_text(payload: &PayloadResult) -> String {
         (None, Some(t)) => format!("at least {t} s of timed iterations"),
         (None, None) => "the timed iterations".to_string(),
     };
-    format!(
-        "{count} after {} warm-up, in {} rounds",
-        payload.warmup, payload.rounds
-    )
+    let (warmup, rounds) = (payload.warmup, payload.rounds);
+    match payload.processes {
+        1 => format!("{count} after {warmup} warm-up, in {rounds} rounds"),
+        n => {
+            format!("{count} across {n} processes, each after {warmup} warm-up, in {rounds} rounds")
+        }
+    }
 }
 
 /// Draws `document` in `style`.
@@ -188,6 +191,7 @@ pub(crate) mod fixtures {
                 iterations: Some(3),
                 min_time_s: None,
                 rounds: 3,
+                processes: 1,
                 precision: None,
                 interrupted: false,
                 content_type: None,

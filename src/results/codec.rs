@@ -32,6 +32,10 @@ pub struct PayloadResult {
     /// Rounds the timed iterations were spread over; 1 in files written before rounds.
     #[serde(default = "one_round")]
     pub rounds: u32,
+    /// Processes the timed iterations were spread over (`run --processes`), their
+    /// samples pooled; 1, and not written, for a run measured in one.
+    #[serde(default = "one_round", skip_serializing_if = "is_one")]
+    pub processes: u32,
     /// With `--precision`: the largest relative half-width asked of each median's 95%
     /// interval, as a fraction.
     #[serde(default)]
@@ -55,6 +59,10 @@ pub struct PayloadResult {
 
 fn one_round() -> u32 {
     1
+}
+
+fn is_one(count: &u32) -> bool {
+    *count == 1
 }
 
 /// One codec at one level on one payload.

@@ -6,6 +6,7 @@ pub mod codec;
 pub mod environment;
 pub mod http;
 mod legacy;
+mod pooled;
 pub mod probe;
 pub mod read;
 mod read_csv;

@@ -136,6 +136,17 @@ pub fn payload_sizes(advice: &serde_json::Value) -> Vec<(&str, u64)> {
         .collect()
 }
 
+/// Sends `child` SIGINT, as a terminal's Ctrl-C would.
+#[cfg(unix)]
+#[allow(dead_code)] // not every test file uses every helper
+pub fn ctrl_c(child: &std::process::Child) {
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
 /// Waits for `child` to exit; returns its status and everything it wrote to stderr.
 #[allow(dead_code)] // not every test file uses every helper
 pub fn wait_with_stderr(child: &mut std::process::Child) -> (std::process::ExitStatus, String) {

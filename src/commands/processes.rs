@@ -1,0 +1,227 @@
+//! `run --processes N`: each payload timed in N children of this binary, one after
+//! another (never side by side, which would time them against each other), their
+//! samples pooled (see [`PayloadResult::pooled`]); and the hidden `time-worker` command
+//! those children run.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{bail, Context as _, Result};
+
+use super::progress::Progress;
+use crate::bench::runner::{Plan, SystemClock};
+use crate::bench::{run_payload, Step};
+use crate::config::{MeasureConfig, TimeWorkerConfig};
+use crate::error::Failing;
+use crate::payload::Payload;
+use crate::process::interrupt;
+use crate::results::codec::PayloadResult;
+
+/// `payload` measured under `plan` in `config.processes` children, pooled. Each child's
+/// steps move `progress`. A stop request ends the child in flight after its iteration;
+/// what the children finished is kept, and the result says it was interrupted.
+pub fn measure_in_processes(
+    config: &MeasureConfig,
+    payload: &Payload,
+    plan: Plan,
+    progress: &Progress,
+) -> Result<PayloadResult> {
+    let dir = tempfile::tempdir().context("cannot make a directory for the processes")?;
+    let input = dir.path().join("body");
+    std::fs::write(&input, &payload.bytes).context("cannot write the body for the processes")?;
+    let exe = std::env::current_exe().context("cannot find this program to run again")?;
+    let mut parts = Vec::new();
+    for process in 0..config.processes {
+        if interrupt::requested() {
+            break;
+        }
+        if plan.share(process, config.processes).is_none() {
+            continue; // fewer iterations than processes: this one has none
+        }
+        let output = dir.path().join(format!("process-{process}.json"));
+        let mut child = Command::new(&exe);
+        child
+            .arg("time-worker")
+            .args(&config.child_args)
+            .arg("--worker-input")
+            .arg(&input)
+            .arg("--worker-name")
+            .arg(&payload.name)
+            .arg("--worker-process")
+            .arg(process.to_string())
+            .arg("--worker-output")
+            .arg(&output);
+        let status = run_worker(child, |step| {
+            progress.step(&Step {
+                round: process as usize * step.rounds + step.round,
+                rounds: config.processes as usize * step.rounds,
+                ..step
+            })
+        })?;
+        // An interrupted child still writes what it finished.
+        let written = std::fs::read(&output).ok();
+        match written {
+            Some(bytes) => {
+                let part: PayloadResult = serde_json::from_slice(&bytes).with_context(|| {
+                    format!(
+                        "process {} of {}: unreadable result",
+                        process + 1,
+                        config.processes
+                    )
+                })?;
+                parts.push(part);
+            }
+            None if interrupt::requested() => break,
+            None => bail!(
+                "process {} of {} ended ({status}) without a result",
+                process + 1,
+                config.processes
+            ),
+        }
+    }
+    let mut pooled = PayloadResult::pooled(parts).unwrap_or_else(|| {
+        let mut empty = PayloadResult::planned(&payload.name, &payload.bytes, plan);
+        empty.interrupted = true;
+        empty
+    });
+    pooled.payload = payload.name.clone();
+    Ok(pooled)
+}
+
+/// Runs `child` with its steps read from its stdout, one per line, passed to `on_step`;
+/// its exit status once it ends. On Unix the child has a process group of its own, so
+/// that a Ctrl-C reaches it once, passed on from here, and it can still write what it
+/// finished (a second signal would end it at once).
+fn run_worker(
+    mut child: Command,
+    mut on_step: impl FnMut(Step),
+) -> Result<std::process::ExitStatus> {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut child, 0);
+    let mut running = child
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("cannot start a timing process")?;
+    let stdout = running.stdout.take().expect("stdout was piped");
+    let ended = AtomicBool::new(false);
+    let pid = running.id();
+    std::thread::scope(|scope| {
+        scope.spawn(|| pass_on_a_stop(pid, &ended));
+        // Set however this closure ends, a panic included, so the scope can join.
+        let _ended = Ended(&ended);
+        for line in BufReader::new(stdout).lines() {
+            if let Some(step) = line.ok().as_deref().and_then(parse_step) {
+                on_step(step);
+            }
+        }
+        running.wait().context("lost a timing process")
+    })
+}
+
+/// Marks the child ended when dropped.
+struct Ended<'a>(&'a AtomicBool);
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Until `ended`, waits for a stop request, and passes it on to the child `pid` once.
+fn pass_on_a_stop(pid: u32, ended: &AtomicBool) {
+    while !ended.load(Ordering::SeqCst) {
+        if interrupt::requested() {
+            // SAFETY: a signal to the child this process started and has not reaped.
+            #[cfg(unix)]
+            unsafe {
+                libc::kill(pid as libc::pid_t, libc::SIGTERM);
+            }
+            #[cfg(not(unix))]
+            let _ = pid; // a console's Ctrl-C reaches every process attached to it
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A step as the worker prints it: round, rounds, cell and cells, then the label, by tabs.
+fn step_line(step: &Step) -> String {
+    format!(
+        "{}\t{}\t{}\t{}\t{}",
+        step.round, step.rounds, step.cell, step.cells, step.label
+    )
+}
+
+/// The step [`step_line`] printed; `None` for any other line.
+fn parse_step(line: &str) -> Option<Step> {
+    let mut fields = line.splitn(5, '\t');
+    let mut number = || fields.next()?.parse::<usize>().ok();
+    let (round, rounds, cell, cells) = (number()?, number()?, number()?, number()?);
+    Some(Step {
+        round,
+        rounds,
+        cell,
+        cells,
+        label: fields.next()?.to_string(),
+    })
+}
+
+/// The hidden child: measures its share of the body with the run's settings, printing
+/// each step on stdout, and writes the result as JSON, also when a stop cut it short.
+pub fn run_worker_child(config: TimeWorkerConfig) -> crate::error::Result {
+    let body = std::fs::read(&config.input)
+        .with_context(|| format!("cannot read {}", config.input.display()))
+        .failing()?;
+    let measure = &config.measure;
+    let plan = Plan {
+        warmup: measure.warmup,
+        rounds: measure.rounds,
+        iterations: measure.iterations.for_payload(body.len()),
+        precision: None,
+    };
+    let Some(share) = plan.share(config.process, measure.processes) else {
+        return Err(anyhow::anyhow!("process {} has no iterations", config.process).into());
+    };
+    let mut on_step = |step: Step| println!("{}", step_line(&step));
+    let mut on_cell = |_: &PayloadResult, _: usize| Ok(());
+    let clock = SystemClock::new();
+    let result = run_payload(
+        &config.name,
+        &body,
+        &measure.settings,
+        share,
+        &clock,
+        &mut on_step,
+        &mut on_cell,
+    )
+    .failing()?;
+    write_result(&config.output, &result).failing()
+}
+
+/// `result` as JSON at `path`.
+fn write_result(path: &Path, result: &PayloadResult) -> Result<()> {
+    let json = serde_json::to_vec(result)?;
+    std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_survives_its_line() {
+        let step = Step {
+            round: 2,
+            rounds: 5,
+            cell: 7,
+            cells: 66,
+            label: "body zstd 3 (libzstd 1.5.7)\twith a tab".into(),
+        };
+        assert_eq!(parse_step(&step_line(&step)), Some(step));
+        assert_eq!(parse_step("codecbench: warning"), None);
+        assert_eq!(parse_step("1\t2\tx\t4\tlabel"), None);
+    }
+}

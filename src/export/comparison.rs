@@ -240,6 +240,53 @@ mod tests {
         insta::assert_snapshot!(super::super::table::render(&document(&comparison)));
     }
 
+    /// The regression of [`comparison`], its timings from `processes` processes each.
+    fn in_processes(processes: u32) -> Vec<String> {
+        let runs = ["base", "cand"].map(|label| {
+            let mut run = run(label, if label == "base" { 0.001 } else { 0.00125 }, 69_832);
+            if let crate::results::Results::Codec(cells) = &mut run.results {
+                for cell in cells.iter_mut() {
+                    for timing in [&mut cell.compress, &mut cell.decompress] {
+                        *timing = timing.take().map(|t| t.in_processes(processes));
+                    }
+                }
+            }
+            run
+        });
+        summary_lines(&compare(&runs[0], &runs[1], &options()).unwrap())
+    }
+
+    #[test]
+    fn a_regression_in_one_process_says_what_else_it_can_be() {
+        let one = in_processes(1);
+        assert!(
+            one.iter()
+                .any(|l| l == "regression: small gzip 1 (zlib-rs)"),
+            "{one:?}"
+        );
+        assert!(
+            one.iter()
+                .any(|l| l.starts_with("measured in one process: ")),
+            "{one:?}"
+        );
+        let many = in_processes(15);
+        assert!(
+            many.iter().any(|l| l.starts_with("regression: ")),
+            "{many:?}"
+        );
+        assert!(
+            !many
+                .iter()
+                .any(|l| l.starts_with("measured in one process")),
+            "{many:?}"
+        );
+        // A file that does not say (CSV) gets no guess.
+        let unknown = summary_lines(&comparison());
+        assert!(!unknown
+            .iter()
+            .any(|l| l.starts_with("measured in one process")));
+    }
+
     #[test]
     fn comparison_json_names_the_verdicts() {
         let value: serde_json::Value = serde_json::from_slice(&render_json(&comparison())).unwrap();

@@ -149,6 +149,7 @@ fn finding_lines(comparison: &Comparison) -> Vec<String> {
     for row in comparison.regressions() {
         lines.push(format!("regression: {}", row.key));
     }
+    lines.extend(one_process_line(comparison));
     lines.extend(inconclusive_lines(comparison));
     lines.extend(instruction_lines(comparison));
     for failed in &comparison.failed {
@@ -240,6 +241,21 @@ fn machine_lines(comparison: &Comparison) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// When a time regression was measured in one process: what else it can be, and what
+/// tells them apart.
+fn one_process_line(comparison: &Comparison) -> Option<String> {
+    let in_one_process = comparison.regressions().any(|row| {
+        row.speeds.iter().any(|(_, change)| {
+            change
+                .as_ref()
+                .is_some_and(|c| c.verdict == Verdict::Regressed && c.processes == Some(1))
+        })
+    });
+    in_one_process.then(|| {
+        "measured in one process: a cell can run 20-50% slower for the whole life of a process on a shared machine; `run --processes 15` tells a slower cell from a slower process".to_string()
+    })
 }
 
 /// Each inconclusive speed (five at most, then a count) and what would settle it.

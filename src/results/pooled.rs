@@ -1,8 +1,9 @@
 //! One payload measured in several processes (`run --processes`), pooled into one result:
 //! each cell's samples from every process together, as pyperf pools its workers' values.
 //!
-//! Why several processes: where a cell's buffers land in physical memory can slow it by
-//! 20–40% for the whole life of a process, which no spread within that process shows
+//! Why several processes: something fixed for the life of a process (most likely where
+//! its buffers landed in memory) can slow one cell by 20–50%, which no spread within
+//! that process shows
 //! (Mytkowicz et al., "Producing wrong data without doing anything obviously wrong!",
 //! ASPLOS 2009; Curtsinger & Berger, "Stabilizer", ASPLOS 2013). Pooled, the slow
 //! process's samples sit above the others', and a low quantile comes from the rest.

@@ -245,13 +245,13 @@ impl LoadedRun {
 
 /// Every cell of `report`, as runs read from files have them.
 pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
-    let timing = |summary: &Option<Summary>| {
-        summary
-            .as_ref()
-            .map(|s| Timing::of(s.median_s, s.samples_s.clone()))
-    };
     let mut cells = Vec::new();
     for payload in &report.payloads {
+        let timing = |summary: &Option<Summary>| {
+            summary.as_ref().map(|s| {
+                Timing::of(s.median_s, s.samples_s.clone()).in_processes(payload.processes)
+            })
+        };
         for cell in &payload.cells {
             let failed = cell.status == Status::Failed;
             cells.push(RunCell {

@@ -9,6 +9,9 @@ pub struct Timing {
     pub median_s: f64,
     /// Every timed sample in seconds; empty when the run was read from CSV.
     pub samples_s: Vec<f64>,
+    /// How many processes the samples came from (`run --processes`); `None` where the
+    /// file does not say (CSV, and the HTTP results, which have no such choice).
+    pub processes: Option<u32>,
 }
 
 impl Timing {
@@ -17,6 +20,15 @@ impl Timing {
         Timing {
             median_s,
             samples_s,
+            processes: None,
+        }
+    }
+
+    /// This timing, its samples from `processes` processes.
+    pub fn in_processes(self, processes: u32) -> Self {
+        Timing {
+            processes: Some(processes),
+            ..self
         }
     }
 

@@ -290,6 +290,7 @@ impl<E: Entry> Pair<'_, E> {
                     speed_against(c, cand.input_bytes(), after, statistic),
                 );
                 change.samples = timings.iter().map(|t| t.samples_s.len()).min().unwrap_or(0);
+                change.processes = timings.iter().map(|t| t.processes).min().flatten();
                 change
             });
             speeds.push((direction, change));

@@ -37,6 +37,9 @@ pub struct SpeedChange {
     /// The fewest timed samples among the timings compared (both runs' and, when
     /// normalised, their references'); 0 when a run was read from CSV.
     pub samples: usize,
+    /// The fewest processes the timings compared were measured in; `None` when a file
+    /// does not say.
+    pub processes: Option<u32>,
     /// What it amounts to.
     pub verdict: Verdict,
 }
@@ -157,6 +160,7 @@ pub(super) fn measure_change(baseline: Speed, candidate: Speed) -> SpeedChange {
         se_own: both(baseline.own_se, candidate.own_se),
         noise: None,
         samples: 0,
+        processes: None,
         verdict: Verdict::Unchanged,
     }
 }

@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecbench")
-CI_SETTINGS = ["--payload", "small", "--iterations", "15", "--warmup", "2"]
+CI_SETTINGS = ["--payload", "small", "--iterations", "30", "--warmup", "1", "--processes", "10"]
 # Instruction mode: the cells tried, each counted once per direction.
 INSTRUCTION_SETTINGS = [
     "--payload", "small", "--zstd-levels", "-1,1,3", "--brotli-levels", "4",

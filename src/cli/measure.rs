@@ -234,8 +234,9 @@ pub struct RunArgs {
 
     /// Time each payload in N processes of this program, one after another, each with
     /// its share of the iterations (and its own warm-up), and pool their samples, as
-    /// pyperf does. Where a cell's buffers land in memory can slow it for a whole
-    /// process; with several, the low quantile `compare` judges comes from the others.
+    /// pyperf does. Something fixed for the life of a process (most likely where a
+    /// cell's buffers landed in memory) can slow one cell by 20-50% on a shared machine;
+    /// with several processes, the low quantile `compare` judges comes from the others.
     /// At most 100, and at most the iterations.
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=100), allow_hyphen_values = true)]

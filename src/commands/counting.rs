@@ -44,10 +44,7 @@ pub fn count_payload(
         .into_iter()
         .map(|(codec, level)| codec.id(level))
         .collect();
-    let dir = tempfile::tempdir().context("cannot make a directory for callgrind's files")?;
-    let input = dir.path().join("body");
-    std::fs::write(&input, body).context("cannot write the body for counting")?;
-    let exe = std::env::current_exe().context("cannot find this program to count with")?;
+    let super::processes::ChildBody { dir, input, exe } = super::processes::ChildBody::new(body)?;
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())

@@ -85,12 +85,7 @@ pub fn measure_all(
         if interrupt::requested() {
             break;
         }
-        let plan = Plan {
-            warmup: config.warmup,
-            rounds: config.rounds,
-            iterations: config.iterations.for_payload(payload.bytes.len()),
-            precision: config.precision,
-        };
+        let plan = config.plan(payload.bytes.len());
         let counts = count_instructions(config, payload, &progress)?;
         start_payload(config, payload, plan, &progress);
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {

@@ -28,10 +28,7 @@ pub fn measure_in_processes(
     plan: Plan,
     progress: &Progress,
 ) -> Result<PayloadResult> {
-    let dir = tempfile::tempdir().context("cannot make a directory for the processes")?;
-    let input = dir.path().join("body");
-    std::fs::write(&input, &payload.bytes).context("cannot write the body for the processes")?;
-    let exe = std::env::current_exe().context("cannot find this program to run again")?;
+    let ChildBody { dir, input, exe } = ChildBody::new(&payload.bytes)?;
     let mut parts = Vec::new();
     for process in 0..config.processes {
         if interrupt::requested() {
@@ -81,13 +78,35 @@ pub fn measure_in_processes(
             ),
         }
     }
-    let mut pooled = PayloadResult::pooled(parts).unwrap_or_else(|| {
-        let mut empty = PayloadResult::planned(&payload.name, &payload.bytes, plan);
-        empty.interrupted = true;
-        empty
-    });
-    pooled.payload = payload.name.clone();
-    Ok(pooled)
+    // Each child was given the payload's name; with none finished, an empty result.
+    Ok(
+        PayloadResult::pooled(parts).unwrap_or_else(|| PayloadResult {
+            interrupted: true,
+            ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
+        }),
+    )
+}
+
+/// A body in a temporary directory of its own, for children of this program to read,
+/// and the program; children may write beside it.
+pub(super) struct ChildBody {
+    /// The directory, removed when this is dropped.
+    pub dir: tempfile::TempDir,
+    /// The body's file in it.
+    pub input: std::path::PathBuf,
+    /// This program.
+    pub exe: std::path::PathBuf,
+}
+
+impl ChildBody {
+    /// `body` written for children.
+    pub fn new(body: &[u8]) -> Result<Self> {
+        let dir = tempfile::tempdir().context("cannot make a directory for child processes")?;
+        let input = dir.path().join("body");
+        std::fs::write(&input, body).context("cannot write the body for child processes")?;
+        let exe = std::env::current_exe().context("cannot find this program to run again")?;
+        Ok(ChildBody { dir, input, exe })
+    }
 }
 
 /// Runs `child` with its steps read from its stdout, one per line, passed to `on_step`;
@@ -176,12 +195,7 @@ pub fn run_worker_child(config: TimeWorkerConfig) -> crate::error::Result {
         .with_context(|| format!("cannot read {}", config.input.display()))
         .failing()?;
     let measure = &config.measure;
-    let plan = Plan {
-        warmup: measure.warmup,
-        rounds: measure.rounds,
-        iterations: measure.iterations.for_payload(body.len()),
-        precision: None,
-    };
+    let plan = measure.plan(body.len());
     let Some(share) = plan.share(config.process, measure.processes) else {
         return Err(anyhow::anyhow!("process {} has no iterations", config.process).into());
     };

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 
 use super::payload_sources;
 use super::settings::codec_settings;
-use crate::bench::runner::{Iterations, Precision};
+use crate::bench::runner::{Iterations, Plan, Precision};
 use crate::bench::{default_iterations, CodecSetting};
 use crate::cli::MeasureArgs;
 use crate::codec::api::{Api, ThroughApi};
@@ -58,6 +58,16 @@ pub struct InstructionPlan {
 }
 
 impl MeasureConfig {
+    /// How each direction of each cell of a body of `bytes` is measured.
+    pub fn plan(&self, bytes: usize) -> Plan {
+        Plan {
+            warmup: self.warmup,
+            rounds: self.rounds,
+            iterations: self.iterations.for_payload(bytes),
+            precision: self.precision,
+        }
+    }
+
     /// Validates `args`: payload names and paths, and every level against its codec's range.
     pub fn from_args(args: MeasureArgs) -> Result<Self> {
         let payloads = payload_sources(&args.payloads.payloads, &args.payloads.records)?;

@@ -24,7 +24,7 @@ struct PayloadView<'a> {
     iterations: Option<u32>,
     min_time_s: Option<f64>,
     rounds: u32,
-    #[serde(skip_serializing_if = "is_one")]
+    #[serde(skip_serializing_if = "crate::results::codec::is_one")]
     processes: u32,
     interrupted: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,10 +45,6 @@ struct ReportView<'a> {
     payloads: Vec<PayloadView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     instructions: &'a Option<crate::results::codec::InstructionCounter>,
-}
-
-fn is_one(count: &u32) -> bool {
-    *count == 1
 }
 
 fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {

@@ -61,7 +61,8 @@ fn one_round() -> u32 {
     1
 }
 
-fn is_one(count: &u32) -> bool {
+/// Whether a count is 1, for leaving a default count out of a document.
+pub(crate) fn is_one(count: &u32) -> bool {
     *count == 1
 }
 

@@ -2,7 +2,7 @@
 //! Saved runs come from tests/fixtures (a real run of the single payload, see
 //! tests/compare.rs); runs made here assert sizes and structure, never speeds.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! End to end: `--api stream,oneshot,flush:SIZE`, the three ways a server hands the body
 //! to the encoder. Sizes only, never speeds.
 
-mod common;
+use crate::common;
 
 use common::{bad_input, codecbench, csv_rows, succeed};
 

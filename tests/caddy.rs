@@ -1,8 +1,8 @@
 //! End to end against Debian's caddy on 127.0.0.1: the Caddyfile `recommend --emit caddy`
 //! writes loads, and keeps gzip for the clients that accept nothing else.
 
-mod common;
-mod servers;
+use crate::common;
+use crate::servers;
 
 use codecbench::payload::{generate, RngKind};
 use common::{codecbench, succeed};

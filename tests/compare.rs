@@ -5,7 +5,7 @@
 //! --zstd-levels 1,3 --gzip-levels 1 --json base.json --csv base.csv`. Candidates are made
 //! from it by editing one cell, so no test depends on the speed of the machine it runs on.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! pass. Runs are measured by the real binary on the single record; candidates are made
 //! by scaling a measured run's samples, so no verdict depends on this machine's noise.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

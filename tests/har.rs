@@ -3,7 +3,7 @@
 //! a PNG, a font and a 304 without a body, which are skipped). Sizes and structure
 //! only, never speeds.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! must give one line on stderr naming the problem and exit 2, before anything is
 //! measured; nothing here depends on the machine's speed.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! End to end: `codecbench http` against its own loopback server. Counts and sizes only,
 //! never speeds.
 
-mod common;
+use crate::common;
 
 use common::{bad_input, codecbench, succeed};
 

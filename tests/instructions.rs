@@ -1,7 +1,7 @@
 //! End to end: `run --measure instructions` under the real valgrind, and `compare`
 //! judging the counts exactly.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! End to end: bounds are checked before anything is expanded or allocated, and inputs
 //! that would make a command spin, panic or say nothing are refused.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -1,8 +1,8 @@
 //! End to end against Debian's nginx with ngx_brotli on 127.0.0.1: what
 //! `run --server nginx` predicts is what nginx sends.
 
-mod common;
-mod servers;
+use crate::common;
+use crate::servers;
 
 use codecbench::codec::{server_codec, CodecKind};
 use codecbench::payload::{generate, RngKind};

@@ -1,7 +1,7 @@
 //! End to end: outputs never destroy inputs, and outputs that are not regular files are
 //! written through, not replaced.
 
-mod common;
+use crate::common;
 
 use common::{bad_input, codecbench, succeed};
 

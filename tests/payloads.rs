@@ -1,6 +1,6 @@
 //! End to end: `codecbench payloads` writes the golden files byte for byte.
 
-mod common;
+use crate::common;
 
 use codecbench::payload::sha256_hex;
 use common::{bad_input, codecbench};

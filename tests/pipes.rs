@@ -2,7 +2,7 @@
 //! end, and a run waiting on one ends promptly on SIGTERM or SIGINT.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::ffi::CString;
 use std::io::Read;

@@ -1,7 +1,7 @@
 //! End to end: `codecbench probe` against Debian's nginx with ngx_brotli on 127.0.0.1.
 
-mod common;
-mod servers;
+use crate::common;
+use crate::servers;
 
 use codecbench::payload::{generate, RngKind};
 use common::{bad_input, codecbench};
@@ -208,7 +208,7 @@ fn probe_reports_what_caddy_sends_over_http_and_https() {
 }
 
 /// The probe tables of nginx and Caddy over HTTP and HTTPS, for the docs:
-/// `cargo test --test probe -- --ignored --nocapture`.
+/// `cargo test --test e2e probe:: -- --ignored --nocapture`.
 #[test]
 #[ignore = "prints tables for the docs; needs nginx, ngx_brotli, caddy and openssl"]
 fn print_the_probe_tables_of_nginx_and_caddy() {

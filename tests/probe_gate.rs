@@ -1,8 +1,8 @@
 //! End to end: saved probes of Debian's nginx gate a deployment through `compare` and
 //! line up through `merge`, sizes exactly, times with their noise bands.
 
-mod common;
-mod servers;
+use crate::common;
+use crate::servers;
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! End to end: `run --processes N` on the real binary, its children included.
 
-mod common;
+use crate::common;
 
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};

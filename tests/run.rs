@@ -1,6 +1,6 @@
 //! End to end: `codecbench run` on the real binary.
 
-mod common;
+use crate::common;
 
 use common::{assert_no_float_noise, bad_input, codecbench, csv_rows, succeed};
 

@@ -2,7 +2,7 @@
 //! every encoding curl decodes here; skipped with a message where curl is missing or
 //! lacks an encoding.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

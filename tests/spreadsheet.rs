@@ -5,7 +5,7 @@
 //! A cell reads back unchanged when it is the same text, the same number however
 //! written (`0.01260` and `0.0126`), or the same truth value (`false` and `FALSE`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

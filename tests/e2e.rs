@@ -1,0 +1,29 @@
+//! The end-to-end tests, in one test binary: each file of tests/ is a module of it, so
+//! that cargo compiles the shared helpers once and links the crate and its dependencies
+//! into one executable instead of 21. Run one file's tests with
+//! `cargo test --test e2e processes::`.
+
+mod common;
+mod servers;
+
+mod analysis;
+mod api;
+mod caddy;
+mod compare;
+mod gate;
+mod har;
+mod hardening;
+mod http;
+mod instructions;
+mod layers;
+mod limits;
+mod nginx;
+mod outputs;
+mod payloads;
+mod pipes;
+mod probe;
+mod probe_gate;
+mod processes;
+mod run;
+mod serve;
+mod spreadsheet;

@@ -195,7 +195,11 @@ impl PayloadResult {
                 Iterations::Budget { min_time, .. } => Some(min_time.as_secs_f64()),
                 Iterations::Fixed(_) => None,
             },
-            rounds: plan.rounds,
+            // A fixed count below the rounds asked for runs one round per iteration.
+            rounds: match plan.iterations {
+                Iterations::Fixed(count) => plan.rounds.clamp(1, count.max(1)),
+                Iterations::Budget { .. } => plan.rounds,
+            },
             processes: 1,
             precision: plan.precision.map(|p| p.target),
             interrupted: false,

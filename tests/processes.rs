@@ -143,3 +143,75 @@ fn ctrl_c_stops_the_process_in_flight_and_keeps_what_finished() {
         assert_eq!(cell["compress"]["samples_s"].as_array().unwrap().len(), 60);
     }
 }
+
+#[test]
+fn runs_of_one_command_line_pool_into_one_and_others_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    for name in ["a.json", "b.json"] {
+        succeed(
+            codecbench()
+                .arg("run")
+                .args(CELLS)
+                .args(["--iterations", "2", "--quiet"])
+                .args(["--json", &path(name)]),
+        );
+    }
+    let output = succeed(
+        codecbench()
+            .args(["pool", &path("a.json"), &path("b.json")])
+            .args(["--format", "markdown", "--json", &path("ab.json")]),
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("4 timed iterations across 2 processes"),
+        "{stdout}"
+    );
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(path(name)).unwrap()).unwrap()
+    };
+    let (pooled, single) = (read("ab.json"), read("a.json"));
+    assert_eq!(pooled["payloads"][0]["processes"], 2);
+    for (p, s) in cells(&pooled).iter().zip(&cells(&single)) {
+        assert_eq!((&p.0, p.1, p.2, p.3, p.4), (&s.0, s.1, s.2, 4, 4), "{p:?}");
+    }
+    // Another payload, a CSV, one run alone, and an output that is an input.
+    succeed(
+        codecbench()
+            .args([
+                "run",
+                "--payload",
+                "single",
+                "--codecs",
+                "gzip",
+                "--gzip-levels",
+                "1",
+                "--iterations",
+                "1",
+                "--quiet",
+            ])
+            .args(["--json", &path("single.json"), "--csv", &path("single.csv")]),
+    );
+    let message = bad_input(&["pool", &path("a.json"), &path("single.json")]);
+    assert!(
+        message.contains("did not measure the payloads"),
+        "{message}"
+    );
+    let message = bad_input(&["pool", &path("a.json"), &path("single.csv")]);
+    assert!(
+        message.contains("single.csv is not a JSON run"),
+        "{message}"
+    );
+    let message = bad_input(&["pool", &path("a.json")]);
+    assert!(message.contains("2 values required"), "{message}");
+    let before = std::fs::read(path("a.json")).unwrap();
+    let message = bad_input(&[
+        "pool",
+        &path("a.json"),
+        &path("b.json"),
+        "--json",
+        &path("a.json"),
+    ]);
+    assert!(message.contains("would overwrite an input"), "{message}");
+    assert_eq!(std::fs::read(path("a.json")).unwrap(), before);
+}

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::formats;
-use super::measure::{GeneratorArgs, MeasureArgs};
+use super::measure::{GeneratorArgs, MeasureArgs, OutputArgs};
 use crate::export::Format;
 
 /// Options of `codecbench compare`.
@@ -84,6 +84,23 @@ pub struct MergeArgs {
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Csv]))]
     pub format: Format,
+}
+
+/// Options of `codecbench pool`.
+#[derive(Debug, Args)]
+pub struct PoolArgs {
+    /// Runs of the same payloads and settings, saved as JSON by `run --export-json`, each
+    /// measured in its own process or processes.
+    #[arg(required = true, num_args = 2.., value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+
+    /// Where the pooled run goes, and what stdout shows.
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Say nothing on stderr but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Options of `codecbench recommend`.

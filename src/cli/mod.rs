@@ -7,8 +7,8 @@ mod measure;
 mod probe;
 
 pub use analysis::{
-    CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, RecommendArgs, ReproduceArgs, RunSourceArgs,
-    ZstdParamsArgs,
+    CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, RecommendArgs, ReproduceArgs,
+    RunSourceArgs, ZstdParamsArgs,
 };
 pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
 pub use measure::{
@@ -55,6 +55,11 @@ pub enum Command {
     Compare(CompareArgs),
     /// Put several runs side by side: a row per setting, a column per run.
     Merge(MergeArgs),
+    /// Pool runs of the same settings into one, as `run --processes` pools its processes.
+    ///
+    /// Each cell takes every run's samples, so runs measured one after another, or
+    /// alternating with another build's, judge as one run measured in all their processes.
+    Pool(PoolArgs),
     /// What to deploy: a setting per encoding, their order and a minimum body size.
     ///
     /// Opens with the answer for dynamic, cached and static responses (and per content

@@ -9,6 +9,7 @@ mod measure;
 mod merge;
 mod output;
 mod payloads;
+mod pool;
 mod probe;
 mod processes;
 pub mod progress;
@@ -17,7 +18,7 @@ mod serve;
 
 use crate::cli::{Cli, Command};
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
-use crate::config::compare::{CompareConfig, MergeConfig};
+use crate::config::compare::{CompareConfig, MergeConfig, PoolConfig};
 use crate::config::http::{HttpConfig, ServeConfig};
 use crate::config::{PayloadsConfig, RunConfig};
 use crate::error::Result;
@@ -29,6 +30,7 @@ pub fn run(cli: Cli) -> Result {
         Command::Payloads(args) => payloads::run(PayloadsConfig::from_args(args)?),
         Command::Compare(args) => compare::run(CompareConfig::from_args(args)?),
         Command::Merge(args) => merge::run(MergeConfig::from_args(args)?),
+        Command::Pool(args) => pool::run(PoolConfig::from_args(args)?),
         Command::Recommend(args) => analysis::recommend(RecommendConfig::from_args(args)?),
         Command::ZstdParams(args) => analysis::zstd_params(ZstdParamsConfig::from_args(args)?),
         Command::Reproduce(args) => analysis::reproduce(ReproduceConfig::from_args(args)?),

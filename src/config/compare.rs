@@ -1,11 +1,12 @@
-//! Checks of `compare` and `merge`.
+//! Checks of `compare`, `merge` and `pool`.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 
+use super::outputs::{Exports, Input};
 use crate::analysis::compare::{parse_reference, CompareOptions, SpeedBasis};
-use crate::cli::{CompareArgs, MergeArgs};
+use crate::cli::{CompareArgs, MergeArgs, PoolArgs};
 use crate::codec::CodecKind;
 use crate::export::Format;
 
@@ -77,6 +78,33 @@ impl MergeConfig {
             reference: parse_reference(&args.normalize_to)?,
             runs: args.runs,
             format: args.format,
+        })
+    }
+}
+
+/// Settings of `codecbench pool`.
+pub struct PoolConfig {
+    /// The runs to pool, in the order they ran.
+    pub runs: Vec<PathBuf>,
+    /// The files the pooled run is saved to.
+    pub exports: Exports,
+    /// What stdout shows.
+    pub format: Format,
+    /// Nothing on stderr but errors.
+    pub quiet: bool,
+}
+
+impl PoolConfig {
+    /// Refuses an output that is one of the runs, before anything is read.
+    pub fn from_args(args: PoolArgs) -> Result<Self> {
+        let exports = super::exports_of(&args.output);
+        let inputs: Vec<Input> = args.runs.iter().map(|run| Input::File(run)).collect();
+        exports.check(&inputs)?;
+        Ok(PoolConfig {
+            runs: args.runs,
+            exports,
+            format: args.output.format,
+            quiet: args.quiet,
         })
     }
 }

@@ -147,7 +147,7 @@ pub fn exports(
 }
 
 /// The files `output` names, unchecked.
-fn exports_of(output: &crate::cli::OutputArgs) -> outputs::Exports {
+pub(crate) fn exports_of(output: &crate::cli::OutputArgs) -> outputs::Exports {
     outputs::Exports {
         csv: output.csv.clone(),
         json: output.json.clone(),

@@ -13,6 +13,6 @@ mod read_csv;
 pub mod saved;
 pub mod timing;
 
-pub use read::{load, parse};
+pub use read::{load, load_report, parse};
 pub use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
 pub use timing::{Statistic, Timing};

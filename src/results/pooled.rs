@@ -8,12 +8,53 @@
 //! ASPLOS 2009; Curtsinger & Berger, "Stabilizer", ASPLOS 2013). Pooled, the slow
 //! process's samples sit above the others', and a low quantile comes from the rest.
 
-use super::codec::{CellResult, PayloadResult};
+use anyhow::{bail, Result};
+
+use super::codec::{CellResult, PayloadResult, RunReport};
 use crate::stats::Summary;
 
+impl RunReport {
+    /// `runs` of the same payloads and settings, each named for errors and in the order
+    /// they ran, as one run: every payload pooled as [`PayloadResult::pooled`] pools a
+    /// run's processes, and the first run's environment. Runs of other payloads, other
+    /// warm-ups or counted instructions (exact, so nothing to pool) are refused.
+    pub fn pooled(runs: Vec<(String, RunReport)>) -> Result<RunReport> {
+        let Some((first_name, first)) = runs.first() else {
+            bail!("no runs to pool");
+        };
+        for (name, run) in &runs {
+            if run.instructions.is_some() {
+                bail!("{name} counted instructions (`--measure instructions`): counts are exact, so there is nothing to pool");
+            }
+            let bodies = |run: &RunReport| -> Vec<(String, u64, Option<String>, u32)> {
+                run.payloads
+                    .iter()
+                    .map(|p| (p.payload.clone(), p.input_bytes, p.sha256.clone(), p.warmup))
+                    .collect()
+            };
+            if (run.seed, &run.rng, bodies(run)) != (first.seed, &first.rng, bodies(first)) {
+                bail!("{name} did not measure the payloads {first_name} did, with the same warm-up: pool runs of one `run` command line");
+            }
+        }
+        let payloads = (0..first.payloads.len())
+            .filter_map(|i| {
+                PayloadResult::pooled(
+                    runs.iter()
+                        .map(|(_, run)| run.payloads[i].clone())
+                        .collect(),
+                )
+            })
+            .collect();
+        Ok(RunReport {
+            payloads,
+            ..first.clone()
+        })
+    }
+}
+
 impl PayloadResult {
-    /// `parts`, one per process in the order they ran, as one result; `None` without
-    /// parts. A cell takes every process's samples; it fails if any process's copy failed
+    /// `parts`, one per process (or per run of several) in the order they ran, as one
+    /// result; `None` without parts. A cell takes every process's samples; it fails if any process's copy failed
     /// or if the processes' compressed sizes differ (the codecs are deterministic). Counts
     /// and budgets add up; the run is interrupted if any part was.
     pub fn pooled(parts: Vec<PayloadResult>) -> Option<PayloadResult> {
@@ -26,7 +67,7 @@ impl PayloadResult {
         let mut pooled = PayloadResult {
             iterations,
             min_time_s,
-            processes: parts.len() as u32,
+            processes: parts.iter().map(|p| p.processes).sum(),
             interrupted: parts.iter().any(|p| p.interrupted),
             cells: Vec::new(),
             ..first.clone()
@@ -77,7 +118,7 @@ fn pooled_cell(copies: &[&CellResult]) -> CellResult {
 
 #[cfg(test)]
 mod tests {
-    use crate::results::codec::{CellResult, PayloadResult, Status};
+    use crate::results::codec::{CellResult, PayloadResult, RunReport, Status};
     use crate::stats::Summary;
     use crate::vocab::{CellId, CodecKind};
 
@@ -152,6 +193,63 @@ mod tests {
             Some("compressed sizes differ between processes: 100 and 101 bytes")
         );
         assert!(cell.compress.is_none());
+    }
+
+    fn report(parts: Vec<PayloadResult>) -> RunReport {
+        RunReport {
+            schema_version: crate::results::codec::SCHEMA_VERSION,
+            environment: crate::results::environment::Environment::current(),
+            seed: 42,
+            rng: "dotnet".into(),
+            payloads: parts,
+            instructions: None,
+        }
+    }
+
+    #[test]
+    fn runs_pool_payload_by_payload_and_their_processes_add_up() {
+        let mut three = part(3, &[1.0, 2.0, 3.0], 100);
+        three.processes = 3;
+        let runs = vec![
+            ("a.json".to_string(), report(vec![part(1, &[5.0], 100)])),
+            ("b.json".to_string(), report(vec![three])),
+        ];
+        let pooled = RunReport::pooled(runs).unwrap();
+        let payload = &pooled.payloads[0];
+        assert_eq!((payload.processes, payload.iterations), (4, Some(4)));
+        let samples = &payload.cells[1].compress.as_ref().unwrap().samples_s;
+        assert_eq!(samples, &[5.0, 1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn runs_of_other_payloads_warm_ups_or_counts_are_refused() {
+        let refused = |edit: fn(&mut RunReport)| {
+            let mut other = report(vec![part(1, &[1.0], 100)]);
+            edit(&mut other);
+            let runs = vec![
+                ("a.json".to_string(), report(vec![part(1, &[1.0], 100)])),
+                ("b.json".to_string(), other),
+            ];
+            RunReport::pooled(runs).unwrap_err().to_string()
+        };
+        let other_payloads = "b.json did not measure the payloads a.json did, with the same warm-up: pool runs of one `run` command line";
+        assert_eq!(refused(|r| r.seed = 7), other_payloads);
+        assert_eq!(refused(|r| r.payloads[0].input_bytes = 999), other_payloads);
+        assert_eq!(refused(|r| r.payloads[0].warmup = 5), other_payloads);
+        assert_eq!(refused(|r| r.payloads.clear()), other_payloads);
+        let counted = refused(|r| {
+            r.instructions = Some(crate::results::codec::InstructionCounter {
+                tool: "callgrind".into(),
+                version: "valgrind-3.19.0".into(),
+                arch: "x86_64".into(),
+                build: "release".into(),
+                calls: 1,
+            })
+        });
+        assert!(
+            counted.starts_with("b.json counted instructions"),
+            "{counted}"
+        );
     }
 
     #[test]

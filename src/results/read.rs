@@ -54,7 +54,28 @@ pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
     })
 }
 
-fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
+/// Reads a run saved as JSON by `run`, whole, as the model it was written from (for
+/// `pool`). CSV (medians only), `http` and `probe` runs are refused.
+pub fn load_report(path: &Path) -> Result<RunReport> {
+    let source = path.display();
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        bail!("{source} is not a JSON run: pool reads the files `run --export-json` writes");
+    }
+    let value =
+        document(&bytes).with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
+    if let Some(kind) = value.get("kind").and_then(|k| k.as_str()) {
+        bail!("{source} is a `{kind}` run: pool reads the files `run --export-json` writes");
+    }
+    let report: RunReport = serde_json::from_value(value)
+        .with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
+    validate_run(&report)
+        .with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
+    Ok(report)
+}
+
+/// A saved JSON document at this codecbench's schema, version 1 upgraded.
+fn document(bytes: &[u8]) -> Result<serde_json::Value> {
     let mut value: serde_json::Value = serde_json::from_slice(bytes)?;
     match value.get("schema_version").and_then(|v| v.as_u64()) {
         Some(version) if version == u64::from(SCHEMA_VERSION) => {}
@@ -64,6 +85,11 @@ fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
         ),
         None => bail!("no schema_version"),
     }
+    Ok(value)
+}
+
+fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
+    let value = document(bytes)?;
     if value.get("kind").and_then(|k| k.as_str()) == Some(super::probe::PROBE_KIND) {
         let report: ProbeReport = serde_json::from_value(value)?;
         report.validate()?;

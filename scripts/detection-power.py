@@ -19,6 +19,7 @@ flagged when compare finds more instructions than --instructions-threshold allow
     scripts/detection-power.py --label quick -- --quick  # the --quick preset
     scripts/detection-power.py --pairs 3 --compare-args=--absolute
     scripts/detection-power.py --mode instructions --pairs 2
+    scripts/detection-power.py --interleave 10 --label "time gate"    # as time-gate.sh
 """
 
 import argparse
@@ -31,6 +32,8 @@ import tempfile
 
 BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecbench")
 CI_SETTINGS = ["--payload", "small", "--iterations", "30", "--warmup", "1", "--processes", "10"]
+# scripts/time-gate.sh: each of its one-process runs; it alternates 10 of each build.
+TIME_GATE_SETTINGS = ["--payload", "small", "--iterations", "3", "--warmup", "1"]
 # Instruction mode: the cells tried, each counted once per direction.
 INSTRUCTION_SETTINGS = [
     "--payload", "small", "--zstd-levels", "-1,1,3", "--brotli-levels", "4",
@@ -50,6 +53,26 @@ def measure(path, run_args):
     )
     with open(path) as f:
         return json.load(f)
+
+
+def measure_interleaved(paths, run_args, alternations):
+    """Both runs of a pair, as scripts/time-gate.sh measures a base and a head: one-process
+    runs of each in turn (ABBA, so a drift in time weighs on both alike), each side then
+    pooled with `codecbench pool`."""
+    parts = ([], [])
+    for i in range(alternations):
+        for side in (0, 1) if i % 2 == 0 else (1, 0):
+            part = f"{paths[side][:-len('.json')]}-part{i}.json"
+            measure(part, run_args)
+            parts[side].append(part)
+    runs = []
+    for path, side_parts in zip(paths, parts):
+        subprocess.run(
+            [BIN, "pool", *side_parts, "--json", path], check=True, stdout=subprocess.DEVNULL
+        )
+        with open(path) as f:
+            runs.append(json.load(f))
+    return runs
 
 
 def is_cell(cell, codec, level):
@@ -120,10 +143,18 @@ def main():
         "--runs-dir",
         help="keep the runs here; runs already there (run0.json, ...) are reused, not measured",
     )
+    parser.add_argument(
+        "--interleave",
+        type=int,
+        metavar="K",
+        help="measure each pair as scripts/time-gate.sh does: K one-process runs of each "
+        "side in turn, each side pooled (run options default to the time gate's)",
+    )
     parser.add_argument("run_args", nargs="*", help="run options (default: the CI settings)")
     args = parser.parse_args()
     instructions = args.mode == "instructions"
-    run_args = args.run_args or (INSTRUCTION_SETTINGS if instructions else CI_SETTINGS)
+    default_args = TIME_GATE_SETTINGS if args.interleave else CI_SETTINGS
+    run_args = args.run_args or (INSTRUCTION_SETTINGS if instructions else default_args)
     if instructions and args.label == "CI settings":
         args.label = "instructions"
     if not args.factors:
@@ -147,8 +178,14 @@ def main():
                 with open(path) as f:
                     runs.append(json.load(f))
                 continue
+            if args.interleave and i % 2 == 1:
+                continue  # measured with its pair's first run
             print(f"run {i + 1}/{2 * args.pairs}: {' '.join(run_args)}", file=sys.stderr)
-            runs.append(measure(path, run_args))
+            if args.interleave:
+                pair = (path, os.path.join(workdir, f"run{i + 1}.json"))
+                runs.extend(measure_interleaved(pair, run_args, args.interleave))
+            else:
+                runs.append(measure(path, run_args))
         false_alarms = 0
         inconclusive = []
         caught = {f: 0 for f in factors}

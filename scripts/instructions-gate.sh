@@ -15,7 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 [[ $# -eq 1 ]] || { echo "usage: $0 BASE" >&2; exit 2; }
-base=$1
+# Resolved now, so the heading names the commit measured even if HEAD moves meanwhile.
+base=$(git rev-parse --verify --quiet "$1^{commit}") || {
+  echo "codecbench: error: $1 is not a commit" >&2
+  exit 2
+}
 threshold=${CODECBENCH_INSTRUCTIONS_THRESHOLD:-1}
 read -r -a run_args <<< "${CODECBENCH_INSTRUCTIONS_ARGS:---payload small}"
 command -v valgrind > /dev/null || {
@@ -24,21 +28,15 @@ command -v valgrind > /dev/null || {
 }
 
 work=target/instructions-gate
-rm -rf "$work"
-mkdir -p "$work"
-git worktree remove --force "$work/base" 2> /dev/null || true
-git worktree add --detach "$work/base" "$base" > /dev/null
-trap 'git worktree remove --force "$work/base" 2> /dev/null || true' EXIT
-
-# The base builds into a target directory of its own, so the two binaries never mix.
-(cd "$work/base" && cargo build --release --locked --quiet)
-cargo build --release --locked --quiet
+# shellcheck source=lib/base-and-head.sh
+source scripts/lib/base-and-head.sh
+build_base_and_head "$work" "$base"
 
 count() { # BINARY OUT.json
   "$1" run "${run_args[@]}" --measure instructions --export-json "$2" --quiet > /dev/null
 }
-count "$work/base/target/release/codecbench" "$work/base.json"
-count target/release/codecbench "$work/head.json"
+count "$base_bin" "$work/base.json"
+count "$head_bin" "$work/head.json"
 
 echo "## Instructions: $(git rev-parse --short "$base") → $(git rev-parse --short HEAD)"
 echo

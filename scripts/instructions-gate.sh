@@ -14,12 +14,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib/base-and-head.sh
+source scripts/lib/base-and-head.sh
+
 [[ $# -eq 1 ]] || { echo "usage: $0 BASE" >&2; exit 2; }
-# Resolved now, so the heading names the commit measured even if HEAD moves meanwhile.
-base=$(git rev-parse --verify --quiet "$1^{commit}") || {
-  echo "codecbench: error: $1 is not a commit" >&2
-  exit 2
-}
+resolve_base "$1"
 threshold=${CODECBENCH_INSTRUCTIONS_THRESHOLD:-1}
 read -r -a run_args <<< "${CODECBENCH_INSTRUCTIONS_ARGS:---payload small}"
 command -v valgrind > /dev/null || {
@@ -28,8 +27,6 @@ command -v valgrind > /dev/null || {
 }
 
 work=target/instructions-gate
-# shellcheck source=lib/base-and-head.sh
-source scripts/lib/base-and-head.sh
 build_base_and_head "$work" "$base"
 
 count() { # BINARY OUT.json

@@ -18,12 +18,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# shellcheck source=lib/base-and-head.sh
+source scripts/lib/base-and-head.sh
+
 [[ $# -eq 1 ]] || { echo "usage: $0 BASE" >&2; exit 2; }
-# Resolved now, so the heading names the commit measured even if HEAD moves meanwhile.
-base=$(git rev-parse --verify --quiet "$1^{commit}") || {
-  echo "codecbench: error: $1 is not a commit" >&2
-  exit 2
-}
+resolve_base "$1"
 threshold=${CODECBENCH_THRESHOLD:-10}
 alternations=${CODECBENCH_ALTERNATIONS:-10}
 read -r -a run_args <<< "${CODECBENCH_TIME_ARGS:---payload small --iterations 3 --warmup 1}"
@@ -33,8 +32,6 @@ read -r -a run_args <<< "${CODECBENCH_TIME_ARGS:---payload small --iterations 3 
 }
 
 work=target/time-gate
-# shellcheck source=lib/base-and-head.sh
-source scripts/lib/base-and-head.sh
 build_base_and_head "$work" "$base"
 declare -A binaries=([base]="$base_bin" [head]="$head_bin")
 

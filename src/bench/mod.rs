@@ -195,9 +195,8 @@ impl PayloadResult {
                 Iterations::Budget { min_time, .. } => Some(min_time.as_secs_f64()),
                 Iterations::Fixed(_) => None,
             },
-            // A fixed count below the rounds asked for runs one round per iteration.
             rounds: match plan.iterations {
-                Iterations::Fixed(count) => plan.rounds.clamp(1, count.max(1)),
+                Iterations::Fixed(count) => plan.rounds_for(count),
                 Iterations::Budget { .. } => plan.rounds,
             },
             processes: 1,

@@ -101,6 +101,12 @@ impl Plan {
         Some(Plan { iterations, ..self })
     }
 
+    /// The rounds a fixed count of `count` iterations runs in: those asked for, but
+    /// never more than one per iteration.
+    pub fn rounds_for(&self, count: u32) -> u32 {
+        self.rounds.clamp(1, count.max(1))
+    }
+
     /// The schedule of a direction whose first, untimed-for-the-results run took `first`.
     ///
     /// ```
@@ -126,7 +132,7 @@ impl Plan {
                 Schedule {
                     warmup: self.warmup,
                     rewarm: self.warmup.min(1),
-                    per_round: split(count, self.rounds.clamp(1, count)),
+                    per_round: split(count, self.rounds_for(count)),
                     round_time: None,
                     reuse_first_run: false,
                 }

@@ -22,17 +22,21 @@ impl RunReport {
         let Some((first_name, first)) = runs.first() else {
             bail!("no runs to pool");
         };
+        // What runs of one command line share: the generator, and each body and warm-up.
+        let measured = |run: &RunReport| {
+            let bodies: Vec<_> = run
+                .payloads
+                .iter()
+                .map(|p| (p.payload.clone(), p.input_bytes, p.sha256.clone(), p.warmup))
+                .collect();
+            (run.seed, run.rng.clone(), bodies)
+        };
+        let expected = measured(first);
         for (name, run) in &runs {
             if run.instructions.is_some() {
                 bail!("{name} counted instructions (`--measure instructions`): counts are exact, so there is nothing to pool");
             }
-            let bodies = |run: &RunReport| -> Vec<(String, u64, Option<String>, u32)> {
-                run.payloads
-                    .iter()
-                    .map(|p| (p.payload.clone(), p.input_bytes, p.sha256.clone(), p.warmup))
-                    .collect()
-            };
-            if (run.seed, &run.rng, bodies(run)) != (first.seed, &first.rng, bodies(first)) {
+            if measured(run) != expected {
                 bail!("{name} did not measure the payloads {first_name} did, with the same warm-up: pool runs of one `run` command line");
             }
         }
@@ -54,9 +58,9 @@ impl RunReport {
 
 impl PayloadResult {
     /// `parts`, one per process (or per run of several) in the order they ran, as one
-    /// result; `None` without parts. A cell takes every process's samples; it fails if any process's copy failed
-    /// or if the processes' compressed sizes differ (the codecs are deterministic). Counts
-    /// and budgets add up; the run is interrupted if any part was.
+    /// result; `None` without parts. A cell takes every process's samples; it fails if any
+    /// process's copy failed or if the processes' compressed sizes differ (the codecs are
+    /// deterministic). Counts and budgets add up; the run is interrupted if any part was.
     pub fn pooled(parts: Vec<PayloadResult>) -> Option<PayloadResult> {
         let first = parts.first()?;
         let sum = |field: fn(&PayloadResult) -> Option<f64>| -> Option<f64> {

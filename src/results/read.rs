@@ -67,11 +67,12 @@ pub fn load_report(path: &Path) -> Result<RunReport> {
     if let Some(kind) = value.get("kind").and_then(|k| k.as_str()) {
         bail!("{source} is a `{kind}` run: pool reads the files `run --export-json` writes");
     }
-    let report: RunReport = serde_json::from_value(value)
-        .with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
-    validate_run(&report)
-        .with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
-    Ok(report)
+    let report = || -> Result<RunReport> {
+        let report: RunReport = serde_json::from_value(value)?;
+        validate_run(&report)?;
+        Ok(report)
+    };
+    report().with_context(|| format!("{source} is not a valid codecbench JSON run"))
 }
 
 /// A saved JSON document at this codecbench's schema, version 1 upgraded.

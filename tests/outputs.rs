@@ -104,6 +104,7 @@ fn a_closed_pipe_stops_the_run_and_leaves_complete_files_marked_interrupted() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_codecbench"))
         .args(["run", "--payload", "small", "--codecs", "zstd,gzip"])
         .args(["--zstd-levels", "1..6", "--iterations", "20", "--quiet"])
+        .args(["--processes", "1"]) // one process streams each cell as it ends
         .args(["--format", "csv", "--json"])
         .arg(&json)
         .stdout(Stdio::piped())

@@ -59,7 +59,7 @@ fn the_processes_samples_are_pooled_into_one_run() {
         "{stderr}"
     );
     // Step lines name the payload, and count the rounds of every process.
-    assert!(stderr.contains("/15, "), "{stderr}");
+    assert!(stderr.contains("/7, "), "{stderr}"); // 3, 2 and 2 rounds
     assert!(stderr.contains("small zstd 1 (libzstd"), "{stderr}");
     let (single, _) = run_json(&[CELLS, &["--iterations", "2"]].concat());
     assert_eq!(single["payloads"][0].get("processes"), None);
@@ -73,6 +73,29 @@ fn the_processes_samples_are_pooled_into_one_run() {
         );
         assert_eq!((p.3, p.4), (7, 7), "every process's samples: {p:?}");
     }
+}
+
+#[test]
+fn by_default_a_fixed_count_takes_a_process_per_three_iterations_up_to_five() {
+    let without_warmup = &CELLS[..CELLS.len() - 2];
+    let processes = |args: &[&str]| {
+        let (json, stderr) = run_json(&[without_warmup, args].concat());
+        (json["payloads"][0]["processes"].as_u64(), stderr)
+    };
+    let (two, stderr) = processes(&["--iterations", "6", "--warmup", "2"]);
+    assert_eq!(two, Some(2));
+    assert!(
+        stderr.contains("6 timed iterations across 2 processes, the first after 2 warm-up and the others after 1, in 3 rounds"),
+        "{stderr}"
+    );
+    assert_eq!(processes(&["--iterations", "18"]).0, Some(5));
+    assert_eq!(processes(&["--iterations", "5"]).0, None);
+    assert_eq!(
+        processes(&["--iterations", "18", "--processes", "1"]).0,
+        None
+    );
+    let budget = ["--min-time", "0.005", "--max-iterations", "12"];
+    assert_eq!(processes(&budget).0, None);
 }
 
 #[test]

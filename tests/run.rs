@@ -465,7 +465,8 @@ fn progress_reaches_a_log_file_while_the_run_goes_on() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let seen_early = loop {
         let log = std::fs::read_to_string(&err_path).unwrap();
-        if log.contains("round 2/3") {
+        // By default 5 processes of 3 rounds each, their rounds counted together.
+        if log.contains("round 2/15") {
             // Read stdout only after the log showed round 2: the table cannot be there.
             break std::fs::read_to_string(&out_path).unwrap().is_empty();
         }

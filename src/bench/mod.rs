@@ -195,10 +195,7 @@ impl PayloadResult {
                 Iterations::Budget { min_time, .. } => Some(min_time.as_secs_f64()),
                 Iterations::Fixed(_) => None,
             },
-            rounds: match plan.iterations {
-                Iterations::Fixed(count) => plan.rounds_for(count),
-                Iterations::Budget { .. } => plan.rounds,
-            },
+            rounds: plan.planned_rounds(),
             processes: 1,
             precision: plan.precision.map(|p| p.target),
             interrupted: false,

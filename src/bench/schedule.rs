@@ -70,14 +70,19 @@ pub struct Schedule {
 impl Plan {
     /// Process `process`'s share (from 0) when the timings are spread over `processes`:
     /// a fixed count split as evenly as it goes, the earlier processes taking the extra
-    /// ones; a time budget and its cap divided. `None` for a process left with nothing.
+    /// ones; a time budget and its cap divided. The first process warms up as planned,
+    /// each later one with at most one iteration, as each later round re-warms (one
+    /// warm-up per process is pyperf's default). `None` for a process left with nothing.
     ///
     /// ```
     /// use codecbench::bench::runner::{Iterations, Plan};
     ///
     /// let plan = Plan { warmup: 2, iterations: Iterations::Fixed(7), rounds: 5, precision: None };
-    /// let shares: Vec<_> = (0..3).map(|p| plan.share(p, 3).unwrap().iterations).collect();
-    /// assert_eq!(shares, [Iterations::Fixed(3), Iterations::Fixed(2), Iterations::Fixed(2)]);
+    /// let shares: Vec<_> = (0..3).map(|p| plan.share(p, 3).unwrap()).collect();
+    /// let counts: Vec<_> = shares.iter().map(|share| share.iterations).collect();
+    /// assert_eq!(counts, [Iterations::Fixed(3), Iterations::Fixed(2), Iterations::Fixed(2)]);
+    /// let warmups: Vec<_> = shares.iter().map(|share| share.warmup).collect();
+    /// assert_eq!(warmups, [2, 1, 1]);
     /// assert_eq!(plan.share(7, 8), None);
     /// ```
     pub fn share(self, process: u32, processes: u32) -> Option<Plan> {
@@ -98,13 +103,29 @@ impl Plan {
                 max_iterations: max_iterations.div_ceil(processes),
             },
         };
-        Some(Plan { iterations, ..self })
+        let warmup = match process {
+            0 => self.warmup,
+            _ => self.warmup.min(1),
+        };
+        Some(Plan {
+            iterations,
+            warmup,
+            ..self
+        })
     }
 
     /// The rounds a fixed count of `count` iterations runs in: those asked for, but
     /// never more than one per iteration.
     pub fn rounds_for(&self, count: u32) -> u32 {
         self.rounds.clamp(1, count.max(1))
+    }
+
+    /// The rounds this plan runs before any that `precision` adds.
+    pub fn planned_rounds(&self) -> u32 {
+        match self.iterations {
+            Iterations::Fixed(count) => self.rounds_for(count),
+            Iterations::Budget { .. } => self.rounds,
+        }
     }
 
     /// The schedule of a direction whose first, untimed-for-the-results run took `first`.

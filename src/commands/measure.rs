@@ -86,8 +86,9 @@ pub fn measure_all(
             break;
         }
         let plan = config.plan(payload.bytes.len());
+        let processes = config.processes.for_plan(&plan);
         let counts = count_instructions(config, payload, &progress)?;
-        start_payload(config, payload, plan, &progress);
+        start_payload(config, payload, (plan, processes), &progress);
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
             let cell = &so_far.cells[new];
             progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
@@ -100,7 +101,8 @@ pub fn measure_all(
                 None => (sinks.cell)(&report, so_far, new),
             }
         };
-        let mut result = measure_payload(config, payload, plan, &progress, &mut on_cell)?;
+        let mut result =
+            measure_payload(config, payload, (plan, processes), &progress, &mut on_cell)?;
         result.content_type = payload.content_type.clone();
         if let Some(counts) = &counts {
             super::counting::fill(&mut result, counts);
@@ -148,12 +150,21 @@ fn cell_count(config: &MeasureConfig) -> usize {
     config.settings.iter().map(|s| s.levels.len()).sum()
 }
 
-/// The payload's heading, and the progress count restarted for its cells·rounds.
-fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress: &Progress) {
+/// The payload's heading, and the progress count restarted for its cells·rounds, over
+/// the plan's processes.
+fn start_payload(
+    config: &MeasureConfig,
+    payload: &Payload,
+    (plan, processes): (Plan, u32),
+    progress: &Progress,
+) {
+    let rounds = super::processes::rounds_of_each(plan, processes);
     let planned = PayloadResult {
-        processes: config.processes,
+        processes,
+        rounds: rounds[0], // each process's, as the pooled result records them
         ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
     };
+    let rounds: u32 = rounds.iter().sum();
     let cells = cell_count(config);
     progress.start_payload(
         &format!(
@@ -163,20 +174,20 @@ fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress
             crate::format::count(cells as u64, "setting"),
             export::iteration_text(&planned),
         ),
-        (cells * plan.rounds as usize * config.processes as usize) as u64,
+        (cells * rounds as usize) as u64,
     );
 }
 
-/// Times `payload` under `plan`, here or in `config.processes` children, passing each
-/// finished cell to `on_cell` (with processes, all of them once the last has ended).
+/// Times `payload` under `plan`, here or in `processes` children, passing each finished
+/// cell to `on_cell` (with processes, all of them once the last has ended).
 fn measure_payload(
     config: &MeasureConfig,
     payload: &Payload,
-    plan: Plan,
+    (plan, processes): (Plan, u32),
     progress: &Progress,
     on_cell: &mut dyn FnMut(&PayloadResult, usize) -> Result<()>,
 ) -> Result<PayloadResult> {
-    if config.processes == 1 {
+    if processes == 1 {
         let mut on_step = |step: Step| progress.step(&step);
         let (name, body) = (&payload.name, &payload.bytes);
         let clock = SystemClock::new();
@@ -190,7 +201,8 @@ fn measure_payload(
             on_cell,
         );
     }
-    let pooled = super::processes::measure_in_processes(config, payload, plan, progress)?;
+    let pooled =
+        super::processes::measure_in_processes(config, payload, (plan, processes), progress)?;
     let mut so_far = PayloadResult {
         cells: Vec::new(),
         ..pooled.clone()

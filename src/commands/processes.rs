@@ -19,24 +19,27 @@ use crate::payload::Payload;
 use crate::process::interrupt;
 use crate::results::codec::PayloadResult;
 
-/// `payload` measured under `plan` in `config.processes` children, pooled. Each child's
-/// steps move `progress`. A stop request ends the child in flight after its iteration;
-/// what the children finished is kept, and the result says it was interrupted.
+/// `payload` measured under `plan` in `processes` children, pooled. Each child's steps
+/// move `progress`. A stop request ends the child in flight after its iteration; what
+/// the children finished is kept, and the result says it was interrupted.
 pub fn measure_in_processes(
     config: &MeasureConfig,
     payload: &Payload,
-    plan: Plan,
+    (plan, processes): (Plan, u32),
     progress: &Progress,
 ) -> Result<PayloadResult> {
     let ChildBody { dir, input, exe } = ChildBody::new(&payload.bytes)?;
+    let rounds = rounds_of_each(plan, processes);
+    let all_rounds: u32 = rounds.iter().sum();
     let mut parts = Vec::new();
-    for process in 0..config.processes {
+    for process in 0..processes {
         if interrupt::requested() {
             break;
         }
-        if plan.share(process, config.processes).is_none() {
+        if plan.share(process, processes).is_none() {
             continue; // fewer iterations than processes: this one has none
         }
+        let rounds_before: u32 = rounds[..process as usize].iter().sum();
         let output = dir.path().join(format!("process-{process}.json"));
         let mut child = Command::new(&exe);
         child
@@ -48,12 +51,14 @@ pub fn measure_in_processes(
             .arg(&payload.name)
             .arg("--worker-process")
             .arg(process.to_string())
+            .arg("--worker-processes")
+            .arg(processes.to_string())
             .arg("--worker-output")
             .arg(&output);
         let status = run_worker(child, |step| {
             progress.step(&Step {
-                round: process as usize * step.rounds + step.round,
-                rounds: config.processes as usize * step.rounds,
+                round: rounds_before as usize + step.round,
+                rounds: all_rounds as usize,
                 ..step
             })
         })?;
@@ -65,7 +70,7 @@ pub fn measure_in_processes(
                     format!(
                         "process {} of {}: unreadable result",
                         process + 1,
-                        config.processes
+                        processes
                     )
                 })?;
                 parts.push(part);
@@ -74,7 +79,7 @@ pub fn measure_in_processes(
             None => bail!(
                 "process {} of {} ended ({status}) without a result",
                 process + 1,
-                config.processes
+                processes
             ),
         }
     }
@@ -85,6 +90,16 @@ pub fn measure_in_processes(
             ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
         }),
     )
+}
+
+/// The rounds each of `processes` runs of `plan` (none for a process with no share).
+pub(super) fn rounds_of_each(plan: Plan, processes: u32) -> Vec<u32> {
+    (0..processes)
+        .map(|process| {
+            plan.share(process, processes)
+                .map_or(0, |share| share.planned_rounds())
+        })
+        .collect()
 }
 
 /// A body in a temporary directory of its own, for children of this program to read,
@@ -196,7 +211,8 @@ pub fn run_worker_child(config: TimeWorkerConfig) -> crate::error::Result {
         .failing()?;
     let measure = &config.measure;
     let plan = measure.plan(body.len());
-    let Some(share) = plan.share(config.process, measure.processes) else {
+    let processes = measure.processes.for_plan(&plan);
+    let Some(share) = plan.share(config.process, processes) else {
         return Err(anyhow::anyhow!("process {} has no iterations", config.process).into());
     };
     let mut on_step = |step: Step| println!("{}", step_line(&step));

@@ -41,11 +41,54 @@ pub struct MeasureConfig {
     /// With `--measure instructions` (`run` only): how instructions are counted.
     pub instructions: Option<InstructionPlan>,
     /// `run --processes`: how many processes the timings of each payload are spread
-    /// over; 1 measures in this one.
-    pub processes: u32,
+    /// over.
+    pub processes: Processes,
     /// The run's options after `run`, which its children (counting or timing) are given;
     /// filled in by `run` itself.
     pub child_args: Vec<std::ffi::OsString>,
+}
+
+/// How many processes time each payload (`run --processes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Processes {
+    /// As many as asked for; 1 times in this process.
+    Fixed(u32),
+    /// `run`'s default: one per [`ITERATIONS_PER_PROCESS`] timed iterations of a fixed
+    /// count, at most [`MOST_PROCESSES_BY_DEFAULT`]; one with a time budget or
+    /// `--precision`.
+    ByIterations,
+}
+
+/// Timed iterations per process by default, as pyperf's 3 values per worker.
+pub const ITERATIONS_PER_PROCESS: u32 = 3;
+
+/// The most processes a payload is spread over by default: enough that one slow process
+/// is outvoted (none of 10 unmodified pairs at 15 iterations over 5 was judged
+/// regressed, against 1 in one process), few enough that the later processes' warm-ups
+/// cost little.
+pub const MOST_PROCESSES_BY_DEFAULT: u32 = 5;
+
+impl Processes {
+    /// The processes a payload timed under `plan` is spread over.
+    ///
+    /// ```
+    /// use codecbench::bench::runner::{Iterations, Plan};
+    /// use codecbench::config::Processes;
+    ///
+    /// let plan = |n| Plan { warmup: 3, iterations: Iterations::Fixed(n), rounds: 5, precision: None };
+    /// let counts: Vec<_> = [3, 5, 6, 15, 1000].map(|n| Processes::ByIterations.for_plan(&plan(n))).into();
+    /// assert_eq!(counts, [1, 1, 2, 5, 5]);
+    /// assert_eq!(Processes::Fixed(10).for_plan(&plan(3)), 10);
+    /// ```
+    pub fn for_plan(self, plan: &Plan) -> u32 {
+        match (self, plan.iterations) {
+            (Processes::Fixed(count), _) => count,
+            (Processes::ByIterations, Iterations::Fixed(count)) if plan.precision.is_none() => {
+                (count / ITERATIONS_PER_PROCESS).clamp(1, MOST_PROCESSES_BY_DEFAULT)
+            }
+            (Processes::ByIterations, _) => 1,
+        }
+    }
 }
 
 /// How `run --measure instructions` counts: under which valgrind and how many calls.
@@ -89,7 +132,7 @@ impl MeasureConfig {
             seed: args.generator.seed,
             rng: args.generator.rng,
             instructions: None,
-            processes: 1,
+            processes: Processes::Fixed(1),
             child_args: Vec::new(),
         })
     }

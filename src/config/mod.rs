@@ -18,7 +18,7 @@ use crate::cli::{Metric, PayloadsArgs, RunArgs};
 use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
 
-pub use measure::{InstructionPlan, IterationChoice, MeasureConfig};
+pub use measure::{InstructionPlan, IterationChoice, MeasureConfig, Processes};
 
 /// Settings of `codecbench run`.
 pub struct RunConfig {
@@ -64,10 +64,16 @@ impl RunConfig {
 
 /// `--processes`, checked against what it is spread over: a count of at least one
 /// iteration per process, and no `--precision` (each process would stop on its own).
-fn processes(processes: u32, metrics: &[Metric], measure: &MeasureConfig) -> Result<u32> {
-    if processes == 1 || !metrics.contains(&Metric::Time) {
-        return Ok(1); // nothing timed to spread
+/// Unset, as many as the payload's timed iterations call for.
+fn processes(asked: Option<u32>, metrics: &[Metric], measure: &MeasureConfig) -> Result<Processes> {
+    if !metrics.contains(&Metric::Time) {
+        return Ok(Processes::Fixed(1)); // nothing timed to spread
     }
+    let processes = match asked {
+        None => return Ok(Processes::ByIterations),
+        Some(1) => return Ok(Processes::Fixed(1)),
+        Some(processes) => processes,
+    };
     if measure.precision.is_some() {
         bail!("--processes cannot be combined with --precision: each process would stop on its own samples");
     }
@@ -76,7 +82,7 @@ fn processes(processes: u32, metrics: &[Metric], measure: &MeasureConfig) -> Res
             bail!("--processes {processes} needs at least {processes} --iterations, one per process (got {iterations})");
         }
     }
-    Ok(processes)
+    Ok(Processes::Fixed(processes))
 }
 
 /// Settings of the hidden `time-worker` child: the run's settings, and which share of
@@ -97,9 +103,8 @@ pub struct TimeWorkerConfig {
 impl TimeWorkerConfig {
     /// The run's options checked as `run` checks them; the outputs are the parent's.
     pub fn from_args(args: crate::cli::TimeWorkerArgs) -> Result<Self> {
-        let processes = args.run.processes;
         let mut measure = MeasureConfig::from_args(args.run.measure)?;
-        measure.processes = processes;
+        measure.processes = Processes::Fixed(args.worker_processes);
         Ok(TimeWorkerConfig {
             measure,
             input: args.worker_input,

@@ -33,7 +33,7 @@ import tempfile
 BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecbench")
 CI_SETTINGS = ["--payload", "small", "--iterations", "30", "--warmup", "1", "--processes", "10"]
 # scripts/time-gate.sh: each of its one-process runs; it alternates 10 of each build.
-TIME_GATE_SETTINGS = ["--payload", "small", "--iterations", "3", "--warmup", "1"]
+TIME_GATE_SETTINGS = ["--payload", "small", "--iterations", "3", "--warmup", "1", "--processes", "1"]
 # Instruction mode: the cells tried, each counted once per direction.
 INSTRUCTION_SETTINGS = [
     "--payload", "small", "--zstd-levels", "-1,1,3", "--brotli-levels", "4",

@@ -35,6 +35,17 @@ work=target/time-gate
 build_base_and_head "$work" "$base"
 declare -A binaries=([base]="$base_bin" [head]="$head_bin")
 
+# Each run in one process, as the gate was measured: newer builds spread a fixed
+# count over processes by default, older ones have no --processes at all.
+declare -A side_args=([base]="" [head]="")
+if [[ " ${run_args[*]} " != *" --processes"* ]]; then
+  for side in base head; do
+    if "${binaries[$side]}" run --help | grep -q -- '--processes'; then
+      side_args[$side]="--processes 1"
+    fi
+  done
+fi
+
 # ABBA: base first in even turns, head first in odd ones, so a drift in time weighs on
 # both alike.
 for ((i = 0; i < alternations; i++)); do
@@ -42,7 +53,8 @@ for ((i = 0; i < alternations; i++)); do
   ((i % 2 == 0)) || order=(head base)
   for side in "${order[@]}"; do
     part=$(printf '%s/%s-%03d.json' "$work" "$side" "$i")
-    "${binaries[$side]}" run "${run_args[@]}" --quiet --export-json "$part" > /dev/null
+    # shellcheck disable=SC2086 # side_args is empty or one option and its value
+    "${binaries[$side]}" run "${run_args[@]}" ${side_args[$side]} --quiet --export-json "$part" > /dev/null
   done
 done
 for side in base head; do

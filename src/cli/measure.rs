@@ -233,13 +233,14 @@ pub struct RunArgs {
     pub bencher: Option<PathBuf>,
 
     /// Time each payload in N processes of this program, one after another, each with
-    /// its share of the iterations, and pool their samples, as pyperf does. The first
-    /// warms up with --warmup, each later one with one (as later rounds re-warm).
+    /// its share of the iterations in rounds, and pool their samples, as pyperf does. The
+    /// first warms up with --warmup, each later one with one (as later rounds re-warm).
     /// Something fixed for the life of a process (most likely where a cell's buffers
     /// landed in memory) can slow one cell by 20-50% on a shared machine; with several
     /// processes, the low quantile `compare` judges comes from the others. At most 100,
-    /// and at most the iterations. [default: one per 3 timed iterations of a fixed
-    /// count, at most 5; one with --min-time, --quick or --precision]
+    /// and at most the iterations. [default: each round of a fixed count in a process of
+    /// its own, which costs no further warm-up; one process with --min-time, --quick or
+    /// --precision]
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=100), allow_hyphen_values = true)]
     pub processes: Option<u32>,
@@ -292,11 +293,6 @@ pub struct TimeWorkerArgs {
     /// Which of the run's processes this is, from 0: it decides the share.
     #[arg(long, value_name = "INDEX")]
     pub worker_process: u32,
-
-    /// How many processes the run spreads this payload over (its `--processes`, or
-    /// the count it chose for the payload).
-    #[arg(long, value_name = "N")]
-    pub worker_processes: u32,
 
     /// Where to write the payload's result, as JSON.
     #[arg(long, value_name = "FILE")]

@@ -86,7 +86,7 @@ pub fn measure_all(
             break;
         }
         let plan = config.plan(payload.bytes.len());
-        let processes = config.processes.for_plan(&plan);
+        let processes = config.processes.count(&plan);
         let counts = count_instructions(config, payload, &progress)?;
         start_payload(config, payload, (plan, processes), &progress);
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
@@ -158,7 +158,7 @@ fn start_payload(
     (plan, processes): (Plan, u32),
     progress: &Progress,
 ) {
-    let rounds = super::processes::rounds_of_each(plan, processes);
+    let rounds = super::processes::rounds_of_each(config, plan);
     let planned = PayloadResult {
         processes,
         rounds: rounds[0], // each process's, as the pooled result records them

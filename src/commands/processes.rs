@@ -29,14 +29,14 @@ pub fn measure_in_processes(
     progress: &Progress,
 ) -> Result<PayloadResult> {
     let ChildBody { dir, input, exe } = ChildBody::new(&payload.bytes)?;
-    let rounds = rounds_of_each(plan, processes);
+    let rounds = rounds_of_each(config, plan);
     let all_rounds: u32 = rounds.iter().sum();
     let mut parts = Vec::new();
     for process in 0..processes {
         if interrupt::requested() {
             break;
         }
-        if plan.share(process, processes).is_none() {
+        if config.processes.share(&plan, process).is_none() {
             continue; // fewer iterations than processes: this one has none
         }
         let rounds_before: u32 = rounds[..process as usize].iter().sum();
@@ -51,8 +51,6 @@ pub fn measure_in_processes(
             .arg(&payload.name)
             .arg("--worker-process")
             .arg(process.to_string())
-            .arg("--worker-processes")
-            .arg(processes.to_string())
             .arg("--worker-output")
             .arg(&output);
         let status = run_worker(child, |step| {
@@ -92,12 +90,13 @@ pub fn measure_in_processes(
     )
 }
 
-/// The rounds each of `processes` runs of `plan` (none for a process with no share).
-pub(super) fn rounds_of_each(plan: Plan, processes: u32) -> Vec<u32> {
-    (0..processes)
+/// The rounds each process of `config` runs of `plan` (none for a process with no
+/// share).
+pub(super) fn rounds_of_each(config: &MeasureConfig, plan: Plan) -> Vec<u32> {
+    (0..config.processes.count(&plan))
         .map(|process| {
-            plan.share(process, processes)
-                .map_or(0, |share| share.planned_rounds())
+            let share = config.processes.share(&plan, process);
+            share.map_or(0, |share| share.planned_rounds())
         })
         .collect()
 }
@@ -211,8 +210,7 @@ pub fn run_worker_child(config: TimeWorkerConfig) -> crate::error::Result {
         .failing()?;
     let measure = &config.measure;
     let plan = measure.plan(body.len());
-    let processes = measure.processes.for_plan(&plan);
-    let Some(share) = plan.share(config.process, processes) else {
+    let Some(share) = measure.processes.share(&plan, config.process) else {
         return Err(anyhow::anyhow!("process {} has no iterations", config.process).into());
     };
     let mut on_step = |step: Step| println!("{}", step_line(&step));

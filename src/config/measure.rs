@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use super::payload_sources;
+use super::processes::Processes;
 use super::settings::codec_settings;
 use crate::bench::runner::{Iterations, Plan, Precision};
 use crate::bench::{default_iterations, CodecSetting};
@@ -48,49 +49,6 @@ pub struct MeasureConfig {
     pub child_args: Vec<std::ffi::OsString>,
 }
 
-/// How many processes time each payload (`run --processes`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Processes {
-    /// As many as asked for; 1 times in this process.
-    Fixed(u32),
-    /// `run`'s default: one per [`ITERATIONS_PER_PROCESS`] timed iterations of a fixed
-    /// count, at most [`MOST_PROCESSES_BY_DEFAULT`]; one with a time budget or
-    /// `--precision`.
-    ByIterations,
-}
-
-/// Timed iterations per process by default, as pyperf's 3 values per worker.
-pub const ITERATIONS_PER_PROCESS: u32 = 3;
-
-/// The most processes a payload is spread over by default: enough that one slow process
-/// is outvoted (none of 10 unmodified pairs at 15 iterations over 5 was judged
-/// regressed, against 1 in one process), few enough that the later processes' warm-ups
-/// cost little.
-pub const MOST_PROCESSES_BY_DEFAULT: u32 = 5;
-
-impl Processes {
-    /// The processes a payload timed under `plan` is spread over.
-    ///
-    /// ```
-    /// use codecbench::bench::runner::{Iterations, Plan};
-    /// use codecbench::config::Processes;
-    ///
-    /// let plan = |n| Plan { warmup: 3, iterations: Iterations::Fixed(n), rounds: 5, precision: None };
-    /// let counts: Vec<_> = [3, 5, 6, 15, 1000].map(|n| Processes::ByIterations.for_plan(&plan(n))).into();
-    /// assert_eq!(counts, [1, 1, 2, 5, 5]);
-    /// assert_eq!(Processes::Fixed(10).for_plan(&plan(3)), 10);
-    /// ```
-    pub fn for_plan(self, plan: &Plan) -> u32 {
-        match (self, plan.iterations) {
-            (Processes::Fixed(count), _) => count,
-            (Processes::ByIterations, Iterations::Fixed(count)) if plan.precision.is_none() => {
-                (count / ITERATIONS_PER_PROCESS).clamp(1, MOST_PROCESSES_BY_DEFAULT)
-            }
-            (Processes::ByIterations, _) => 1,
-        }
-    }
-}
-
 /// How `run --measure instructions` counts: under which valgrind and how many calls.
 #[derive(Clone, Debug)]
 pub struct InstructionPlan {
@@ -101,6 +59,16 @@ pub struct InstructionPlan {
 }
 
 impl MeasureConfig {
+    /// What processes would spread: the fixed `--iterations`, if any, and whether
+    /// `--precision` is set.
+    pub fn spread(&self) -> (Option<u32>, bool) {
+        let fixed = match self.iterations {
+            IterationChoice::Fixed(count) => Some(count),
+            _ => None,
+        };
+        (fixed, self.precision.is_some())
+    }
+
     /// How each direction of each cell of a body of `bytes` is measured.
     pub fn plan(&self, bytes: usize) -> Plan {
         Plan {

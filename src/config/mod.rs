@@ -8,6 +8,7 @@ pub mod levels;
 pub mod measure;
 pub mod outputs;
 pub mod probe;
+mod processes;
 mod settings;
 
 use std::path::PathBuf;
@@ -18,7 +19,8 @@ use crate::cli::{Metric, PayloadsArgs, RunArgs};
 use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
 
-pub use measure::{InstructionPlan, IterationChoice, MeasureConfig, Processes};
+pub use measure::{InstructionPlan, IterationChoice, MeasureConfig};
+pub use processes::Processes;
 
 /// Settings of `codecbench run`.
 pub struct RunConfig {
@@ -47,7 +49,7 @@ impl RunConfig {
                 measure.precision = None;
             }
         }
-        measure.processes = processes(args.processes, &args.metrics, &measure)?;
+        measure.processes = Processes::of_run(args.processes, &args.metrics, measure.spread())?;
         let exports = outputs::Exports {
             github_benchmark: args.github_benchmark.clone(),
             bencher: args.bencher.clone(),
@@ -60,29 +62,6 @@ impl RunConfig {
             exports,
         })
     }
-}
-
-/// `--processes`, checked against what it is spread over: a count of at least one
-/// iteration per process, and no `--precision` (each process would stop on its own).
-/// Unset, as many as the payload's timed iterations call for.
-fn processes(asked: Option<u32>, metrics: &[Metric], measure: &MeasureConfig) -> Result<Processes> {
-    if !metrics.contains(&Metric::Time) {
-        return Ok(Processes::Fixed(1)); // nothing timed to spread
-    }
-    let processes = match asked {
-        None => return Ok(Processes::ByIterations),
-        Some(1) => return Ok(Processes::Fixed(1)),
-        Some(processes) => processes,
-    };
-    if measure.precision.is_some() {
-        bail!("--processes cannot be combined with --precision: each process would stop on its own samples");
-    }
-    if let IterationChoice::Fixed(iterations) = measure.iterations {
-        if iterations < processes {
-            bail!("--processes {processes} needs at least {processes} --iterations, one per process (got {iterations})");
-        }
-    }
-    Ok(Processes::Fixed(processes))
 }
 
 /// Settings of the hidden `time-worker` child: the run's settings, and which share of
@@ -104,7 +83,9 @@ impl TimeWorkerConfig {
     /// The run's options checked as `run` checks them; the outputs are the parent's.
     pub fn from_args(args: crate::cli::TimeWorkerArgs) -> Result<Self> {
         let mut measure = MeasureConfig::from_args(args.run.measure)?;
-        measure.processes = Processes::Fixed(args.worker_processes);
+        // The run's own rule, from the run's own options, so both share alike.
+        measure.processes =
+            Processes::of_run(args.run.processes, &args.run.metrics, measure.spread())?;
         Ok(TimeWorkerConfig {
             measure,
             input: args.worker_input,

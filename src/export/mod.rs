@@ -85,15 +85,11 @@ pub fn iteration_text(payload: &PayloadResult) -> String {
         (None, None) => "the timed iterations".to_string(),
     };
     let (warmup, rounds) = (payload.warmup, payload.rounds);
-    match (payload.processes, warmup) {
-        (1, _) => format!("{count} after {warmup} warm-up, in {rounds} rounds"),
-        // Later processes re-warm with one, as later rounds do.
-        (n, 0 | 1) => {
-            format!("{count} across {n} processes, each after {warmup} warm-up, in {rounds} rounds")
-        }
-        (n, _) => format!(
-            "{count} across {n} processes, the first after {warmup} warm-up and the others after 1, in {rounds} rounds"
-        ),
+    let rounds_text = crate::format::count(u64::from(rounds), "round");
+    // Later rounds, and later processes of a run, re-warm with one: not repeated here.
+    match payload.processes {
+        1 => format!("{count} after {warmup} warm-up, in {rounds_text}"),
+        n => format!("{count} across {n} processes of {rounds_text}, after {warmup} warm-up"),
     }
 }
 

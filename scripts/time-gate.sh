@@ -35,8 +35,8 @@ work=target/time-gate
 build_base_and_head "$work" "$base"
 declare -A binaries=([base]="$base_bin" [head]="$head_bin")
 
-# Each run in one process, as the gate was measured: newer builds spread a fixed
-# count over processes by default, older ones have no --processes at all.
+# Each run in one process, as the gate was measured: newer builds spread a fixed count
+# of 6 or more over processes by default, older ones have no --processes at all.
 declare -A side_args=([base]="" [head]="")
 if [[ " ${run_args[*]} " != *" --processes"* ]]; then
   for side in base head; do

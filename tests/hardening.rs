@@ -286,7 +286,6 @@ fn a_corrupted_round_trip_is_caught_and_never_reported_as_valid() {
         .arg("run")
         .args(common::TWO_CELLS)
         .args(["--iterations", "3", "--rounds", "3", "--format", "csv"])
-        .args(["--processes", "1"]) // several processes give their cells at once
         .output()
         .unwrap();
     let rows = csv_rows(&streamed.stdout);

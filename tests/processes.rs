@@ -76,7 +76,7 @@ fn the_processes_samples_are_pooled_into_one_run() {
 }
 
 #[test]
-fn by_default_each_round_of_a_fixed_count_runs_in_a_process_of_its_own() {
+fn by_default_a_fixed_count_takes_a_process_per_three_iterations_up_to_five() {
     let without_warmup = &CELLS[..CELLS.len() - 2];
     let processes = |args: &[&str]| {
         let (json, stderr) = run_json(&[without_warmup, args].concat());
@@ -87,18 +87,15 @@ fn by_default_each_round_of_a_fixed_count_runs_in_a_process_of_its_own() {
             stderr,
         )
     };
-    let (five, rounds, stderr) = processes(&["--iterations", "6", "--warmup", "2"]);
-    assert_eq!((five, rounds), (Some(5), Some(1)));
+    let (two, rounds, stderr) = processes(&["--iterations", "6", "--warmup", "2"]);
+    assert_eq!((two, rounds), (Some(2), Some(3)));
     assert!(
-        stderr.contains("6 timed iterations across 5 processes of 1 round, after 2 warm-up"),
+        stderr.contains("6 timed iterations across 2 processes of 3 rounds, after 2 warm-up"),
         "{stderr}"
     );
-    assert!(stderr.contains("round 5/5"), "{stderr}");
-    assert_eq!(processes(&["--iterations", "3"]).0, Some(3));
-    assert_eq!(
-        processes(&["--iterations", "18", "--rounds", "2"]).0,
-        Some(2)
-    );
+    assert!(stderr.contains("round 6/6"), "{stderr}");
+    assert_eq!(processes(&["--iterations", "18"]).0, Some(5));
+    assert_eq!(processes(&["--iterations", "5"]).0, None);
     assert_eq!(
         processes(&["--iterations", "18", "--processes", "1"]).0,
         None
@@ -196,14 +193,14 @@ fn runs_of_one_command_line_pool_into_one_and_others_are_refused() {
     );
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(
-        stdout.contains("4 timed iterations across 4 processes"), // 2 rounds each by default
+        stdout.contains("4 timed iterations across 2 processes"),
         "{stdout}"
     );
     let read = |name: &str| -> serde_json::Value {
         serde_json::from_slice(&std::fs::read(path(name)).unwrap()).unwrap()
     };
     let (pooled, single) = (read("ab.json"), read("a.json"));
-    assert_eq!(pooled["payloads"][0]["processes"], 4);
+    assert_eq!(pooled["payloads"][0]["processes"], 2);
     for (p, s) in cells(&pooled).iter().zip(&cells(&single)) {
         assert_eq!((&p.0, p.1, p.2, p.3, p.4), (&s.0, s.1, s.2, 4, 4), "{p:?}");
     }

@@ -149,7 +149,7 @@ fn table_shows_one_matrix_per_payload_and_progress_goes_to_stderr() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
         stdout.starts_with(
-            "single: 290 bytes, median of 3 timed iterations across 3 processes of 1 round, after 1 warm-up"
+            "single: 290 bytes, median of 3 timed iterations after 1 warm-up, in 3 rounds"
         ),
         "{stdout}"
     );
@@ -468,8 +468,8 @@ fn progress_reaches_a_log_file_while_the_run_goes_on() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let seen_early = loop {
         let log = std::fs::read_to_string(&err_path).unwrap();
-        // By default each of the 3 rounds in a process of its own.
-        if log.contains("round 2/3") {
+        // By default 5 processes of 3 rounds each, their rounds counted together.
+        if log.contains("round 2/15") {
             // Read stdout only after the log showed round 2: the table cannot be there.
             break std::fs::read_to_string(&out_path).unwrap().is_empty();
         }

@@ -238,9 +238,8 @@ pub struct RunArgs {
     /// Something fixed for the life of a process (most likely where a cell's buffers
     /// landed in memory) can slow one cell by 20-50% on a shared machine; with several
     /// processes, the low quantile `compare` judges comes from the others. At most 100,
-    /// and at most the iterations. [default: each round of a fixed count in a process of
-    /// its own, which costs no further warm-up; one process with --min-time, --quick or
-    /// --precision]
+    /// and at most the iterations. [default: one per 3 timed iterations of a fixed count,
+    /// at most 5; one with --min-time, --quick or --precision]
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=100), allow_hyphen_values = true)]
     pub processes: Option<u32>,

@@ -86,9 +86,8 @@ pub fn measure_all(
             break;
         }
         let plan = config.plan(payload.bytes.len());
-        let processes = config.processes.count(&plan);
         let counts = count_instructions(config, payload, &progress)?;
-        start_payload(config, payload, (plan, processes), &progress);
+        start_payload(config, payload, plan, &progress);
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
             let cell = &so_far.cells[new];
             progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
@@ -101,8 +100,7 @@ pub fn measure_all(
                 None => (sinks.cell)(&report, so_far, new),
             }
         };
-        let mut result =
-            measure_payload(config, payload, (plan, processes), &progress, &mut on_cell)?;
+        let mut result = measure_payload(config, payload, plan, &progress, &mut on_cell)?;
         result.content_type = payload.content_type.clone();
         if let Some(counts) = &counts {
             super::counting::fill(&mut result, counts);
@@ -150,17 +148,12 @@ fn cell_count(config: &MeasureConfig) -> usize {
     config.settings.iter().map(|s| s.levels.len()).sum()
 }
 
-/// The payload's heading, and the progress count restarted for its cells·rounds, over
-/// the plan's processes.
-fn start_payload(
-    config: &MeasureConfig,
-    payload: &Payload,
-    (plan, processes): (Plan, u32),
-    progress: &Progress,
-) {
+/// The payload's heading, and the progress count restarted for its cells·rounds, those
+/// of every process.
+fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress: &Progress) {
     let rounds = super::processes::rounds_of_each(config, plan);
     let planned = PayloadResult {
-        processes,
+        processes: rounds.len() as u32,
         rounds: rounds[0], // each process's, as the pooled result records them
         ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
     };
@@ -178,16 +171,17 @@ fn start_payload(
     );
 }
 
-/// Times `payload` under `plan`, here or in `processes` children, passing each finished
-/// cell to `on_cell` (with processes, all of them once the last has ended).
+/// Times `payload` under `plan`, here or in children (see [`crate::config::Processes`]),
+/// passing each finished cell to `on_cell` (with children, all of them once the last has
+/// ended).
 fn measure_payload(
     config: &MeasureConfig,
     payload: &Payload,
-    (plan, processes): (Plan, u32),
+    plan: Plan,
     progress: &Progress,
     on_cell: &mut dyn FnMut(&PayloadResult, usize) -> Result<()>,
 ) -> Result<PayloadResult> {
-    if processes == 1 {
+    if config.processes.count(&plan) == 1 {
         let mut on_step = |step: Step| progress.step(&step);
         let (name, body) = (&payload.name, &payload.bytes);
         let clock = SystemClock::new();
@@ -201,8 +195,7 @@ fn measure_payload(
             on_cell,
         );
     }
-    let pooled =
-        super::processes::measure_in_processes(config, payload, (plan, processes), progress)?;
+    let pooled = super::processes::measure_in_processes(config, payload, plan, progress)?;
     let mut so_far = PayloadResult {
         cells: Vec::new(),
         ..pooled.clone()

@@ -19,18 +19,19 @@ use crate::payload::Payload;
 use crate::process::interrupt;
 use crate::results::codec::PayloadResult;
 
-/// `payload` measured under `plan` in `processes` children, pooled. Each child's steps
-/// move `progress`. A stop request ends the child in flight after its iteration; what
-/// the children finished is kept, and the result says it was interrupted.
+/// `payload` measured under `plan` in children, as many as `config.processes` makes
+/// for it, pooled. Each child's steps move `progress`. A stop request ends the child in
+/// flight after its iteration; what the children finished is kept, and the result says
+/// it was interrupted.
 pub fn measure_in_processes(
     config: &MeasureConfig,
     payload: &Payload,
-    (plan, processes): (Plan, u32),
+    plan: Plan,
     progress: &Progress,
 ) -> Result<PayloadResult> {
     let ChildBody { dir, input, exe } = ChildBody::new(&payload.bytes)?;
     let rounds = rounds_of_each(config, plan);
-    let all_rounds: u32 = rounds.iter().sum();
+    let (processes, all_rounds) = (rounds.len() as u32, rounds.iter().sum::<u32>());
     let mut parts = Vec::new();
     for process in 0..processes {
         if interrupt::requested() {

@@ -5,20 +5,22 @@ use anyhow::{bail, Result};
 use crate::bench::runner::{Iterations, Plan};
 use crate::cli::Metric;
 
-/// The most processes a payload is spread over.
-const MOST_PROCESSES: u32 = 100;
+/// Timed iterations per process by default, as pyperf's 3 values per worker.
+const ITERATIONS_PER_PROCESS: u32 = 3;
 
-/// How many processes time each payload, and how they share its plan.
+/// The most processes a payload is spread over by default: enough that one slow process
+/// is outvoted (no unmodified pair of 10 at 15 iterations over 5 was judged regressed,
+/// against 1 in one process), few enough that their warm-ups cost little.
+const MOST_PROCESSES_BY_DEFAULT: u32 = 5;
+
+/// How many processes time each payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Processes {
-    /// `--processes N`: each process runs its share of the iterations in rounds of its
-    /// own; 1 times in this process.
+    /// `--processes N`; 1 times in this process.
     Fixed(u32),
-    /// `run`'s default for a fixed count: each round in a process of its own (at most
-    /// 100), so a process slowed for its whole life is outvoted, for the warm-ups one
-    /// process would spend anyway (later rounds and later processes re-warm alike with
-    /// one iteration). One process with a time budget or `--precision`.
-    PerRound,
+    /// `run`'s default: one process per 3 timed iterations of a fixed count, at most 5,
+    /// each running its share in rounds; one with a time budget or `--precision`.
+    ByIterations,
 }
 
 impl Processes {
@@ -35,7 +37,7 @@ impl Processes {
             return Ok(Processes::Fixed(1)); // nothing timed to spread
         }
         let processes = match asked {
-            None => return Ok(Processes::PerRound),
+            None => return Ok(Processes::ByIterations),
             Some(1) => return Ok(Processes::Fixed(1)),
             Some(processes) => processes,
         };
@@ -57,43 +59,23 @@ impl Processes {
     /// use codecbench::config::Processes;
     ///
     /// let plan = |n| Plan { warmup: 3, iterations: Iterations::Fixed(n), rounds: 5, precision: None };
-    /// let counts = [1, 3, 15, 1000].map(|n| Processes::PerRound.count(&plan(n)));
-    /// assert_eq!(counts, [1, 3, 5, 5]);
+    /// let counts = [3, 5, 6, 15, 1000].map(|n| Processes::ByIterations.count(&plan(n)));
+    /// assert_eq!(counts, [1, 1, 2, 5, 5]);
     /// assert_eq!(Processes::Fixed(10).count(&plan(30)), 10);
     /// ```
     pub fn count(self, plan: &Plan) -> u32 {
         match (self, plan.iterations) {
             (Processes::Fixed(count), _) => count,
-            (Processes::PerRound, Iterations::Fixed(count)) if plan.precision.is_none() => {
-                plan.rounds_for(count).min(MOST_PROCESSES)
+            (Processes::ByIterations, Iterations::Fixed(count)) if plan.precision.is_none() => {
+                (count / ITERATIONS_PER_PROCESS).clamp(1, MOST_PROCESSES_BY_DEFAULT)
             }
-            (Processes::PerRound, _) => 1,
+            (Processes::ByIterations, _) => 1,
         }
     }
 
-    /// Process `process`'s share (from 0) of `plan`, as [`Plan::share`] shares it; by
-    /// default also the rounds, so that each process runs one. `None` for a process
-    /// left with nothing.
-    ///
-    /// ```
-    /// use codecbench::bench::runner::{Iterations, Plan};
-    /// use codecbench::config::Processes;
-    ///
-    /// let plan = Plan { warmup: 3, iterations: Iterations::Fixed(15), rounds: 5, precision: None };
-    /// let share = Processes::PerRound.share(&plan, 1).unwrap();
-    /// assert_eq!((share.iterations, share.rounds, share.warmup), (Iterations::Fixed(3), 1, 1));
-    /// let share = Processes::Fixed(5).share(&plan, 1).unwrap();
-    /// assert_eq!((share.iterations, share.rounds, share.warmup), (Iterations::Fixed(3), 5, 1));
-    /// ```
+    /// Process `process`'s share (from 0) of `plan`, as [`Plan::share`] shares it among
+    /// [`Processes::count`] processes. `None` for a process left with nothing.
     pub fn share(self, plan: &Plan, process: u32) -> Option<Plan> {
-        let processes = self.count(plan);
-        let share = plan.share(process, processes)?;
-        Some(match self {
-            Processes::Fixed(_) => share,
-            Processes::PerRound => Plan {
-                rounds: plan.planned_rounds().div_ceil(processes),
-                ..share
-            },
-        })
+        plan.share(process, self.count(plan))
     }
 }

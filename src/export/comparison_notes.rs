@@ -254,7 +254,7 @@ fn one_process_line(comparison: &Comparison) -> Option<String> {
         })
     });
     in_one_process.then(|| {
-        "measured in one process: a cell can run 20-50% slower for the whole life of a process on a shared machine; `run --processes 15` tells a slower cell from a slower process".to_string()
+        "measured in one process: a cell can run 20-50% slower for the whole life of a process on a shared machine; `run --iterations 15` (5 processes by default) or `--processes 15` tells a slower cell from a slower process".to_string()
     })
 }
 

@@ -105,7 +105,7 @@ impl Plan {
         };
         let warmup = match process {
             0 => self.warmup,
-            _ => self.warmup.min(1),
+            _ => rewarm(self.warmup),
         };
         Some(Plan {
             iterations,
@@ -152,7 +152,7 @@ impl Plan {
                 let count = count.max(1);
                 Schedule {
                     warmup: self.warmup,
-                    rewarm: self.warmup.min(1),
+                    rewarm: rewarm(self.warmup),
                     per_round: split(count, self.rounds_for(count)),
                     round_time: None,
                     reuse_first_run: false,
@@ -181,7 +181,7 @@ impl Plan {
                 let warmup = self.warmup.min(warm_budget as u32);
                 Schedule {
                     warmup,
-                    rewarm: warmup.min(1),
+                    rewarm: rewarm(warmup),
                     per_round: split(cap, rounds),
                     round_time: Some(min_time / rounds),
                     reuse_first_run: false,
@@ -189,4 +189,10 @@ impl Plan {
             }
         }
     }
+}
+
+/// What a later round, or a later process, warms up with after a first warm-up of
+/// `warmup`: one iteration, none without a warm-up.
+fn rewarm(warmup: u32) -> u32 {
+    warmup.min(1)
 }

@@ -1,8 +1,12 @@
 //! Merging saved runs into one cross-machine view: a row per setting, columns per run.
 
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
 use serde::Serialize;
 
 use crate::codec::CodecKind;
+use crate::results::probe::ProbeCell;
 use crate::results::{HttpCell, LoadedRun, RunCell, Timing};
 use crate::vocab::CellId;
 use crate::vocab::Encoding;
@@ -115,29 +119,54 @@ pub struct MergedProbeRow {
     pub runs: Vec<Option<ProbeFigures>>,
 }
 
+/// The first of `items` for each key `key` gives (`None` leaves an item out): merging
+/// looks results up here, so that it grows with the cells, not with their square.
+fn first_by<'a, T, K: Hash + Eq>(
+    items: &'a [T],
+    key: impl Fn(&'a T) -> Option<K>,
+) -> HashMap<K, &'a T> {
+    let mut index = HashMap::with_capacity(items.len());
+    for item in items {
+        if let Some(k) = key(item) {
+            index.entry(k).or_insert(item);
+        }
+    }
+    index
+}
+
 /// Merges `runs`, normalising speeds to `reference_codec` at `reference_level`.
 pub fn merge(runs: &[LoadedRun], reference_codec: CodecKind, reference_level: i32) -> Merged {
     let reference_id = CellId::reference(reference_codec, reference_level);
+    let by_key: Vec<_> = runs
+        .iter()
+        .map(|r| first_by(r.codec_cells(), |c| Some(&c.key)))
+        .collect();
+    let references: Vec<_> = runs
+        .iter()
+        .map(|r| {
+            first_by(r.codec_cells(), |c| {
+                (c.key.id == reference_id).then_some(c.key.payload.as_str())
+            })
+        })
+        .collect();
     let mut rows: Vec<MergedRow> = Vec::new();
+    let mut seen = HashSet::new();
     for run in runs {
         for cell in run.codec_cells() {
             let k = &cell.key;
-            if rows.iter().any(|r| r.payload == k.payload && r.id == k.id) {
+            if !seen.insert(k) {
                 continue;
             }
-            let cells: Vec<Option<&RunCell>> = runs.iter().map(|r| r.cell(k)).collect();
+            let cells: Vec<Option<&RunCell>> = by_key.iter().map(|i| i.get(k).copied()).collect();
             let sizes_agree = cells
                 .iter()
                 .flatten()
                 .all(|c| c.compressed_bytes == cell.compressed_bytes);
-            let speeds = runs
+            let speeds = references
                 .iter()
                 .zip(&cells)
-                .map(|(run, found)| {
-                    found.map(|c| {
-                        let reference = run.cell_on(&k.payload, &reference_id);
-                        speeds(c, reference)
-                    })
+                .map(|(references, found)| {
+                    found.map(|c| speeds(c, references.get(k.payload.as_str()).copied()))
                 })
                 .collect();
             rows.push(MergedRow {
@@ -161,24 +190,33 @@ pub fn merge(runs: &[LoadedRun], reference_codec: CodecKind, reference_level: i3
 
 /// Every probe row across `runs`, each timed against its own probe's identity request.
 fn merge_probe(runs: &[LoadedRun]) -> Vec<MergedProbeRow> {
+    let ok = |c: &ProbeCell| c.failure.is_none();
+    let by_key: Vec<_> = runs
+        .iter()
+        .map(|r| first_by(r.probe_cells(), |c| ok(c).then_some(&c.key)))
+        .collect();
+    let identities: Vec<_> = runs
+        .iter()
+        .map(|r| {
+            first_by(r.probe_cells(), |c| {
+                (ok(c) && c.key.is_identity()).then_some(c.key.url.as_str())
+            })
+        })
+        .collect();
     let mut rows: Vec<MergedProbeRow> = Vec::new();
+    let mut seen = HashSet::new();
     for run in runs {
-        for cell in run.probe_cells().iter().filter(|c| c.failure.is_none()) {
+        for cell in run.probe_cells().iter().filter(|c| ok(c)) {
             let k = &cell.key;
-            if rows
-                .iter()
-                .any(|r| r.url == k.url && r.accept_encoding == k.accept_encoding)
-            {
+            if !seen.insert(k) {
                 continue;
             }
-            let figures: Vec<Option<ProbeFigures>> = runs
+            let figures: Vec<Option<ProbeFigures>> = by_key
                 .iter()
-                .map(|run| {
-                    let cells = run.probe_cells();
-                    let found = cells.iter().find(|c| &c.key == k && c.failure.is_none())?;
-                    let identity = cells
-                        .iter()
-                        .find(|c| c.key.url == k.url && c.key.is_identity() && c.failure.is_none());
+                .zip(&identities)
+                .map(|(by_key, identities)| {
+                    let found = by_key.get(k)?;
+                    let identity = identities.get(k.url.as_str());
                     Some(ProbeFigures {
                         encoding: found.encoding.clone(),
                         body_bytes: found.body_bytes,
@@ -209,27 +247,34 @@ fn merge_http(
     reference_level: i32,
 ) -> Vec<MergedHttpRow> {
     let reference_encoding = Encoding::of(reference_codec, reference_level);
+    let by_key: Vec<_> = runs
+        .iter()
+        .map(|r| first_by(r.http_cells(), |c| Some(&c.key)))
+        .collect();
+    let references: Vec<_> = runs
+        .iter()
+        .map(|r| {
+            first_by(r.http_cells(), |c| {
+                (c.key.encoding == reference_encoding)
+                    .then_some((c.key.payload.as_str(), c.key.load.as_str()))
+            })
+        })
+        .collect();
     let mut rows: Vec<MergedHttpRow> = Vec::new();
+    let mut seen = HashSet::new();
     for run in runs {
         for cell in run.http_cells() {
             let k = &cell.key;
-            if rows
-                .iter()
-                .any(|r| r.payload == k.payload && r.encoding == k.encoding && r.load == k.load)
-            {
+            if !seen.insert(k) {
                 continue;
             }
-            let cells: Vec<Option<&HttpCell>> = runs.iter().map(|r| r.http_cell(k)).collect();
-            let figures = runs
+            let cells: Vec<Option<&HttpCell>> = by_key.iter().map(|i| i.get(k).copied()).collect();
+            let figures = references
                 .iter()
                 .zip(&cells)
-                .map(|(run, found)| {
+                .map(|(references, found)| {
                     found.map(|c| {
-                        let reference = run.http_cells().iter().find(|r| {
-                            r.key.payload == k.payload
-                                && r.key.load == k.load
-                                && r.key.encoding == reference_encoding
-                        });
+                        let reference = references.get(&(k.payload.as_str(), k.load.as_str()));
                         HttpFigures {
                             p50_ms: c.latency.median_s * 1e3,
                             requests_per_s: c.requests_per_s,

@@ -225,21 +225,11 @@ impl LoadedRun {
         }
     }
 
-    /// The cell with exactly this key, if the run has it.
-    pub fn cell(&self, key: &CellKey) -> Option<&RunCell> {
-        self.codec_cells().iter().find(|c| &c.key == key)
-    }
-
     /// The cell `id` on `payload`, if the run has it.
     pub fn cell_on(&self, payload: &str, id: &CellId) -> Option<&RunCell> {
         self.codec_cells()
             .iter()
             .find(|c| c.key.payload == payload && &c.key.id == id)
-    }
-
-    /// The HTTP encoding with this key, if the run has it.
-    pub fn http_cell(&self, key: &HttpKey) -> Option<&HttpCell> {
-        self.http_cells().iter().find(|c| &c.key == key)
     }
 }
 

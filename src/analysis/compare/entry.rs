@@ -1,6 +1,9 @@
 //! Matching the results of two runs, written once for every kind: a codec cell, an
 //! HTTP encoding and a probe row are each an [`Entry`].
 
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use anyhow::{bail, Result};
 
 use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
@@ -27,11 +30,17 @@ pub(super) trait Entry {
     fn id(&self) -> Self::Id;
     /// Its key, for rows and messages.
     fn row_key(&self) -> RowKey;
+    /// What identifies it across runs.
+    type Key: Eq + Hash;
+    /// Its identity across runs: two results with one key are the same result.
+    fn key(&self) -> &Self::Key;
+    /// The payload (and load) it was measured on: results of one context can be each
+    /// other's reference.
+    fn context(&self) -> (&str, &str);
     /// Whether `other` is the same result in another run.
-    fn same(&self, other: &Self) -> bool;
-    /// Whether `other` was measured on the same payload (and load): whether it can be
-    /// this one's reference.
-    fn same_context(&self, other: &Self) -> bool;
+    fn same(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
     /// The payload's name.
     fn payload(&self) -> &str;
     /// Uncompressed bytes.
@@ -64,11 +73,12 @@ impl Entry for RunCell {
     fn row_key(&self) -> RowKey {
         RowKey::Cell(self.key.clone())
     }
-    fn same(&self, other: &Self) -> bool {
-        self.key == other.key
+    type Key = crate::results::CellKey;
+    fn key(&self) -> &Self::Key {
+        &self.key
     }
-    fn same_context(&self, other: &Self) -> bool {
-        self.key.payload == other.key.payload
+    fn context(&self) -> (&str, &str) {
+        (&self.key.payload, "")
     }
     fn payload(&self) -> &str {
         &self.key.payload
@@ -109,11 +119,12 @@ impl Entry for HttpCell {
     fn row_key(&self) -> RowKey {
         RowKey::Http(self.key.clone())
     }
-    fn same(&self, other: &Self) -> bool {
-        self.key == other.key
+    type Key = crate::results::HttpKey;
+    fn key(&self) -> &Self::Key {
+        &self.key
     }
-    fn same_context(&self, other: &Self) -> bool {
-        self.key.payload == other.key.payload && self.key.load == other.key.load
+    fn context(&self) -> (&str, &str) {
+        (&self.key.payload, &self.key.load)
     }
     fn payload(&self) -> &str {
         &self.key.payload
@@ -172,11 +183,12 @@ impl Entry for ProbeCell {
     fn row_key(&self) -> RowKey {
         RowKey::Probe(self.key.clone())
     }
-    fn same(&self, other: &Self) -> bool {
-        self.key == other.key
+    type Key = crate::results::probe::ProbeKey;
+    fn key(&self) -> &Self::Key {
+        &self.key
     }
-    fn same_context(&self, other: &Self) -> bool {
-        self.key.url == other.key.url
+    fn context(&self) -> (&str, &str) {
+        (&self.key.url, "")
     }
     fn payload(&self) -> &str {
         &self.key.url
@@ -201,9 +213,9 @@ impl Entry for ProbeCell {
 /// Matches every baseline result with the candidate's, filling `out`'s rows, failures,
 /// missing and extra results; returns every direction's absolute change, for the
 /// machine-level report.
-pub(super) fn match_up<E: Entry>(
-    baseline: &[E],
-    candidate: &[E],
+pub(super) fn match_up<'a, E: Entry>(
+    baseline: &'a [E],
+    candidate: &'a [E],
     options: &CompareOptions,
     out: &mut Comparison,
 ) -> Result<Vec<AbsoluteChange>> {
@@ -217,34 +229,55 @@ pub(super) fn match_up<E: Entry>(
             });
         }
     }
+    // Indexes, so that matching grows with the cells, not with their square.
+    let by_key = |run: &'a [E]| -> HashMap<&'a E::Key, &'a E> {
+        let mut index = HashMap::with_capacity(run.len());
+        for entry in run {
+            index.entry(entry.key()).or_insert(entry);
+        }
+        index
+    };
+    let (baseline_keys, candidate_keys) = (by_key(baseline), by_key(candidate));
+    let runs = Pair {
+        baseline: (&out.baseline, references(baseline, reference)),
+        candidate: (&out.candidate, references(candidate, reference)),
+        reference,
+    };
+    let mut rows = Vec::new();
+    let mut missing = Vec::new();
     for base in baseline {
-        let Some(cand) = candidate.iter().find(|c| c.same(base)) else {
-            out.missing.push(base.row_key());
+        let Some(cand) = candidate_keys.get(base.key()) else {
+            missing.push(base.row_key());
             continue;
         };
         if cand.failure().is_some() {
             continue; // listed above
         }
-        let runs = Pair {
-            baseline: (&out.baseline, baseline),
-            candidate: (&out.candidate, candidate),
-            reference,
-        };
-        let row = runs.row(base, cand, &mut absolute)?;
-        out.rows.push(row);
+        rows.push(runs.row(base, cand, &mut absolute)?);
     }
+    out.rows.extend(rows);
+    out.missing.extend(missing);
     out.extra = candidate
         .iter()
-        .filter(|c| !baseline.iter().any(|b| b.same(c)))
+        .filter(|c| !baseline_keys.contains_key(c.key()))
         .map(Entry::row_key)
         .collect();
     Ok(absolute)
 }
 
+/// Each context's reference result in `run` (the first with the reference's identity).
+fn references<E: Entry>(run: &[E], reference: Option<E::Id>) -> HashMap<(&str, &str), &E> {
+    let mut index = HashMap::new();
+    for entry in run.iter().filter(|e| Some(e.id()) == reference) {
+        index.entry(entry.context()).or_insert(entry);
+    }
+    index
+}
+
 /// Both runs, by label and results, and the reference's identity.
 struct Pair<'a, E: Entry> {
-    baseline: (&'a str, &'a [E]),
-    candidate: (&'a str, &'a [E]),
+    baseline: (&'a str, HashMap<(&'a str, &'a str), &'a E>),
+    candidate: (&'a str, HashMap<(&'a str, &'a str), &'a E>),
     reference: Option<E::Id>,
 }
 
@@ -274,9 +307,9 @@ impl<E: Entry> Pair<'_, E> {
                     speed_against(c, cand.input_bytes(), Against::Nothing, absolute_statistic),
                 ),
             });
-            let (label, run) = self.baseline;
+            let (label, run) = &self.baseline;
             let before = against(label, run, base, direction, self.reference)?;
-            let (label, run) = self.candidate;
+            let (label, run) = &self.candidate;
             let after = against(label, run, cand, direction, self.reference)?;
             let change = before.zip(after).map(|(before, after)| {
                 let mut timings = vec![b, c];
@@ -339,7 +372,7 @@ fn statistic<E: Entry>(timings: &[&Timing]) -> Statistic {
 /// such).
 fn against<'a, E: Entry>(
     label: &str,
-    run: &'a [E],
+    references: &HashMap<(&str, &str), &'a E>,
     entry: &E,
     direction: Direction,
     reference: Option<E::Id>,
@@ -347,10 +380,7 @@ fn against<'a, E: Entry>(
     let Some(reference_id) = reference else {
         return Ok(Some(Against::Nothing));
     };
-    let Some(reference) = run
-        .iter()
-        .find(|r| r.same_context(entry) && r.id() == reference_id)
-    else {
+    let Some(reference) = references.get(&entry.context()).copied() else {
         bail!(
             "{label} has no {reference_id} result beside {} to normalise to; measure it, or use --normalize-to or --absolute",
             entry.row_key()

@@ -1,6 +1,8 @@
 //! Verdicts: each speed change against the threshold and its noise band, after removing
 //! the common drift; then what moved the whole machine (see the module above).
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 pub use super::verdict::Verdict;
@@ -201,17 +203,20 @@ pub(super) fn judge_all(
     let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / tests.len().max(1) as f64);
     let fewest = samples_for_a_verdict(tests.len());
     let mut drifts = Vec::new();
-    for (payload, direction) in groups(tests.iter().map(|t| (t.payload, t.direction))) {
-        let in_group = |t: &Test| t.payload == payload && t.direction == direction;
-        let others: Vec<(f64, Option<f64>)> = tests
+    let mut by_group = grouped(tests.iter().map(|t| (t.payload, t.direction)));
+    for ((payload, direction), members) in by_group.drain(..) {
+        let others: Vec<(f64, Option<f64>)> = members
             .iter()
-            .filter(|t| in_group(t) && !t.is_reference)
+            .map(|&i| &tests[i])
+            .filter(|t| !t.is_reference)
             .map(|t| (t.change.change.ln_1p(), t.change.se_own))
             .collect();
         let log_changes: Vec<f64> = others.iter().map(|(x, _)| *x).collect();
         let center = group_drift(&log_changes, payload, direction, &mut drifts);
         let centered = normalized && center.is_some();
-        for test in tests.iter_mut().filter(|t| in_group(t)) {
+        let spread = Spread::of(&others);
+        for &i in &members {
+            let test = &mut tests[i];
             if test.is_reference {
                 judge(test.change, 0.0, 0.0, z, options.threshold, false);
                 continue;
@@ -228,7 +233,7 @@ pub(super) fn judge_all(
                 test.change.verdict = Verdict::Inconclusive;
                 continue;
             }
-            let between = between_cell_spread(&others, test.change);
+            let between = spread.without(test.change);
             judge(test.change, center, between, z, options.threshold, centered);
         }
     }
@@ -238,13 +243,19 @@ pub(super) fn judge_all(
     comparison.machine = machine_changes(absolute, options.threshold);
 }
 
-/// The distinct (payload, direction) pairs, in first-seen order.
-fn groups<'a>(pairs: impl Iterator<Item = (&'a str, Direction)>) -> Vec<(&'a str, Direction)> {
-    let mut groups: Vec<(&str, Direction)> = Vec::new();
-    for pair in pairs {
-        if !groups.contains(&pair) {
-            groups.push(pair);
-        }
+/// The distinct (payload, direction) pairs in first-seen order, each with the
+/// positions of its members: one pass, so that judging grows with the cells.
+fn grouped<'a>(
+    pairs: impl Iterator<Item = (&'a str, Direction)>,
+) -> Vec<((&'a str, Direction), Vec<usize>)> {
+    let mut groups: Vec<((&str, Direction), Vec<usize>)> = Vec::new();
+    let mut seen: HashMap<(&str, Direction), usize> = HashMap::new();
+    for (i, pair) in pairs.enumerate() {
+        let slot = *seen.entry(pair).or_insert_with(|| {
+            groups.push((pair, Vec::new()));
+            groups.len() - 1
+        });
+        groups[slot].1.push(i);
     }
     groups
 }
@@ -274,36 +285,67 @@ fn group_drift(
     Some(center)
 }
 
-/// The spread between cells that their own samples cannot show, for judging `change`:
-/// over the other cells of its group (itself left out, so that a real regression does
-/// not widen its own band), the variance of their log changes less the mean variance
-/// their own samples explain, when positive. The observed spread holds both; adding the
-/// whole of it to a cell's own standard error would count the sample noise twice.
-/// Without samples (CSV runs) the whole spread stands. Zero with too few cells.
-fn between_cell_spread(others: &[(f64, Option<f64>)], change: &SpeedChange) -> f64 {
-    let x = change.change.ln_1p();
-    // Leave this cell out: the first entry equal to it, as its own log change.
-    let mut rest: Vec<(f64, Option<f64>)> = others.to_vec();
-    if let Some(position) = rest.iter().position(|(other, _)| *other == x) {
-        rest.remove(position);
+/// A group's sums of log changes, from which each cell's between-cell spread is found
+/// in constant time.
+struct Spread {
+    n: usize,
+    sum: f64,
+    sum_sq: f64,
+    /// The sum of the squared standard errors, and how many cells have one.
+    explained: (f64, usize),
+}
+
+impl Spread {
+    /// The sums over `others`: each cell's log change and its own standard error.
+    fn of(others: &[(f64, Option<f64>)]) -> Self {
+        let mut spread = Spread {
+            n: others.len(),
+            sum: 0.0,
+            sum_sq: 0.0,
+            explained: (0.0, 0),
+        };
+        for (x, se) in others {
+            spread.sum += x;
+            spread.sum_sq += x * x;
+            if let Some(se) = se {
+                spread.explained.0 += se * se;
+                spread.explained.1 += 1;
+            }
+        }
+        spread
     }
-    let n = rest.len();
-    if n < MIN_CELLS_FOR_SPREAD {
-        return 0.0;
+
+    /// The spread between cells that their own samples cannot show, for judging
+    /// `change`: over the other cells of its group (itself left out, so that a real
+    /// regression does not widen its own band), the variance of their log changes less
+    /// the mean variance their own samples explain, when positive. The observed spread
+    /// holds both; adding the whole of it to a cell's own standard error would count
+    /// the sample noise twice. Without samples (CSV runs) the whole spread stands. Zero
+    /// with too few cells.
+    fn without(&self, change: &SpeedChange) -> f64 {
+        let x = change.change.ln_1p();
+        let (mut n, mut sum, mut sum_sq) = (self.n, self.sum, self.sum_sq);
+        let (mut explained, mut with_se) = self.explained;
+        if x.is_finite() && n > 0 {
+            n -= 1;
+            sum -= x;
+            sum_sq -= x * x;
+            if let Some(se) = change.se_own {
+                explained -= se * se;
+                with_se -= 1;
+            }
+        }
+        if n < MIN_CELLS_FOR_SPREAD {
+            return 0.0;
+        }
+        let variance = sample_sd(n, sum, sum_sq).powi(2);
+        let explained = if with_se == n {
+            explained / n as f64
+        } else {
+            0.0
+        };
+        (variance - explained).max(0.0).sqrt()
     }
-    let sum: f64 = rest.iter().map(|(x, _)| x).sum();
-    let sum_sq: f64 = rest.iter().map(|(x, _)| x * x).sum();
-    let variance = sample_sd(n, sum, sum_sq).powi(2);
-    let explained: Vec<f64> = rest
-        .iter()
-        .filter_map(|(_, se)| se.map(|s| s * s))
-        .collect();
-    let explained = if explained.len() == n {
-        explained.iter().sum::<f64>() / n as f64
-    } else {
-        0.0
-    };
-    (variance - explained).max(0.0).sqrt()
 }
 
 /// Per payload and direction, the reference's own absolute change and the median
@@ -314,14 +356,11 @@ fn between_cell_spread(others: &[(f64, Option<f64>)], change: &SpeedChange) -> f
 /// cells, so that it holds the within-cell and between-cell noise alike. Bonferroni over
 /// the changes reported.
 fn machine_changes(absolute: &[AbsoluteChange], threshold: f64) -> Vec<MachineChange> {
-    let pairs = groups(absolute.iter().map(|a| (a.payload.as_str(), a.direction)));
-    let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / (2 * pairs.len()).max(1) as f64);
+    let groups = grouped(absolute.iter().map(|a| (a.payload.as_str(), a.direction)));
+    let z = normal_quantile(1.0 - FAMILY_ERROR_RATE / (2 * groups.len()).max(1) as f64);
     let mut changes = Vec::new();
-    for (payload, direction) in pairs {
-        let in_group: Vec<&AbsoluteChange> = absolute
-            .iter()
-            .filter(|a| a.payload == payload && a.direction == direction)
-            .collect();
+    for ((payload, direction), members) in groups {
+        let in_group: Vec<&AbsoluteChange> = members.iter().map(|&i| &absolute[i]).collect();
         if let Some(reference) = in_group.iter().find(|a| a.is_reference) {
             let mut change = reference.change.clone();
             change.noise = change.se_within.map(|se| z * se);

@@ -43,7 +43,7 @@ impl std::fmt::Display for RowKey {
 }
 
 /// One speed's direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// Compression.

@@ -49,7 +49,7 @@ fn payload_files_that_cannot_be_measured() {
     }
     refuses(
         &["run", "--payload", &path("huge.json")],
-        "is 300.0 MiB (314572800 bytes); codecbench measures bodies up to 256 MiB",
+        "is 300.0 MiB (314572800 bytes); codecbench reads up to 256 MiB",
     );
     refuses(
         &["run", "--payload", "medium"],

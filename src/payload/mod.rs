@@ -183,20 +183,8 @@ pub fn load(
                 content_type: None,
             }),
             PayloadSource::Path(path) if path.is_dir() => {
-                let mut files = Vec::new();
-                let entries = std::fs::read_dir(path)
-                    .with_context(|| format!("cannot read directory {}", path.display()))?;
-                for entry in entries {
-                    let entry = entry
-                        .with_context(|| format!("cannot read directory {}", path.display()))?;
-                    if entry.path().is_file() {
-                        files.push(entry.path());
-                    }
-                }
-                if files.is_empty() {
-                    bail!("payload directory {} holds no files", path.display());
-                }
-                files.sort();
+                let (files, skipped) = directory_files(path)?;
+                notes.extend(skipped);
                 for file in files {
                     payloads.push(read_file(&file)?);
                 }
@@ -218,6 +206,40 @@ pub fn load(
     Ok((payloads, notes))
 }
 
+/// The regular files of `directory`, sorted by name, and a note for each left out: a
+/// dotfile (`.env`, `.git`) is never a payload, nor a file whose real path, links
+/// followed, lies outside the directory (`serve` would hand it to any client).
+fn directory_files(directory: &Path) -> Result<(Vec<std::path::PathBuf>, Vec<String>)> {
+    let cannot_read = || format!("cannot read directory {}", directory.display());
+    let root = directory.canonicalize().with_context(cannot_read)?;
+    let (mut files, mut skipped) = (Vec::new(), Vec::new());
+    for entry in std::fs::read_dir(directory).with_context(cannot_read)? {
+        let path = entry.with_context(cannot_read)?.path();
+        let hidden = path
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with('.'));
+        let inside = path
+            .canonicalize()
+            .is_ok_and(|real| real.starts_with(&root));
+        match (path.is_file(), hidden, inside) {
+            (false, _, _) => {}
+            (true, true, _) => skipped.push(format!("skipped {}: a dotfile", path.display())),
+            (true, false, false) => skipped.push(format!(
+                "skipped {}: a link to a file outside {}",
+                path.display(),
+                directory.display()
+            )),
+            (true, false, true) => files.push(path),
+        }
+    }
+    if files.is_empty() {
+        bail!("payload directory {} holds no files", directory.display());
+    }
+    files.sort();
+    skipped.sort();
+    Ok((files, skipped))
+}
+
 /// The name of a generated payload of `count` records: `30 records`.
 pub fn records_name(count: u64) -> String {
     match count {
@@ -227,29 +249,7 @@ pub fn records_name(count: u64) -> String {
 }
 
 fn read_file(path: &Path) -> Result<Payload> {
-    use std::io::Read;
-    let cannot_read = || format!("cannot read payload file {}", path.display());
-    let file = std::fs::File::open(path).with_context(cannot_read)?;
-    let too_big = |size: u64| {
-        anyhow::anyhow!(
-            "payload file {} is {:.1} MiB ({size} bytes); codecbench measures bodies up to {} MiB",
-            path.display(),
-            size as f64 / 1024.0 / 1024.0,
-            MAX_PAYLOAD_BYTES / 1024 / 1024
-        )
-    };
-    let size = file.metadata().with_context(cannot_read)?.len();
-    if size > MAX_PAYLOAD_BYTES {
-        return Err(too_big(size));
-    }
-    // Read at most one byte past the limit, in case the file grew since.
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(MAX_PAYLOAD_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(cannot_read)?;
-    if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
-        return Err(too_big(bytes.len() as u64));
-    }
+    let bytes = read_limited(path, MAX_PAYLOAD_BYTES, "payload file")?;
     if bytes.is_empty() {
         bail!("payload file {} is empty", path.display());
     }
@@ -259,6 +259,36 @@ fn read_file(path: &Path) -> Result<Payload> {
         builtin: None,
         content_type: None,
     })
+}
+
+/// The whole of the file at `path`, at most `limit` bytes: a larger file is refused by
+/// its size before a byte is read, and one that grows past the limit as it is read (a
+/// device such as `/dev/zero`, a file still being written) one byte past it. `what`
+/// names the file in the error, e.g. `saved run`.
+pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let cannot_read = || format!("cannot read {what} {}", path.display());
+    let file = std::fs::File::open(path).with_context(cannot_read)?;
+    let too_big = |size: &str| {
+        anyhow::anyhow!(
+            "{what} {} is {size}; codecbench reads up to {} MiB",
+            path.display(),
+            limit / 1024 / 1024
+        )
+    };
+    let size = file.metadata().with_context(cannot_read)?.len();
+    if size > limit {
+        let mib = format!("{:.1} MiB ({size} bytes)", size as f64 / 1024.0 / 1024.0);
+        return Err(too_big(&mib));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(cannot_read)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big("larger than that, as read"));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -311,6 +341,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_gives_no_dotfile_and_no_link_out_of_it() {
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret");
+        std::fs::write(&secret, "password").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), "[1]").unwrap();
+        std::fs::write(dir.path().join("b.json"), "[2]").unwrap();
+        std::fs::write(dir.path().join(".env"), "TOKEN=1").unwrap();
+        std::os::unix::fs::symlink(&secret, dir.path().join("link.json")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("a.json"), dir.path().join("c.json")).unwrap();
+        let source = PayloadSource::Path(dir.path().to_path_buf());
+        let (payloads, notes) = load(&[source], 42, RngKind::Dotnet).unwrap();
+        let names: Vec<_> = payloads.iter().map(|p| p.bytes.clone()).collect();
+        assert_eq!(names, [b"[1]".to_vec(), b"[2]".to_vec(), b"[1]".to_vec()]);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains(".env: a dotfile"), "{notes:?}");
+        assert!(
+            notes[1].contains("link.json: a link to a file outside"),
+            "{notes:?}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_is_refused_one_byte_past_the_limit() {
+        let error = read_limited(Path::new("/dev/zero"), 1000, "saved run").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "saved run /dev/zero is larger than that, as read; codecbench reads up to 0 MiB"
+        );
     }
 
     #[test]

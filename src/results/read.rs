@@ -16,12 +16,21 @@ use crate::vocab::Encoding;
 /// Reads a run saved by `run`, `http` or `probe` (JSON or CSV); the format is told by
 /// the content.
 pub fn load(path: &Path) -> Result<LoadedRun> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = read_saved(path)?;
     let label = path
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
     parse(&bytes, &label, &path.display().to_string())
+}
+
+/// The largest saved run read: 256 MiB, a hundred times the reference run's JSON and
+/// room for a million CSV rows; a larger file is refused before it is read.
+pub const MAX_SAVED_RUN_BYTES: u64 = 256 * 1024 * 1024;
+
+/// A saved run's bytes, at most [`MAX_SAVED_RUN_BYTES`].
+fn read_saved(path: &Path) -> Result<Vec<u8>> {
+    crate::payload::read_limited(path, MAX_SAVED_RUN_BYTES, "saved run")
 }
 
 /// Parses a saved run from `bytes`, calling it `label`; errors name it `source`. Any
@@ -58,7 +67,7 @@ pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
 /// `pool`). CSV (medians only), `http` and `probe` runs are refused.
 pub fn load_report(path: &Path) -> Result<RunReport> {
     let source = path.display();
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+    let bytes = read_saved(path)?;
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         bail!("{source} is not a JSON run: pool reads the files `run --export-json` writes");
     }

@@ -4,6 +4,8 @@ pub mod instructions;
 pub mod runner;
 pub mod schedule;
 
+use std::collections::BTreeMap;
+
 use crate::codec::Codec;
 use crate::process::interrupt;
 use crate::results::codec::{CellResult, PayloadResult};
@@ -62,10 +64,11 @@ pub fn default_iterations(bytes: usize) -> u32 {
 
 /// Measures every codec × level on one payload, in `plan.rounds` rounds that each visit
 /// every cell (see [`runner`]), and with a precision further rounds for the cells that
-/// need them. The rounds stop as soon as every cell is done. As each cell finishes it
-/// joins the result, in the order the cells were given, and `on_cell` sees the result
-/// so far with the new cell's index in it, so the caller can print the cell and save
-/// everything finished. An error from `on_cell` stops the payload and is returned.
+/// need them. The rounds stop as soon as every cell is done. Cells join the result in the
+/// order they were given, whatever order they finish in (a cell that finishes before an
+/// earlier one waits for it), and `on_cell` sees the result so far with the new cell's
+/// index in it, so the caller can print the cell and save everything finished. An error
+/// from `on_cell` stops the payload and is returned.
 ///
 /// A stop request ([`interrupt`]) ends the payload after the iteration in flight: cells
 /// with samples in both directions join the result with what they have, the rest are
@@ -89,7 +92,8 @@ pub fn run_payload(
         cells: &cells,
         runs: cells.iter().map(|_| None).collect(),
         done: vec![false; cells.len()],
-        finished: Vec::new(),
+        waiting: BTreeMap::new(),
+        next: 0,
     };
     // Each cell says when it is done (its planned rounds, or its precision), so the
     // rounds end as soon as every cell is.
@@ -101,10 +105,12 @@ pub fn run_payload(
     }
     if interrupt::requested() {
         result.interrupted = true;
-        for index in 0..cells.len() {
-            if let Some(run) = payload.runs[index].take().filter(|run| run.has_samples()) {
-                let position = payload.add(&mut result, index, run.finish());
-                on_cell(&result, position)?;
+        for index in payload.next..cells.len() {
+            let waiting = payload.waiting.remove(&index);
+            let partial = payload.runs[index].take().filter(|run| run.has_samples());
+            if let Some(cell) = waiting.or_else(|| partial.map(CellRun::finish)) {
+                result.cells.push(cell);
+                on_cell(&result, result.cells.len() - 1)?;
             }
         }
     }
@@ -119,17 +125,29 @@ struct Payload<'a> {
     cells: &'a [(&'a dyn Codec, i32)],
     runs: Vec<Option<CellRun<'a>>>,
     done: Vec<bool>,
-    /// Indices of the finished cells, sorted: where each sits in the result.
-    finished: Vec<usize>,
+    /// Cells that finished before an earlier one, by index, waiting for it.
+    waiting: BTreeMap<usize, CellResult>,
+    /// The index of the next cell to join the result.
+    next: usize,
 }
 
 impl<'a> Payload<'a> {
-    /// Adds the finished cell `index` to `result` in setting order; returns where.
-    fn add(&mut self, result: &mut PayloadResult, index: usize, cell: CellResult) -> usize {
-        let position = self.finished.partition_point(|&i| i < index);
-        self.finished.insert(position, index);
-        result.cells.insert(position, cell);
-        position
+    /// Hands the finished cell `index` on, with every waiting cell it lets through, in
+    /// the order the cells were given.
+    fn finished(
+        &mut self,
+        result: &mut PayloadResult,
+        index: usize,
+        cell: CellResult,
+        on_cell: &mut dyn FnMut(&PayloadResult, usize) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        self.waiting.insert(index, cell);
+        while let Some(cell) = self.waiting.remove(&self.next) {
+            result.cells.push(cell);
+            self.next += 1;
+            on_cell(result, result.cells.len() - 1)?;
+        }
+        Ok(())
     }
 
     /// Measures round `round` of every cell not yet done.
@@ -170,8 +188,7 @@ impl<'a> Payload<'a> {
             if run.done_after(round) {
                 let cell = self.runs[index].take().expect("measured above").finish();
                 self.done[index] = true;
-                let position = self.add(result, index, cell);
-                on_cell(result, position)?;
+                self.finished(result, index, cell, on_cell)?;
             }
         }
         Ok(())

@@ -84,6 +84,28 @@ pub fn clock_text(duration: Duration) -> String {
     }
 }
 
+/// A size in bytes: `4096`, `16KiB`, `64MiB`, `1GiB` (also `K`, `KB`, `M`, `MB`, `G`,
+/// `GB`, as binary multiples); `None` for anything else or an overflow.
+///
+/// ```
+/// assert_eq!(codecbench::format::parse_bytes("64MiB"), Some(64 << 20));
+/// ```
+pub fn parse_bytes(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let number: u64 = text[..digits].parse().ok()?;
+    let unit: u64 = match text[digits..].trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return None,
+    };
+    number.checked_mul(unit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ mod compare;
 mod gate;
 mod har;
 mod hardening;
+mod hostile;
 mod http;
 mod instructions;
 mod layers;

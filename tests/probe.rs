@@ -4,7 +4,7 @@ use crate::common;
 use crate::servers;
 
 use codecbench::payload::{generate, RngKind};
-use common::{bad_input, codecbench};
+use common::{bad_input, codecbench, probe_row as row};
 use serde_json::Value;
 use servers::{fetch, installed, BROTLI_FILTER, BROTLI_STATIC};
 
@@ -37,15 +37,6 @@ fn probe(url: &str, extra: &[&str]) -> (Option<i32>, Value, String) {
     assert!(!stderr.contains("panicked"), "{stderr}");
     let report = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
     (output.status.code(), report, stderr)
-}
-
-fn row<'a>(report: &'a Value, accept: &str) -> &'a Value {
-    report["urls"][0]["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["accept_encoding"] == accept)
-        .unwrap()
 }
 
 #[test]

@@ -19,6 +19,16 @@ pub struct ProbeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub duration: f64,
 
+    /// The longest one request may take, in seconds, connecting and the TLS and HTTP
+    /// handshakes included (0.1 to 600), as curl's --max-time.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub timeout: f64,
+
+    /// The most bytes one body may hold, as sent or decoded, and a dictionary too,
+    /// e.g. 64MiB (the default) or 1GiB; a body past it fails its row.
+    #[arg(long, value_name = "BYTES", default_value = "64MiB")]
+    pub max_body: String,
+
     /// Connections per Accept-Encoding, each sending one request at a time (1 to 64).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub concurrency: usize,

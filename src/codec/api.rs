@@ -52,20 +52,9 @@ impl Api {
     }
 }
 
-/// `4096`, `16KiB`, `1MiB` (also `K`, `KB`, `M`, `MB`, as binary multiples).
+/// A flush size: [`crate::format::parse_bytes`] within `u32`.
 fn parse_size(text: &str) -> Option<u32> {
-    let text = text.trim();
-    let digits = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let number: u32 = text[..digits].parse().ok()?;
-    let unit = match text[digits..].to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1024,
-        "m" | "mb" | "mib" => 1024 * 1024,
-        _ => return None,
-    };
-    number.checked_mul(unit)
+    u32::try_from(crate::format::parse_bytes(text)?).ok()
 }
 
 /// The server library's adapter for `kind` handed its body through `api` (not

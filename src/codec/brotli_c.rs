@@ -15,6 +15,7 @@ use brotlic_sys::{
     BrotliEncoderParameter_BROTLI_PARAM_QUALITY, BrotliEncoderSetParameter, BrotliEncoderState,
 };
 
+use super::bounded::Overrun;
 use brotlic::{BrotliEncoderOptions, CompressorWriter, DecompressorReader, Quality, WindowSize};
 
 use super::invalid_input;
@@ -179,21 +180,24 @@ pub(crate) fn compress_with_dictionary(
     }
 }
 
-/// Decompresses a stream made against `dictionary` (`BrotliDecoderAttachDictionary`).
+/// Decompresses a stream made against `dictionary` (`BrotliDecoderAttachDictionary`),
+/// at most `limit` bytes of output, a chunk at a time (see [`super::bounded`]).
 pub(crate) fn decompress_with_dictionary(
     dictionary: &[u8],
     compressed: &[u8],
-) -> io::Result<Vec<u8>> {
+    limit: u64,
+) -> Result<Vec<u8>, Overrun> {
     use brotlic_sys::{
         BrotliDecoderResult_BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT as MORE_OUTPUT,
         BrotliDecoderResult_BROTLI_DECODER_RESULT_SUCCESS as SUCCESS,
     };
+    let failed = |why: &str| Overrun::Failed(io::Error::other(why.to_string()));
     // SAFETY: `dictionary` and `compressed` outlive the decoder, destroyed below; every
     // pointer passed points into them or `chunk` with the lengths beside it.
     unsafe {
         let state = brotlic_sys::BrotliDecoderCreateInstance(None, None, ptr::null_mut());
         if state.is_null() {
-            return Err(io::Error::other("BrotliDecoderCreateInstance failed"));
+            return Err(failed("BrotliDecoderCreateInstance failed"));
         }
         let attached = brotlic_sys::BrotliDecoderAttachDictionary(
             state,
@@ -206,7 +210,10 @@ pub(crate) fn decompress_with_dictionary(
         let mut chunk = vec![0u8; 64 * 1024];
         let result = loop {
             if attached == 0 {
-                break Err(io::Error::other("BrotliDecoderAttachDictionary failed"));
+                break Err(failed("BrotliDecoderAttachDictionary failed"));
+            }
+            if crate::process::interrupt::requested() {
+                break Err(Overrun::Stopped);
             }
             let mut next_out = chunk.as_mut_ptr();
             let mut available_out = chunk.len();
@@ -218,15 +225,15 @@ pub(crate) fn decompress_with_dictionary(
                 &mut next_out,
                 ptr::null_mut(),
             );
-            output.extend_from_slice(&chunk[..chunk.len() - available_out]);
+            let produced = chunk.len() - available_out;
+            if output.len() as u64 + produced as u64 > limit {
+                break Err(Overrun::TooLarge { limit });
+            }
+            output.extend_from_slice(&chunk[..produced]);
             match status {
                 SUCCESS => break Ok(output),
                 MORE_OUTPUT => continue,
-                _ => {
-                    break Err(io::Error::other(
-                        "a brotli body does not decode with the dictionary",
-                    ))
-                }
+                _ => break Err(failed("a brotli body does not decode with the dictionary")),
             }
         };
         brotlic_sys::BrotliDecoderDestroyInstance(state);

@@ -5,6 +5,7 @@
 //! call.
 
 pub mod api;
+pub mod bounded;
 mod brotli;
 pub(crate) mod brotli_c;
 mod gzip;

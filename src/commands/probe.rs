@@ -21,6 +21,7 @@ pub fn run(config: ProbeConfig) -> crate::error::Result {
         concurrency: config.load.concurrency,
         server: config.server.map(|s| s.name().to_string()),
         urls: Vec::new(),
+        interrupted: false,
     };
     for target in &config.targets {
         if interrupt::requested() {
@@ -41,6 +42,7 @@ pub fn run(config: ProbeConfig) -> crate::error::Result {
         let url = crate::http::probing::probe_url(target, probing);
         report.urls.push(url);
     }
+    report.interrupted = interrupt::requested();
     let subject = Subject::Probe(&report);
     let files = SavedFiles(config.exports.clone());
     files.write(&subject).failing()?;

@@ -9,6 +9,10 @@ use crate::export::Format;
 use crate::http::probe::{target, ProbeLoad, Target};
 use crate::vocab::Server;
 
+/// The highest `--max-body`: 4 GiB, past which probe would hold the identity body,
+/// a decoded copy and a dictionary of that size at once.
+const MAX_BODY_CEILING: u64 = 4 << 30;
+
 /// Settings of `codecbench probe`.
 pub struct ProbeConfig {
     /// Where to send requests.
@@ -54,6 +58,17 @@ impl ProbeConfig {
                 args.duration
             );
         }
+        if !(args.timeout.is_finite() && (0.1..=600.0).contains(&args.timeout)) {
+            bail!("--timeout {} must be 0.1 to 600 seconds", args.timeout);
+        }
+        let max_body = crate::format::parse_bytes(&args.max_body)
+            .filter(|bytes| (1..=MAX_BODY_CEILING).contains(bytes))
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--max-body '{}' must be 1 byte to 4GiB, e.g. 64MiB",
+                    args.max_body
+                )
+            })?;
         if !(1..=64).contains(&args.concurrency) {
             bail!("--concurrency {} must be 1 to 64", args.concurrency);
         }
@@ -77,6 +92,8 @@ impl ProbeConfig {
                 duration: Duration::from_secs_f64(args.duration),
                 concurrency: args.concurrency,
                 insecure: args.insecure,
+                timeout: Duration::from_secs_f64(args.timeout),
+                max_body,
             },
             server: args.server,
             format: args.output.format,

@@ -236,6 +236,7 @@ pub(crate) mod fixtures {
                 rows: vec![row("identity", "identity", 298_727.0, 0.6), gzip, br],
                 dictionary: None,
             }],
+            interrupted: false,
         }
     }
 }

@@ -35,9 +35,6 @@ pub(super) struct Outcome {
 /// How long a request may take past the load's deadline before it counts as failed.
 const GRACE: Duration = Duration::from_secs(2);
 
-/// How often a request in flight looks for a stop request.
-const STOP_POLL: Duration = Duration::from_millis(50);
-
 /// A connection to `address` whose bytes read are counted into `read`.
 async fn connect(
     address: std::net::SocketAddr,
@@ -97,13 +94,6 @@ pub(super) async fn client(
     outcome
 }
 
-/// Resolves once a stop (Ctrl-C, SIGTERM) is requested.
-async fn stopped() {
-    while !crate::process::interrupt::requested() {
-        tokio::time::sleep(STOP_POLL).await;
-    }
-}
-
 /// One request on `sender`, timed from sending to the last body byte, its body decoded
 /// and checked against the resource's. For `dcz` the client offers the dictionary it
 /// holds in `Available-Dictionary`.
@@ -147,7 +137,8 @@ async fn request(
     if content_encoding != expected {
         bail!("Content-Encoding was {content_encoding:?}, expected {expected:?}");
     }
-    let decoded = decode(content_encoding.as_deref(), &body, offered)?;
+    let limit = payload.len() as u64;
+    let decoded = decode(content_encoding.as_deref(), &body, offered, limit)?;
     if decoded != payload {
         bail!(
             "the decoded body ({} bytes) differs from the payload ({} bytes)",
@@ -194,7 +185,7 @@ pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>
             .map(|v| v.to_str().unwrap_or("?").to_string());
         let body = response.into_body().collect().await?.to_bytes();
         let _ = stop.send(());
-        if decode(chosen.as_deref(), &body, None)? != *payload {
+        if decode(chosen.as_deref(), &body, None, payload.len() as u64)? != *payload {
             bail!("the {chosen:?} body does not decode to the payload");
         }
         Ok(chosen)

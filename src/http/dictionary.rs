@@ -14,10 +14,12 @@
 //!   (C brotli's prepared-dictionary calls), window 22 (at most 16 MB is allowed).
 //! - A server that does not hold it answers as if no dictionary were offered.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _, Result};
+
+use crate::codec::bounded::read_bounded;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
@@ -118,8 +120,9 @@ impl Dictionary {
         }
     }
 
-    /// The body of a `coding` response, checked against this dictionary's hash.
-    pub fn decode(&self, coding: Coding, encoded: &[u8]) -> Result<Vec<u8>> {
+    /// The body of a `coding` response, checked against this dictionary's hash, at most
+    /// `limit` bytes decoded (see [`crate::codec::bounded`]).
+    pub fn decode(&self, coding: Coding, encoded: &[u8], limit: u64) -> Result<Vec<u8>> {
         let (name, magic) = (coding.token(), coding.magic());
         let header = magic.len() + 32;
         if encoded.len() < header || &encoded[..magic.len()] != magic {
@@ -133,12 +136,19 @@ impl Dictionary {
             Coding::Dcz => {
                 let mut decoder =
                     zstd::stream::read::Decoder::with_ref_prefix(stream, &self.bytes)?;
-                let mut body = Vec::new();
-                decoder.read_to_end(&mut body).map(|_| body)
+                decoder.window_log_max(self.dcz_window_log_max())?;
+                read_bounded(decoder, limit)
             }
-            Coding::Dcb => brotli_c::decompress_with_dictionary(&self.bytes, stream),
+            Coding::Dcb => brotli_c::decompress_with_dictionary(&self.bytes, stream, limit),
         };
-        body.with_context(|| format!("the {name} stream does not decode with the dictionary"))
+        body.map_err(|error| error.naming(name))
+    }
+
+    /// The largest window a dcz frame may use with this dictionary (RFC 9842 §5): 8 MB,
+    /// or 1.25 times the dictionary where that is more, up to 128 MB.
+    fn dcz_window_log_max(&self) -> u32 {
+        let allowed = (self.bytes.len() as u64 * 5 / 4).clamp(1 << WINDOW_LOG, 1 << 27);
+        u64::BITS - (allowed - 1).leading_zeros()
     }
 }
 
@@ -248,7 +258,9 @@ mod tests {
     #[test]
     fn a_dcz_body_made_by_another_encoder_decodes() {
         let dictionary = Dictionary::new(b"A dictionary".to_vec());
-        let body = dictionary.decode(Coding::Dcz, &CHROMIUM_DCZ).unwrap();
+        let body = dictionary
+            .decode(Coding::Dcz, &CHROMIUM_DCZ, 1 << 30)
+            .unwrap();
         assert_eq!(
             body,
             b"This is compressed test data using a test dictionary"
@@ -263,11 +275,19 @@ mod tests {
         let encoded = dictionary.encode(Coding::Dcz, &body, 3).unwrap();
         assert_eq!(encoded[..8], DCZ_MAGIC);
         assert_eq!(encoded[8..40], dictionary.hash);
-        assert_eq!(dictionary.decode(Coding::Dcz, &encoded).unwrap(), body);
+        assert_eq!(
+            dictionary.decode(Coding::Dcz, &encoded, 1 << 30).unwrap(),
+            body
+        );
         let other = Dictionary::new(b"another".to_vec());
-        let message = other.decode(Coding::Dcz, &encoded).unwrap_err().to_string();
+        let message = other
+            .decode(Coding::Dcz, &encoded, 1 << 30)
+            .unwrap_err()
+            .to_string();
         assert!(message.contains("another dictionary"), "{message}");
-        assert!(dictionary.decode(Coding::Dcz, &encoded[..20]).is_err());
+        assert!(dictionary
+            .decode(Coding::Dcz, &encoded[..20], 1 << 30)
+            .is_err());
     }
 
     #[test]
@@ -307,7 +327,9 @@ mod tests {
     #[test]
     fn a_dcb_body_made_by_another_encoder_decodes_and_ours_round_trips() {
         let dictionary = Dictionary::new(b"A dictionary".to_vec());
-        let body = dictionary.decode(Coding::Dcb, &CHROMIUM_DCB).unwrap();
+        let body = dictionary
+            .decode(Coding::Dcb, &CHROMIUM_DCB, 1 << 30)
+            .unwrap();
         assert_eq!(
             body,
             b"This is compressed test data using a test dictionary"
@@ -317,7 +339,10 @@ mod tests {
         let dictionary = Dictionary::new(previous);
         let encoded = dictionary.encode(Coding::Dcb, &next, 5).unwrap();
         assert_eq!(encoded[..4], DCB_MAGIC);
-        assert_eq!(dictionary.decode(Coding::Dcb, &encoded).unwrap(), next);
+        assert_eq!(
+            dictionary.decode(Coding::Dcb, &encoded, 1 << 30).unwrap(),
+            next
+        );
         // The dictionary is what makes it small.
         use crate::codec::Codec;
         let plain = crate::codec::Brotli(crate::codec::BrotliLibrary::C)

@@ -45,6 +45,16 @@ pub use encoding::{Encoding, BROWSER_ACCEPT_ENCODING};
 use server::{start_server, ServerThread};
 use shaping::{Counting, Throttled};
 
+/// How often a request in flight looks for a stop request.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
+/// Resolves once a stop (Ctrl-C, SIGTERM) is requested.
+async fn stopped() {
+    while !crate::process::interrupt::requested() {
+        tokio::time::sleep(STOP_POLL).await;
+    }
+}
+
 /// How much load to send per encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Load {

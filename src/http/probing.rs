@@ -5,12 +5,13 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, Context as _, Result};
 
 use super::dictionary::{Coding, Dictionary};
 use super::encoding::decode;
 use super::offer;
 use super::probe::{exchange_all, target, Exchange, ProbeLoad, Target};
+use crate::process::interrupt;
 use crate::results::probe::{OfferedDictionary, ProbeRow, UrlResult};
 use crate::stats::percentile;
 use crate::vocab::{CodecKind, Server, BROWSER_ACCEPT_ENCODING};
@@ -34,12 +35,16 @@ pub struct Probing<'a> {
 }
 
 /// Probes `target` with every [`ACCEPT_ENCODINGS`] value, and `dcz` and `dcb` against
-/// the dictionary the server offers, if it offers one.
+/// the dictionary the server offers, if it offers one. A stop request ends it with the
+/// rows measured so far, the row in flight marked as stopped.
 pub fn probe_url(target: &Target, probing: Probing) -> UrlResult {
     let (identity, first) = probe_one(target, "identity", probing.headers, probing.load, None);
     let reference = first.as_ref().map(|e| e.body.to_vec());
     let mut rows = vec![identity];
     for accept in &ACCEPT_ENCODINGS[1..] {
+        if interrupt::requested() {
+            break;
+        }
         let row = match &reference {
             Some(body) => {
                 probe_one(
@@ -63,9 +68,11 @@ pub fn probe_url(target: &Target, probing: Probing) -> UrlResult {
             link.and_then(offer::linked_dictionary)
                 .map(|d| offer::resolve(target, d))
         })
+        .filter(|_| !interrupt::requested())
         .map(|url| {
+            let linked = probing.dictionary.is_none();
             let (dictionary_rows, bytes) =
-                with_dictionary(target, probing, &url, reference.as_deref());
+                with_dictionary(target, probing, &url, linked, reference.as_deref());
             rows.extend(dictionary_rows);
             OfferedDictionary { url, bytes }
         });
@@ -75,7 +82,9 @@ pub fn probe_url(target: &Target, probing: Probing) -> UrlResult {
             row.server_extra_ms = Some(row.ttfb_p50_ms - identity_ttfb);
         }
         if let (Some(server), Some(body)) = (probing.server, &reference) {
-            predict(row, server, body);
+            if !interrupt::requested() {
+                predict(row, server, body);
+            }
         }
     }
     UrlResult {
@@ -89,15 +98,17 @@ pub fn probe_url(target: &Target, probing: Probing) -> UrlResult {
 const NO_REFERENCE: &str = "the identity request failed, so nothing to compare with";
 
 /// The `dcz` and `dcb` rows against the dictionary at `url`, each request naming it in
-/// `Available-Dictionary`; and the dictionary's size, when it could be fetched.
+/// `Available-Dictionary`; and the dictionary's size, when it could be fetched. A
+/// `linked` dictionary (named by the page's `Link`) must share the page's origin.
 fn with_dictionary(
     target: &Target,
     probing: Probing,
     url: &str,
+    linked: bool,
     reference: Option<&[u8]>,
 ) -> (Vec<ProbeRow>, Option<u64>) {
     let codings = [Coding::Dcz, Coding::Dcb];
-    let dictionary = match fetch_dictionary(url, probing) {
+    let dictionary = match fetch_dictionary(target, url, linked, probing) {
         Ok(dictionary) => dictionary,
         Err(error) => {
             let why = format!("the dictionary at {url}: {error:#}");
@@ -128,20 +139,39 @@ fn with_dictionary(
     (rows.to_vec(), Some(dictionary.bytes().len() as u64))
 }
 
-/// Fetches the dictionary at `url` once, as every request is sent (its headers, its TLS
+/// Fetches the dictionary at `url` for `page` once, as every request is sent (its TLS
 /// settings) and checked (a redirect or non-2xx status is an error), decoded if it came
-/// compressed.
-fn fetch_dictionary(url: &str, probing: Probing) -> Result<Dictionary> {
+/// compressed, at most `--max-body` bytes either way. The `-H` headers go with it only
+/// to the page's own origin; a `linked` dictionary of another origin is not fetched at
+/// all (RFC 9842 §3 has the client fetch it as the page's own resource).
+fn fetch_dictionary(
+    page: &Target,
+    url: &str,
+    linked: bool,
+    probing: Probing,
+) -> Result<Dictionary> {
+    let source = target(url)?;
+    let same_origin = page.same_origin(&source);
+    if linked && !same_origin {
+        return Err(anyhow!(
+            "the page links a dictionary of another origin ({}), which probe does not fetch: \
+             pass it as --dictionary URL (it is then fetched without the -H headers)",
+            source.origin()
+        ));
+    }
+    let headers: &[(String, String)] = if same_origin { probing.headers } else { &[] };
     let once = ProbeLoad {
         requests: 1,
         ..probing.load
     };
-    let (row, first) = probe_one(&target(url)?, "identity", probing.headers, once, None);
+    let (row, first) = probe_one(&source, "identity", headers, once, None);
     if let Some(why) = row.failure {
         return Err(anyhow!(why));
     }
     let first = first.ok_or_else(|| anyhow!("no response"))?;
-    let bytes = decode(first.content_encoding.as_deref(), &first.body, None)?;
+    let limit = probing.load.max_body;
+    let bytes = decode(first.content_encoding.as_deref(), &first.body, None, limit)
+        .context("--max-body bounds a dictionary too")?;
     if bytes.is_empty() {
         return Err(anyhow!("it is empty"));
     }
@@ -199,7 +229,12 @@ fn check(exchange: &Exchange, reference: Option<Reference>) -> Result<()> {
         return Ok(());
     };
     let coding = exchange.content_encoding.as_deref();
-    let decoded = decode(coding, &exchange.body, dictionary)?;
+    // One byte past the identity body's length cannot be right: stop there.
+    let decoded =
+        decode(coding, &exchange.body, dictionary, reference.len() as u64).with_context(|| {
+            let length = crate::format::thousands(reference.len() as u64);
+            format!("checked against the identity body ({length} bytes)")
+        })?;
     if decoded != reference {
         return Err(anyhow!(
             "the {} body decodes to {} bytes that differ from the identity body ({} bytes)",
@@ -234,6 +269,9 @@ fn probe_one(
     };
     let result = exchange_all(target, accept, headers, load, &each);
     let seen = seen.into_inner().expect("no panic holds it");
+    if interrupt::requested() {
+        return (failed(accept, "stopped before it finished"), None);
+    }
     if let Err(error) = result {
         return (failed(accept, format!("{error:#}")), None);
     }

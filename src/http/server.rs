@@ -248,7 +248,7 @@ mod tests {
                 .await
                 .unwrap();
             let decoded = match expected {
-                Some(_) => dictionary.decode(Coding::Dcz, &body).unwrap(),
+                Some(_) => dictionary.decode(Coding::Dcz, &body, 1 << 30).unwrap(),
                 None => body.to_vec(),
             };
             assert_eq!(decoded, *resource.body);

@@ -32,7 +32,8 @@ pub fn client_config(insecure: bool) -> Result<Arc<rustls::ClientConfig>> {
     Ok(Arc::new(config))
 }
 
-/// The TLS handshake with `host` over `stream`.
+/// The TLS handshake with `host` over `stream`; a failure says what went wrong: a
+/// certificate (where `--insecure` helps), or a peer that does not speak TLS.
 pub async fn connect<S: AsyncRead + AsyncWrite + Unpin>(
     config: &Arc<rustls::ClientConfig>,
     host: &str,
@@ -43,8 +44,20 @@ pub async fn connect<S: AsyncRead + AsyncWrite + Unpin>(
     TlsConnector::from(config.clone())
         .connect(name, stream)
         .await
-        .with_context(|| {
-            format!("TLS with {host} failed (a self-signed certificate? --insecure accepts it)")
+        .map_err(|error| {
+            let hint = match error
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<rustls::Error>())
+            {
+                Some(rustls::Error::InvalidCertificate(_)) => {
+                    " (a self-signed certificate? --insecure accepts it)"
+                }
+                Some(rustls::Error::InvalidMessage(_)) => {
+                    " (the server did not answer in TLS: is it an http:// URL?)"
+                }
+                _ => "",
+            };
+            anyhow::anyhow!("TLS with {host} failed{hint}: {error}")
         })
 }
 

@@ -29,6 +29,11 @@ pub struct ProbeReport {
     pub server: Option<String>,
     /// One entry per URL, in the order given.
     pub urls: Vec<UrlResult>,
+    /// Whether a stop request (Ctrl-C, SIGTERM) ended the probe before every URL and
+    /// `Accept-Encoding` was done: the rows are those finished, the one in flight
+    /// marked as stopped.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// Everything one URL answered.

@@ -167,3 +167,14 @@ pub fn stderr_of(child: &mut std::process::Child) -> String {
         .unwrap();
     stderr
 }
+
+/// The row a probe report's first URL has for `accept`.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn probe_row<'a>(report: &'a serde_json::Value, accept: &str) -> &'a serde_json::Value {
+    report["urls"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["accept_encoding"] == accept)
+        .unwrap_or_else(|| panic!("no {accept} row in {report}"))
+}

@@ -31,6 +31,12 @@ pub fn run(config: ServeConfig) -> crate::error::Result {
     }
     let (router, urls) = routes(&served, &config.encodings);
     let listener = listen(config.address)?;
+    if !config.address.ip().is_loopback() {
+        eprintln!(
+            "codecbench: warning: --bind {} reaches beyond this machine: anyone who can connect gets every payload served",
+            config.address.ip()
+        );
+    }
     let address = listener.local_addr().map_err(anyhow::Error::from)?;
     let mut out = std::io::stdout().lock();
     let mut announce = || -> std::io::Result<()> {
@@ -44,5 +50,9 @@ pub fn run(config: ServeConfig) -> crate::error::Result {
     drop(out);
     serve(router, listener).failing()?;
     eprintln!("stopped");
-    Ok(())
+    match crate::process::interrupt::by_sigterm() {
+        // SIGTERM says so in the exit code, as every other command's does.
+        true => Err(crate::error::Error::Interrupted("serve stopped".into())),
+        false => Ok(()),
+    }
 }

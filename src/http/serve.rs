@@ -155,24 +155,92 @@ pub fn listen(address: SocketAddr) -> Result<std::net::TcpListener> {
     Ok(listener)
 }
 
-/// Serves `router` on `listener` until a stop request (Ctrl-C, SIGTERM).
+/// How long a connection may wait for a request's head, idle between requests or
+/// half-sent (nginx's `client_header_timeout` and `keepalive_timeout`, shorter).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The most connections served at once; one more is closed as it is accepted. Idle and
+/// half-sent ones leave after [`HEADER_TIMEOUT`], so clients that hold connections open
+/// and send nothing hold no slot for long.
+pub const MAX_CONNECTIONS: usize = 4096;
+
+/// How long responses in flight get to finish once a stop is requested.
+const STOP_GRACE: Duration = Duration::from_millis(500);
+
+/// Serves `router` on `listener` until a stop request (Ctrl-C, SIGTERM), which ends
+/// every connection within [`STOP_GRACE`], whatever the clients do.
 pub fn serve(router: axum::Router, listener: std::net::TcpListener) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let slots = Arc::new(tokio::sync::Semaphore::new(connection_cap()));
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                while !crate::process::interrupt::requested() {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            })
-            .await
-            .context("the server stopped")
+        let mut connections = tokio::task::JoinSet::new();
+        loop {
+            let accepted = tokio::select! {
+                accepted = listener.accept() => accepted,
+                () = super::stopped() => break,
+            };
+            // A failed accept (out of descriptors, a reset) is the client's loss only.
+            let Ok((stream, _)) = accepted else {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            };
+            let Ok(slot) = slots.clone().try_acquire_owned() else {
+                continue; // full: the stream is dropped, which closes it
+            };
+            let service = hyper_util::service::TowerToHyperService::new(router.clone());
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            connections.spawn(async move {
+                let _ = connection.await;
+                drop(slot);
+            });
+            while connections.try_join_next().is_some() {}
+        }
+        drop(listener);
+        let drained = async { while connections.join_next().await.is_some() {} };
+        let _ = tokio::time::timeout(STOP_GRACE, drained).await;
+        connections.abort_all();
+        Ok(())
     })
+}
+
+/// [`MAX_CONNECTIONS`], or fewer where the file-descriptor limit is lower: the soft
+/// limit (often 1,024) is first raised towards the hard one, as nginx's
+/// `worker_rlimit_nofile` does, and 64 descriptors are left for the process itself.
+fn connection_cap() -> usize {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write one rlimit struct we own.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+                return MAX_CONNECTIONS;
+            }
+            let wanted = (MAX_CONNECTIONS as libc::rlim_t + 64).min(limit.rlim_max);
+            if wanted > limit.rlim_cur {
+                let raised = libc::rlimit {
+                    rlim_cur: wanted,
+                    rlim_max: limit.rlim_max,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                    limit.rlim_cur = wanted;
+                }
+            }
+        }
+        MAX_CONNECTIONS.min((limit.rlim_cur as usize).saturating_sub(64).max(1))
+    }
+    #[cfg(not(unix))]
+    MAX_CONNECTIONS
 }
 
 #[cfg(test)]

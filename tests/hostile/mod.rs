@@ -6,6 +6,7 @@
 
 mod files;
 mod peer;
+mod serve;
 
 use std::io::Write;
 use std::sync::OnceLock;

@@ -59,7 +59,7 @@ symlink_followed() {
 device_written_through() { exits 0 "$bin" run --payload single --json /dev/null "${quick[@]}" && [[ -c /dev/null ]]; }
 broken_pipe() {
   "$bin" run --payload small --codecs zstd,gzip --zstd-levels 1..6 --iterations 20 --quiet \
-    --format csv --json "$work/pipe.json" | head -1 >/dev/null
+    --processes 1 --format csv --json "$work/pipe.json" | head -1 >/dev/null
   [[ ${PIPESTATUS[0]} == 0 ]] && grep -q '"interrupted": true' "$work/pipe.json"
 }
 huge_level_range() { exits 2 "$bin" run --brotli-levels 0..100000000; }
@@ -99,7 +99,7 @@ sigterm_at_once() {
   sleep 0.05
   kill -TERM "$pid"
   wait "$pid"
-  [[ $? == 130 ]]
+  [[ $? == 143 ]]
 }
 sigint_during_http() {
   "$bin" http --payload small --duration 5 --json "$work/h.json" >/dev/null 2>&1 &
@@ -118,6 +118,87 @@ http_in_a_row() {
 }
 http_64_connections() { exits 0 "$bin" http --payload small --duration 1 --concurrency 64; }
 
+# peak_under MB COMMAND...: COMMAND's exit status, failing past MB of peak resident memory.
+peak_under() {
+  local mb=$1
+  shift
+  /usr/bin/time -f %M -o "$work/peak" "$@"
+  local code=$?
+  local kb
+  kb=$(tail -1 "$work/peak")
+  ((kb < mb * 1024)) || { echo "peak $((kb / 1024)) MB" >&2; return 1; }
+  return "$code"
+}
+# serve_python DIR HANDLER: a Python HTTP server on a free loopback port; sets $port, $server.
+serve_python() {
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  python3 - "$1" "$port" "$2" >/dev/null 2>&1 <<'PY' &
+import http.server, os, sys, zlib
+root, port, handler = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+os.chdir(root)
+class Bomb(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        accept = self.headers.get("Accept-Encoding", "")
+        if accept == "identity":
+            body, coding = b"a" * 1000, None
+        else:
+            body, coding = open("bomb.gz", "rb").read(), "gzip"
+        self.send_response(200)
+        if coding:
+            self.send_header("Content-Encoding", coding)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+cls = Bomb if handler == "bomb" else http.server.SimpleHTTPRequestHandler
+http.server.ThreadingHTTPServer(("127.0.0.1", port), cls).serve_forever()
+PY
+  server=$!
+  sleep 1
+}
+# python3 -m http.server answers HTTP/1.0 and closes each connection.
+probe_python_http_server() {
+  echo '{"a": 1}' >"$work/dir/page.json"
+  serve_python "$work/dir" plain
+  exits 0 "$bin" probe "http://127.0.0.1:$port/page.json" --requests 20
+  local code=$?
+  kill "$server"
+  return "$code"
+}
+# A gzip body that decodes to 10 GiB: stopped past the 1,000-byte identity body.
+probe_10_gib_gzip_bomb() {
+  python3 -c '
+import sys, zlib
+z = zlib.compressobj(9, zlib.DEFLATED, 31)
+zeros = bytes(1 << 20)
+with open(sys.argv[1], "wb") as out:
+    for _ in range(10 << 10):
+        out.write(z.compress(zeros))
+    out.write(z.flush())' "$work/dir/bomb.gz"
+  serve_python "$work/dir" bomb
+  peak_under 300 timeout 60 "$bin" probe "http://127.0.0.1:$port/" --requests 2 --quiet
+  local code=$?
+  kill "$server"
+  rm -f "$work/dir/bomb.gz"
+  [[ $code == 1 ]]
+}
+# compare of a million CSV rows against itself, within a minute.
+compare_a_million_rows() {
+  python3 - results/reference.csv "$work/million.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(rows[0])
+    for i in range(10102):
+        for r in rows[1:]:
+            w.writerow([f"{r[0]}-{i}"] + r[1:])
+PY
+  exits 0 "$bin" compare "$work/million.csv" "$work/million.csv"
+}
+
 case_ "an output equal to its input is refused, the input kept" output_is_input
 case_ "an output inside a payload directory is refused" output_inside_payload_dir
 case_ "plot -o X X is refused, X kept" plot_over_its_run
@@ -133,10 +214,13 @@ case_ "compare: compressed_bytes -5 in CSV is exit 2" negative_size_in_csv
 case_ "compare: a median of 0 in JSON is exit 2" zero_median_in_json
 case_ "--codecs gzip,zstd,gzip measures gzip once" codec_named_twice
 case_ "recommend on a run whose cells all failed is exit 2" recommend_all_failed
-case_ "SIGTERM 50 ms after start exits 130" sigterm_at_once
+case_ "SIGTERM 50 ms after start exits 143" sigterm_at_once
 case_ "SIGINT during http exits 130, the JSON valid" sigint_during_http
 case_ "$http_runs runs of http --payload small --duration 1 in a row" http_in_a_row
 case_ "http --concurrency 64" http_64_connections
+case_ "probe python3 -m http.server (HTTP/1.0, a connection a request)" probe_python_http_server
+case_ "probe a 10 GiB gzip bomb: exit 1, under 300 MB" probe_10_gib_gzip_bomb
+case_ "compare 1,000,098 CSV rows against themselves within 60 s" compare_a_million_rows
 # The same two with one core kept busy.
 (while :; do :; done) &
 busy=$!
@@ -145,5 +229,5 @@ case_ "http --concurrency 64, one core busy" http_64_connections
 kill "$busy" 2>/dev/null
 busy=
 
-echo "$((21 - failures)) passed, $failures failed"
+echo "$((24 - failures)) passed, $failures failed"
 ((failures == 0))

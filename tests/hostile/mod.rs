@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::common::probe_row as row;
 use brotlic::{BrotliEncoderOptions, CompressorWriter, Quality};
 use codecbench::http::dictionary::{DCB_MAGIC, DCZ_MAGIC};
-use peer::{response, run, Answer, Ended, Greeting, Peer};
+use peer::{response, run, Answer, Ended, Greeting, Peer, Signal};
 use serde_json::Value;
 use sha2::Digest;
 
@@ -275,20 +275,22 @@ fn a_stop_request_ends_probe_within_a_second_in_every_phase() {
     let handshake = Peer::start("127.0.0.1", Greeting::Mute, |_| Answer::Silent);
     let head = Peer::start("127.0.0.1", Greeting::Http, |_| Answer::Silent);
     let body = Peer::start("127.0.0.1", Greeting::Http, |_| Answer::Drip);
+    let tls = format!("https://{}/", handshake.address);
     let phases = [
-        (
-            "TLS handshake",
-            format!("https://{}/", handshake.address),
-            libc::SIGINT,
-            130,
-        ),
-        ("response head", head.url("/"), libc::SIGTERM, 143),
-        ("body", body.url("/"), libc::SIGINT, 130),
+        ("TLS handshake", tls, &handshake, libc::SIGINT, 130),
+        ("response head", head.url("/"), &head, libc::SIGTERM, 143),
+        ("body", body.url("/"), &body, libc::SIGINT, 130),
     ];
-    for (phase, url, signal, code) in phases {
+    for (phase, url, peer, number, code) in phases {
         let args = ["probe", &url, "--format", "json", "--quiet"];
-        let signal = Some((Duration::from_millis(700), signal));
-        let ended = run(&args, signal, Duration::from_secs(30));
+        // Signalled once probe has connected, and is in the phase.
+        let connected = || peer.accepted.load(std::sync::atomic::Ordering::SeqCst) > 0;
+        let signal = Signal {
+            number,
+            after: Duration::from_millis(300),
+            ready: &connected,
+        };
+        let ended = run(&args, Some(signal), Duration::from_secs(30));
         assert_eq!(ended.code, Some(code), "{phase}: {}", ended.stderr);
         let after = ended.after_signal.unwrap();
         assert!(after < Duration::from_secs(1), "{phase}: {after:?}");

@@ -3,7 +3,7 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -39,6 +39,8 @@ pub struct Peer {
     pub address: SocketAddr,
     /// Every request head it received, in order.
     pub seen: Arc<Mutex<Vec<String>>>,
+    /// Connections accepted so far.
+    pub accepted: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
 }
 
@@ -56,13 +58,15 @@ impl Peer {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let answer: Arc<Answering> = Arc::new(answer);
-        let (seen2, stop2) = (seen.clone(), stop.clone());
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let (seen2, stop2, accepted2) = (seen.clone(), stop.clone(), accepted.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 if stop2.load(Ordering::SeqCst) {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
+                accepted2.fetch_add(1, Ordering::SeqCst);
                 let (seen, stop, answer) = (seen2.clone(), stop2.clone(), answer.clone());
                 std::thread::spawn(move || serve(stream, greeting, &seen, &stop, &*answer));
             }
@@ -70,6 +74,7 @@ impl Peer {
         Peer {
             address,
             seen,
+            accepted,
             stop,
         }
     }
@@ -202,9 +207,19 @@ pub struct Ended {
     pub peak_mb: f64,
 }
 
-/// Runs codecbench with `args`, sending `signal` after the delay if given; kills it and
-/// fails the test if it is still running after `limit`.
-pub fn run(args: &[&str], signal: Option<(Duration, i32)>, limit: Duration) -> Ended {
+/// A signal to send a child once `ready` says so, and no sooner than `after`.
+pub struct Signal<'a> {
+    /// Its number, e.g. `libc::SIGINT`.
+    pub number: i32,
+    /// The least time from the start.
+    pub after: Duration,
+    /// Whether the child has reached the phase the signal is for.
+    pub ready: &'a dyn Fn() -> bool,
+}
+
+/// Runs codecbench with `args`, sending `signal` if given; kills it and fails the test
+/// if it is still running after `limit`.
+pub fn run(args: &[&str], signal: Option<Signal>, limit: Duration) -> Ended {
     let dir = tempfile::tempdir().unwrap();
     let (out, err) = (dir.path().join("out"), dir.path().join("err"));
     let start = Instant::now();
@@ -227,10 +242,10 @@ pub fn run(args: &[&str], signal: Option<(Duration, i32)>, limit: Duration) -> E
         if waited == pid {
             break (status, usage);
         }
-        if let Some((delay, number)) = signal {
-            if signalled.is_none() && start.elapsed() >= delay {
+        if let Some(signal) = &signal {
+            if signalled.is_none() && start.elapsed() >= signal.after && (signal.ready)() {
                 // SAFETY: signalling our own child by its pid.
-                unsafe { libc::kill(pid, number) };
+                unsafe { libc::kill(pid, signal.number) };
                 signalled = Some(Instant::now());
             }
         }

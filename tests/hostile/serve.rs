@@ -7,7 +7,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::peer::run;
+use super::peer::{run, Signal};
 
 /// `serve --port 0 --payload single --encodings identity` with at most 1,024 file
 /// descriptors, and the address it printed.
@@ -137,11 +137,12 @@ fn an_address_past_loopback_is_named_in_a_warning() {
         "--payload",
         "single",
     ];
-    let ended = run(
-        &args,
-        Some((Duration::from_millis(1500), libc::SIGTERM)),
-        Duration::from_secs(30),
-    );
+    let signal = Signal {
+        number: libc::SIGTERM,
+        after: Duration::from_millis(1500),
+        ready: &|| true,
+    };
+    let ended = run(&args, Some(signal), Duration::from_secs(30));
     assert_eq!(ended.code, Some(143), "{}", ended.stderr);
     let first = ended.stderr.lines().next().unwrap_or_default();
     assert!(

@@ -148,11 +148,6 @@ fn a_bomb_in_any_coding_stops_one_byte_past_the_identity_body() {
         );
     }
     assert!(ended.peak_mb < PEAK_MB, "peak {} MB", ended.peak_mb);
-    eprintln!(
-        "bombs: {:.1} s, peak {:.0} MB",
-        ended.elapsed.as_secs_f64(),
-        ended.peak_mb
-    );
 }
 
 #[test]
@@ -188,7 +183,6 @@ fn a_body_or_dictionary_past_max_body_is_refused_as_it_arrives() {
     assert_eq!(ended.code, Some(1), "{}", ended.stderr);
     assert!(failure(&report, "identity").contains("more than 67,108,864 bytes"));
     assert!(ended.peak_mb < PEAK_MB, "peak {} MB", ended.peak_mb);
-    eprintln!("endless body: peak {:.0} MB", ended.peak_mb);
 }
 
 /// A recorder on 127.0.0.2, another origin, that serves a dictionary to whoever asks.

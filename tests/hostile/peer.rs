@@ -262,12 +262,19 @@ pub fn run(args: &[&str], signal: Option<Signal>, limit: Duration) -> Ended {
     let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     let stderr = std::fs::read_to_string(&err).unwrap();
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    let peak_mb = usage.ru_maxrss as f64 / 1024.0;
+    // The figures, for `cargo test --test e2e hostile:: -- --nocapture`.
+    eprintln!(
+        "{args:?}: exit {code:?} in {:.2} s ({:?} after the signal), peak {peak_mb:.0} MB",
+        start.elapsed().as_secs_f64(),
+        signalled.map(|at| at.elapsed()),
+    );
     Ended {
         code,
         stdout: std::fs::read(&out).unwrap(),
         stderr,
         elapsed: start.elapsed(),
         after_signal: signalled.map(|at| at.elapsed()),
-        peak_mb: usage.ru_maxrss as f64 / 1024.0,
+        peak_mb,
     }
 }

@@ -231,3 +231,20 @@ fn print_the_probe_tables_of_nginx_and_caddy() {
         assert_eq!(output.status.code(), Some(0), "{what}");
     }
 }
+
+#[test]
+fn nginx_past_keepalive_requests_is_probed_over_new_connections() {
+    if !nginx_here() {
+        return;
+    }
+    let small = generate(1000, 42, RngKind::Dotnet);
+    // nginx closes a connection after its second request: the third needs a new one.
+    let site = format!("{SITE}\n    keepalive_requests 2;");
+    let nginx = servers::nginx(&[("small.json", &small)], &site).unwrap();
+    let (code, report, stderr) = probe(&nginx.url("/small.json"), &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for row in report["urls"][0]["rows"].as_array().unwrap() {
+        assert_eq!(row["requests"], 3, "{row}");
+        assert!(row["failure"].is_null(), "{row}");
+    }
+}

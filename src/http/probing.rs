@@ -171,7 +171,7 @@ fn fetch_dictionary(
     let first = first.ok_or_else(|| anyhow!("no response"))?;
     let limit = probing.load.max_body;
     let bytes = decode(first.content_encoding.as_deref(), &first.body, None, limit)
-        .context("--max-body bounds a dictionary too")?;
+        .context("as a dictionary (--max-body bounds it too)")?;
     if bytes.is_empty() {
         return Err(anyhow!("it is empty"));
     }

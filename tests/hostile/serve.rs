@@ -9,9 +9,19 @@ use std::time::{Duration, Instant};
 
 use super::peer::{run, Signal};
 
+/// A serve process, killed if the test ends before it stops it.
+struct Child(std::process::Child);
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `serve --port 0 --payload single --encodings identity` with at most 1,024 file
 /// descriptors, and the address it printed.
-fn serve_at_1024_descriptors() -> (std::process::Child, String) {
+fn serve_at_1024_descriptors() -> (Child, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_codecbench"));
     command
         .args(["serve", "--port", "0", "--payload", "single"])
@@ -42,7 +52,7 @@ fn serve_at_1024_descriptors() -> (std::process::Child, String) {
         .and_then(|rest| rest.split(',').next())
         .unwrap_or_else(|| panic!("{first}"))
         .to_string();
-    (child, address)
+    (Child(child), address)
 }
 
 /// A GET of the single record's identity path: whether a 200 came back within 2 s.
@@ -111,10 +121,10 @@ fn idle_and_half_sent_connections_leave_and_a_stop_ends_them() {
         .unwrap();
     std::thread::sleep(Duration::from_millis(200));
     // SAFETY: signalling our own child by its pid.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    unsafe { libc::kill(child.0.id() as i32, libc::SIGTERM) };
     let start = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
+        if let Some(status) = child.0.try_wait().unwrap() {
             break status;
         }
         assert!(

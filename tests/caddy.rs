@@ -31,3 +31,64 @@ fn the_emitted_caddyfile_loads_and_keeps_gzip() {
         &record,
     );
 }
+
+#[test]
+fn every_word_of_the_emitted_encode_block_survives_caddy_adapt() {
+    if !installed("caddy", &[], "caddy") {
+        return;
+    }
+    let reference = concat!(env!("CARGO_MANIFEST_DIR"), "/results/reference.json");
+    let output = succeed(codecbench().args(["recommend", "--from", reference, "--emit", "caddy"]));
+    let config = String::from_utf8(output.stdout).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let caddyfile = dir.path().join("Caddyfile");
+    std::fs::write(&caddyfile, format!(":8080 {{\n{config}}}\n")).unwrap();
+    let adapted = std::process::Command::new("caddy")
+        .args(["adapt", "--adapter", "caddyfile", "--config"])
+        .arg(&caddyfile)
+        .output()
+        .unwrap();
+    assert!(
+        adapted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&adapted.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&adapted.stdout).unwrap();
+    let handlers = json["apps"]["http"]["servers"]["srv0"]["routes"][0]["handle"]
+        .as_array()
+        .unwrap();
+    let encode = handlers.iter().find(|h| h["handler"] == "encode").unwrap();
+    let block = config
+        .split("encode {")
+        .nth(1)
+        .unwrap()
+        .split("\n}")
+        .next()
+        .unwrap();
+    let mut checked = 0;
+    for line in block.lines().map(|l| l.split('#').next().unwrap().trim()) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            ["gzip", level] => {
+                assert_eq!(
+                    encode["encodings"]["gzip"]["level"],
+                    level.parse::<u64>().unwrap()
+                )
+            }
+            ["zstd"] => assert_eq!(encode["encodings"]["zstd"], serde_json::json!({})),
+            ["minimum_length", bytes] => {
+                assert_eq!(encode["minimum_length"], bytes.parse::<u64>().unwrap())
+            }
+            ["header", "Content-Type", pattern] => {
+                let types = encode["match"]["headers"]["Content-Type"]
+                    .as_array()
+                    .unwrap();
+                assert!(types.iter().any(|t| t == pattern), "{encode}");
+            }
+            [] | ["match", "{"] | ["}"] => continue,
+            other => panic!("a word caddy adapt was not checked for: {other:?}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "{block}");
+}

@@ -28,3 +28,4 @@ mod processes;
 mod run;
 mod serve;
 mod spreadsheet;
+mod tower_http;

@@ -3,7 +3,9 @@
 
 use super::measure::saved_or_measured;
 use super::output::{print, write_file};
-use crate::analysis::recommend::{advise, answers, answers_among, AdviceOptions};
+use crate::analysis::recommend::{
+    advise, answers, answers_among, AdviceOptions, Answer, EncodingAnswer,
+};
 use crate::analysis::zstd_params::selected;
 
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
@@ -99,17 +101,53 @@ fn emit(
             answers_among(run, options, &|id| server.can_express(id, shared, own))
         };
         let mut answers = among(None);
+        let mut alone = None;
         if server.shares_one_level() {
-            let first = answers.first().and_then(|a| a.lines[0].encodings.first());
-            if let Some(level) = first.map(|e| e.id.level) {
-                answers = among(Some(level));
+            alone = first_dynamic(&answers).cloned();
+            if let Some(shared) = one_level_for_all(run, &among) {
+                answers = shared;
             }
         }
         if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
-            sections.push(server.render(dynamic, fixed, &content_types, zstd_module));
+            let alone = alone.as_ref();
+            sections.push(server.render(dynamic, fixed, &content_types, zstd_module, alone));
         }
     }
     sections.join("\n")
+}
+
+/// The first encoding of the first answer's dynamic line, if any.
+fn first_dynamic(answers: &[Answer]) -> Option<&EncodingAnswer> {
+    answers.first()?.lines.first()?.encodings.first()
+}
+
+/// For a server that sets one level for every encoding: the answers at the level
+/// that keeps the most encodings worth sending (so that clients without the first one
+/// still get compressed bodies), the fastest first encoding among those. Each zstd
+/// level measured is a candidate; `None` when the run has none.
+fn one_level_for_all(
+    run: &results::LoadedRun,
+    among: &dyn Fn(Option<i32>) -> Vec<Answer>,
+) -> Option<Vec<Answer>> {
+    let mut levels: Vec<i32> = run
+        .codec_cells()
+        .iter()
+        .filter(|c| c.key.id.codec == crate::codec::CodecKind::Zstd)
+        .map(|c| c.key.id.level)
+        .collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let encodings = |answers: &[Answer]| answers.first().map_or(0, |a| a.lines[0].encodings.len());
+    let mean_s = |answers: &[Answer]| first_dynamic(answers).map_or(f64::INFINITY, |e| e.mean_s);
+    levels
+        .into_iter()
+        .map(|level| among(Some(level)))
+        .filter(|answers| first_dynamic(answers).is_some())
+        .min_by(|a, b| {
+            encodings(b)
+                .cmp(&encodings(a))
+                .then(mean_s(a).total_cmp(&mean_s(b)))
+        })
 }
 
 /// Prints the parameters libzstd selects per level, per payload size and for an

@@ -74,18 +74,22 @@ impl Server {
     /// precompressed as `fixed` says (any server can send a file compressed elsewhere).
     /// `zstd_module`: the server has the zstd module a stock build lacks (nginx's
     /// zstd-nginx-module); without it those directives are written commented.
+    /// `alone`: for a server that shares one level, the setting its first encoding
+    /// would take without the others, so that the output can say what sharing costs.
     pub fn render(
         self,
         dynamic: &Answer,
         fixed: &Answer,
         content_types: &[String],
         zstd_module: bool,
+        alone: Option<&EncodingAnswer>,
     ) -> String {
         let plan = Plan {
             dynamic: line(dynamic, Scenario::Dynamic),
             fixed: line(fixed, Scenario::Static),
             content_types,
             zstd_module,
+            alone,
         };
         match self {
             Server::Aspnetcore => aspnetcore::render(&plan),
@@ -106,6 +110,8 @@ struct Plan<'a> {
     content_types: &'a [String],
     /// Whether the server has its optional zstd module.
     zstd_module: bool,
+    /// What the first encoding would take alone, where one level is shared.
+    alone: Option<&'a EncodingAnswer>,
 }
 
 impl Plan<'_> {

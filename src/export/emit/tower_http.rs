@@ -4,6 +4,7 @@
 //! the minimum size. Its br is the brotli crate, not C brotli.
 
 use super::{comment, Plan};
+use crate::analysis::recommend::EncodingAnswer;
 use crate::codec::CodecKind;
 use crate::vocab::CellId;
 
@@ -22,59 +23,107 @@ pub(super) fn can_express(id: &CellId, shared_level: Option<i32>) -> bool {
     shared_level.is_none_or(|shared| id.level == clamped(id.codec, shared))
 }
 
-/// Rust lines building the layer.
+/// The Cargo features a snippet's methods need: `.zstd(true)`, `.br(true)` and
+/// `.gzip(true)` exist only with their codec's feature, and `ServeDir` with `fs`.
+fn features(plan: &Plan) -> Vec<&'static str> {
+    let mut features: Vec<&str> = CodecKind::ALL
+        .into_iter()
+        .filter(|&codec| plan.dynamic(codec).is_some())
+        .map(|codec| match codec {
+            CodecKind::Zstd => "compression-zstd",
+            CodecKind::Brotli => "compression-br",
+            CodecKind::Gzip => "compression-gzip",
+        })
+        .collect();
+    if !plan.fixed.encodings.is_empty() {
+        features.push("fs");
+    }
+    features
+}
+
+/// The method name of `codec` in tower-http.
+fn method(codec: CodecKind) -> &'static str {
+    match codec {
+        CodecKind::Zstd => "zstd",
+        CodecKind::Brotli => "br",
+        CodecKind::Gzip => "gzip",
+    }
+}
+
+/// Rust statements building the layer, to paste into a function body: tower-http
+/// 0.7.1's `CompressionLayer`, run by the tests as a crate built against it.
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("// codecbench recommend:", plan.dynamic);
-    out += "// Written for tower-http 0.7 (the CompressionLayer codecbench's own `http`\n\
-            // server runs); the names are checked against its API reference.\n";
+    out += "// Written for tower-http 0.7; built and served in codecbench's tests.\n";
     let Some(first) = plan.dynamic.encodings.first() else {
         out += "// Sending bodies uncompressed was faster at every size measured: no layer.\n";
         return out;
     };
+    let features: Vec<String> = features(plan).iter().map(|f| format!("\"{f}\"")).collect();
+    out += &format!(
+        "// Cargo.toml: tower-http = {{ version = \"0.7\", features = [{}] }}\n",
+        features.join(", ")
+    );
+    if let Some(alone) = plan.alone.filter(|alone| alone.id != first.id) {
+        out += &shared_quality_note(plan, first, alone);
+    }
     out += "use tower_http::compression::{\n    \
             predicate::{NotForContentType, Predicate, SizeAbove},\n    \
             CompressionLayer, CompressionLevel,\n};\n\n\
             // One quality for every encoding; tower-http prefers zstd, then br, then gzip.\n\
             let compression = CompressionLayer::new()\n";
     for codec in CodecKind::ALL {
-        let method = match codec {
-            CodecKind::Zstd => "zstd",
-            CodecKind::Brotli => "br",
-            CodecKind::Gzip => "gzip",
+        out += &match plan.dynamic(codec) {
+            Some(_) => format!("    .{}(true)\n", method(codec)),
+            None => format!("    .no_{}()\n", method(codec)),
         };
-        out += &format!("    .{method}({})\n", plan.dynamic(codec).is_some());
     }
-    // SizeAbove compresses bodies larger than its argument.
-    let above = plan.min_bytes().unwrap_or(1).saturating_sub(1);
+    // SizeAbove compresses a body of at least its argument (`size >= min`).
+    let min = plan.min_bytes().unwrap_or(0);
     out += &format!(
-        "    .deflate(false)\n    .quality(CompressionLevel::Precise({}))\n    .compress_when(\n        \
-         SizeAbove::new({above})\n            .and(NotForContentType::GRPC)\n            \
+        "    .no_deflate()\n    .quality(CompressionLevel::Precise({}))\n    .compress_when(\n        \
+         SizeAbove::new({min})\n            .and(NotForContentType::GRPC)\n            \
          .and(NotForContentType::IMAGES)\n            .and(NotForContentType::SSE),\n    );\n",
         first.id.level
     );
     if !plan.fixed.encodings.is_empty() {
-        let methods: Vec<String> = plan
+        let methods: String = plan
             .fixed
             .encodings
             .iter()
-            .map(|e| {
-                format!(
-                    ".precompressed_{}()",
-                    match e.id.codec {
-                        CodecKind::Zstd => "zstd",
-                        CodecKind::Brotli => "br",
-                        CodecKind::Gzip => "gzip",
-                    }
-                )
-            })
+            .map(|e| format!(".precompressed_{}()", method(e.id.codec)))
             .collect();
         out += &format!(
             "\n{}// Precompress each file with: {}\n\
-             let assets = tower_http::services::ServeDir::new(\"assets\"){};\n",
+             let assets = tower_http::services::ServeDir::new(\"assets\"){methods};\n",
             comment("//", plan.fixed),
             plan.precompress_commands().join("; "),
-            methods.join("")
         );
     }
     out
+}
+
+/// What one quality for every encoding costs: `first` at the shared quality against
+/// `alone`, the setting the first encoding would take without the others.
+fn shared_quality_note(plan: &Plan, first: &EncodingAnswer, alone: &EncodingAnswer) -> String {
+    let served: Vec<&str> = plan
+        .dynamic
+        .encodings
+        .iter()
+        .map(|e| e.id.codec.content_coding())
+        .collect();
+    let name = first.id.codec.content_coding();
+    let ms = |s: f64| crate::format::significant(s * 1e3, 3);
+    format!(
+        "// tower-http sets one quality for every encoding: {q} serves {served}.\n\
+         // {name} alone would take {alone}: its slowest body {alone_ms} ms, against {first_ms} ms\n\
+         // at {q}, and {cost:+.1}% time per response at {q}. At {alone} the others do not pay,\n\
+         // and clients without {name} would get bodies uncompressed.\n",
+        q = first.id.level,
+        served = served.join(", "),
+        alone = alone.id.level,
+        alone_ms = ms(alone.slowest_compress_s),
+        first_ms = ms(first.slowest_compress_s),
+        cost = (first.mean_s / alone.mean_s - 1.0) * 100.0,
+    )
 }

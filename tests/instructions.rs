@@ -140,11 +140,22 @@ fn instructions_repeat_and_compare_flags_two_percent_more() {
         names.contains(&"single zstd 1 (libzstd) decompress time"),
         "{names:?}"
     );
+    assert!(
+        names.contains(&"single zstd 1 (libzstd) compress bytes"),
+        "{names:?}"
+    );
     let bencher: Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("a-bencher.json")).unwrap()).unwrap();
     let compress = &bencher["single zstd 3 (libzstd) compress"];
     assert_eq!(compress["instructions"]["value"], counts(&first)[1].0);
     assert!(compress["latency"]["value"].as_f64().unwrap() > 0.0);
+    let zstd_3 = first["payloads"][0]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["level"] == 3)
+        .unwrap();
+    assert_eq!(compress["file-size"]["value"], zstd_3["compressed_bytes"]);
 }
 
 #[test]

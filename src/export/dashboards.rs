@@ -2,7 +2,12 @@
 //! (a list of `{name, unit, value, range}`, for its `customSmallerIsBetter` tool) and
 //! Bencher's Metric Format (`{benchmark: {measure: {value, lower_value, upper_value}}}`).
 //! One entry per cell and direction: the median time, with the median's 95% interval
-//! where the samples give one, and the instructions where the run counted them.
+//! where the samples give one, and the instructions where the run counted them; and per
+//! cell its compressed size, the one figure that never varies. Only what was measured
+//! is exported: a run that counted instructions alone keeps one cold iteration of time
+//! for the record, which no history should read as a timing. Times are written to the
+//! nanosecond the clock gives, so a value never carries binary noise such as
+//! `2.3639740000000002`.
 //!
 //! References: github-action-benchmark's README ("Examples", custom tools); Bencher's
 //! "Bencher Metric Format" reference.
@@ -17,6 +22,20 @@ struct Entry<'a> {
     name: String,
     time: Option<&'a Summary>,
     instructions: Option<u64>,
+    /// The compressed body, on the compress direction only.
+    bytes: Option<u64>,
+}
+
+/// `time`, unless it is the single iteration a run that counted instructions alone
+/// keeps (`run --measure instructions`).
+fn measured(time: Option<&Summary>, instructions: Option<u64>) -> Option<&Summary> {
+    time.filter(|t| instructions.is_none() || t.samples_s.len() > 1)
+}
+
+/// `value` rounded to `decimals` places: the clock's resolution, not f64's noise.
+fn rounded(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
 }
 
 /// Every finished cell's two directions, named `small zstd 3 (libzstd) compress`, over
@@ -28,13 +47,15 @@ fn entries<'a>(report: &'a RunReport, current: Option<&'a PayloadResult>) -> Vec
             let name = |direction: &str| format!("{} {} {direction}", payload.payload, cell.id);
             entries.push(Entry {
                 name: name("compress"),
-                time: cell.compress.as_ref(),
+                time: measured(cell.compress.as_ref(), cell.compress_instructions),
                 instructions: cell.compress_instructions,
+                bytes: Some(cell.compressed_bytes),
             });
             entries.push(Entry {
                 name: name("decompress"),
-                time: cell.decompress.as_ref(),
+                time: measured(cell.decompress.as_ref(), cell.decompress_instructions),
                 instructions: cell.decompress_instructions,
+                bytes: None,
             });
         }
     }
@@ -42,17 +63,16 @@ fn entries<'a>(report: &'a RunReport, current: Option<&'a PayloadResult>) -> Vec
 }
 
 /// github-action-benchmark's custom JSON: each time in ms (the median, its 95%
-/// interval's larger half-width as `range`), then each instruction count; smaller is
-/// better for both.
+/// interval's larger half-width as `range`), then each instruction count, then the
+/// compressed size in bytes; smaller is better for all three.
 pub fn render_github_benchmark(report: &RunReport, current: Option<&PayloadResult>) -> Vec<u8> {
     let mut list = Vec::new();
     for entry in entries(report, current) {
         if let Some(time) = entry.time {
-            let median_ms = time.median_s * 1e3;
             let mut item = json!({
                 "name": format!("{} time", entry.name),
                 "unit": "ms",
-                "value": median_ms,
+                "value": rounded(time.median_s * 1e3, 6),
             });
             if let (Some(low), Some(high)) = (time.median_ci95_low_s, time.median_ci95_high_s) {
                 let half_width = (time.median_s - low).max(high - time.median_s) * 1e3;
@@ -67,18 +87,26 @@ pub fn render_github_benchmark(report: &RunReport, current: Option<&PayloadResul
                 "value": count,
             }));
         }
+        if let Some(bytes) = entry.bytes {
+            list.push(json!({
+                "name": format!("{} bytes", entry.name),
+                "unit": "bytes",
+                "value": bytes,
+            }));
+        }
     }
     pretty(&Value::Array(list))
 }
 
 /// Bencher Metric Format: per cell and direction, `latency` in nanoseconds (the median,
-/// bounded by its 95% interval where known) and `instructions` where counted.
+/// bounded by its 95% interval where known), `instructions` where counted, and on the
+/// compress direction `file-size`, the compressed bytes (Bencher's built-in measure).
 pub fn render_bencher(report: &RunReport, current: Option<&PayloadResult>) -> Vec<u8> {
     let mut benchmarks = Map::new();
     for entry in entries(report, current) {
         let mut measures = Map::new();
         if let Some(time) = entry.time {
-            let ns = |s: f64| s * 1e9;
+            let ns = |s: f64| rounded(s * 1e9, 0);
             let mut latency = json!({ "value": ns(time.median_s) });
             if let (Some(low), Some(high)) = (time.median_ci95_low_s, time.median_ci95_high_s) {
                 latency["lower_value"] = json!(ns(low));
@@ -88,6 +116,9 @@ pub fn render_bencher(report: &RunReport, current: Option<&PayloadResult>) -> Ve
         }
         if let Some(count) = entry.instructions {
             measures.insert("instructions".into(), json!({ "value": count }));
+        }
+        if let Some(bytes) = entry.bytes {
+            measures.insert("file-size".into(), json!({ "value": bytes }));
         }
         if !measures.is_empty() {
             benchmarks.insert(entry.name, Value::Object(measures));
@@ -124,6 +155,26 @@ mod tests {
     #[test]
     fn bencher_snapshot() {
         insta::assert_snapshot!(String::from_utf8(render_bencher(&report(), None)).unwrap());
+    }
+
+    #[test]
+    fn an_instructions_only_run_exports_no_time_and_values_carry_no_float_noise() {
+        let mut report = report();
+        let cell = &mut report.payloads[0].cells[0];
+        cell.compress.as_mut().unwrap().samples_s = vec![0.002363974];
+        cell.decompress.as_mut().unwrap().median_s = 0.002363974;
+        let text = String::from_utf8(render_github_benchmark(&report, None)).unwrap();
+        assert!(
+            !text.contains("small zstd 1 (libzstd) compress time"),
+            "{text}"
+        );
+        assert!(
+            text.contains("small zstd 1 (libzstd) compress instructions"),
+            "{text}"
+        );
+        assert!(text.contains("\"value\": 2.363974\n"), "{text}");
+        let bencher = String::from_utf8(render_bencher(&report, None)).unwrap();
+        assert!(bencher.contains("\"file-size\""), "{bencher}");
     }
 
     #[test]

@@ -185,11 +185,20 @@ pub fn load(
             PayloadSource::Path(path) if path.is_dir() => {
                 let (files, skipped) = directory_files(path)?;
                 notes.extend(skipped);
+                let root = root_name(path);
                 for file in files {
-                    payloads.push(read_file(&file)?);
+                    let relative = file.strip_prefix(path).unwrap_or(&file);
+                    let name = format!("{root}/{}", relative.display());
+                    payloads.push(read_file(&file, name)?);
                 }
             }
-            PayloadSource::Path(path) => payloads.push(read_file(path)?),
+            PayloadSource::Path(path) => {
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                payloads.push(read_file(path, name)?)
+            }
             PayloadSource::Har(path) => {
                 let capture = har::read(path)?;
                 notes.push(capture.summary(path));
@@ -248,13 +257,22 @@ pub fn records_name(count: u64) -> String {
     }
 }
 
-fn read_file(path: &Path) -> Result<Payload> {
+/// The name a payload directory gives its files: its own last component, however the
+/// path was typed (`pl/`, `./pl`, `/home/me/pl` are all `pl`).
+fn root_name(directory: &Path) -> String {
+    let real = directory.canonicalize().ok();
+    let last = real.as_deref().unwrap_or(directory).file_name();
+    last.map_or_else(|| ".".to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The file at `path` as a payload called `name`.
+fn read_file(path: &Path, name: String) -> Result<Payload> {
     let bytes = read_limited(path, MAX_PAYLOAD_BYTES, "payload file")?;
     if bytes.is_empty() {
         bail!("payload file {} is empty", path.display());
     }
     Ok(Payload {
-        name: path.display().to_string(),
+        name,
         bytes,
         builtin: None,
         content_type: None,
@@ -365,6 +383,30 @@ mod tests {
             notes[1].contains("link.json: a link to a file outside"),
             "{notes:?}"
         );
+    }
+
+    #[test]
+    fn a_payload_is_named_the_same_however_its_path_was_typed() {
+        let base = tempfile::tempdir().unwrap();
+        let dir = base.path().join("pl");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("a.json"), "[1]").unwrap();
+        let names = |source: &Path| {
+            let (payloads, _) = load(
+                &[PayloadSource::Path(source.to_path_buf())],
+                42,
+                RngKind::Dotnet,
+            )
+            .unwrap();
+            payloads[0].name.clone()
+        };
+        let relative = |p: &str| base.path().join(p);
+        for typed in ["pl", "pl/", "./pl", "pl/../pl"] {
+            assert_eq!(names(&relative(typed)), "pl/a.json", "{typed}");
+        }
+        for typed in ["pl/a.json", "./pl/a.json"] {
+            assert_eq!(names(&relative(typed)), "a.json", "{typed}");
+        }
     }
 
     #[cfg(unix)]

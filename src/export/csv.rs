@@ -119,10 +119,15 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 38] {
 
 /// One direction's nine columns: iterations, then median, min, max, mean, standard
 /// deviation, MAD and the 95% interval of the median in ms, to 4 significant digits;
-/// empty for a failed cell.
+/// empty for a failed cell, and the two spreads empty for one sample, whose spread is
+/// undefined rather than 0.
 fn timing_fields(summary: Option<&Summary>) -> [String; 9] {
     let ms =
         |pick: fn(&Summary) -> Option<f64>| csv_figure(summary.and_then(pick).map(|s| s * 1e3));
+    // A spread of one sample is undefined, not 0.
+    fn spread(s: &Summary, value: f64) -> Option<f64> {
+        (s.samples_s.len() > 1).then_some(value)
+    }
     [
         summary
             .map(|s| s.samples_s.len().to_string())
@@ -131,8 +136,8 @@ fn timing_fields(summary: Option<&Summary>) -> [String; 9] {
         ms(|s| Some(s.min_s)),
         ms(|s| Some(s.max_s)),
         ms(|s| Some(s.mean_s)),
-        ms(|s| Some(s.stddev_s)),
-        ms(|s| Some(s.mad_s)),
+        ms(|s| spread(s, s.stddev_s)),
+        ms(|s| spread(s, s.mad_s)),
         ms(|s| s.median_ci95_low_s),
         ms(|s| s.median_ci95_high_s),
     ]

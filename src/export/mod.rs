@@ -106,7 +106,15 @@ pub fn render(document: &Document, style: Style) -> Vec<u8> {
 /// would be float noise, e.g. `32.401475999999995`), empty when absent.
 pub(crate) fn csv_figure(value: Option<f64>) -> String {
     value
-        .map(|v| crate::format::significant(v, 4))
+        .map(|v| {
+            let text = crate::format::significant(v, 4);
+            // A decimal point always, so that a column of `1347` or `0` is not read as
+            // integers in one file and as floats in the next (pandas, spreadsheets).
+            match text.contains(['.', 'e', 'N', 'i']) {
+                true => text,
+                false => text + ".0",
+            }
+        })
         .unwrap_or_default()
 }
 
@@ -236,5 +244,7 @@ mod tests {
     fn csv_figures_keep_four_significant_digits() {
         assert_eq!(csv_figure(Some(32.401475999999995)), "32.40");
         assert_eq!(csv_figure(None), "");
+        assert_eq!(csv_figure(Some(1347.2)), "1347.0");
+        assert_eq!(csv_figure(Some(0.0)), "0.0");
     }
 }

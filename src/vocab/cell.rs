@@ -77,9 +77,11 @@ impl FromStr for Library {
     }
 }
 
-/// How each response's encoder comes to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// How each response's encoder comes to be. JSON and CSV both spell it as `Display`
+/// writes it (`fresh`, `one-shot`, `dict 4 KiB`, `flush 16 KiB`); JSON written before
+/// that (`one_shot`, `{"dictionary": {"kib": 4}}`, `{"flushed": {"chunk": 16384}}`)
+/// still reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Variant {
     /// A new encoder per response: the article's method, and ASP.NET Core's.
     Fresh,
@@ -141,6 +143,39 @@ impl FromStr for Variant {
                 .and_then(|kib| kib.parse().ok())
                 .map(|kib| Variant::Dictionary { kib })
                 .ok_or_else(|| format!("unknown variant '{text}'")),
+        }
+    }
+}
+
+impl Serialize for Variant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Variant {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// The forms JSON has held: the `Display` text, or serde's enum forms of old.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Text(String),
+            Old(Old),
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        enum Old {
+            Dictionary { kib: u32 },
+            Flushed { chunk: u32 },
+        }
+        match Form::deserialize(deserializer)? {
+            Form::Text(text) => match text.as_str() {
+                "one_shot" => Ok(Variant::OneShot),
+                "tower_http" => Ok(Variant::TowerHttp),
+                _ => text.parse().map_err(serde::de::Error::custom),
+            },
+            Form::Old(Old::Dictionary { kib }) => Ok(Variant::Dictionary { kib }),
+            Form::Old(Old::Flushed { chunk }) => Ok(Variant::Flushed { chunk }),
         }
     }
 }
@@ -215,7 +250,31 @@ mod tests {
             Variant::Flushed { chunk: 1000 },
         ] {
             assert_eq!(variant.to_string().parse::<Variant>(), Ok(variant));
+            // JSON spells it as CSV does.
+            let json = serde_json::to_string(&variant).unwrap();
+            assert_eq!(json, format!("\"{variant}\""));
+            assert_eq!(serde_json::from_str::<Variant>(&json).unwrap(), variant);
         }
+        // JSON written before one spelling still reads.
+        for (old, variant) in [
+            ("\"one_shot\"", Variant::OneShot),
+            ("\"tower_http\"", Variant::TowerHttp),
+            (
+                "{\"dictionary\":{\"kib\":4}}",
+                Variant::Dictionary { kib: 4 },
+            ),
+            (
+                "{\"flushed\":{\"chunk\":16384}}",
+                Variant::Flushed { chunk: 16384 },
+            ),
+        ] {
+            assert_eq!(
+                serde_json::from_str::<Variant>(old).unwrap(),
+                variant,
+                "{old}"
+            );
+        }
+        assert!(serde_json::from_str::<Variant>("\"warm\"").is_err());
         assert!("dict four KiB".parse::<Variant>().is_err());
         assert!("zstd".parse::<Library>().is_err());
     }

@@ -97,8 +97,12 @@ pub(super) fn render(plan: &Plan) -> String {
     out += "\n// app.UseResponseCompression(); goes before the endpoints it compresses.\n";
     if !plan.fixed.encodings.is_empty() {
         out += &format!(
-            "\n{}// MapStaticAssets() precompresses at publish with its own levels; to serve these,\n\
-             // precompress with: {}\n",
+            "\n{}// app.MapStaticAssets() compresses wwwroot's files itself at build and publish, at\n\
+             // its own levels, and picks the variant by Accept-Encoding. app.UseStaticFiles()\n\
+             // never reads Accept-Encoding: a .br or .gz beside a file goes out only when asked\n\
+             // for by its own name. To send these levels, precompress with: {}\n\
+             // and serve the files from a server that negotiates (nginx's gzip_static and\n\
+             // brotli_static, Caddy's file_server precompressed).\n",
             comment("//", plan.fixed),
             plan.precompress_commands().join("; ")
         );

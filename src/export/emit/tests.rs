@@ -338,6 +338,12 @@ fn aspnetcore_uses_documented_names_and_maps_levels_to_compression_level() {
     );
     assert!(text.contains("ContentLength is not < 602"), "{text}");
     assert!(text.contains("options.EnableForHttps = true;"), "{text}");
+    // Stock UseStaticFiles never negotiates a precompressed sibling; MapStaticAssets
+    // compresses on its own (docs/emit.md cites both).
+    assert!(
+        text.contains("app.UseStaticFiles()\n// never reads Accept-Encoding"),
+        "{text}"
+    );
     // brotli 5 has no CompressionLevel: the answer is recomputed without it.
     let five = encoding(CodecKind::Brotli, Library::Libbrotli, 5, 0).id;
     assert!(!Server::Aspnetcore.can_express(&five, None, false));

@@ -177,6 +177,73 @@ mod tests {
         assert!(bencher.contains("\"file-size\""), "{bencher}");
     }
 
+    /// What github-action-benchmark's `customSmallerIsBetter` reader accepts
+    /// (benchmark-action/github-action-benchmark `src/extract.ts` at 04dcc2c4,
+    /// `extractCustomBenchmarkResult` and `extractResult`): a non-empty JSON array of
+    /// `{name: string, value: number, unit: string, range?: string, extra?: string}`.
+    fn check_github_benchmark(text: &[u8]) {
+        let value: Value = serde_json::from_slice(text).unwrap();
+        let list = value.as_array().expect("an array");
+        assert!(!list.is_empty(), "extractResult refuses an empty list");
+        for entry in list {
+            let entry = entry.as_object().unwrap();
+            assert!(
+                entry["name"].is_string() && entry["unit"].is_string(),
+                "{entry:?}"
+            );
+            assert!(entry["value"].is_number(), "{entry:?}");
+            for optional in ["range", "extra"] {
+                assert!(
+                    entry.get(optional).is_none_or(Value::is_string),
+                    "{entry:?}"
+                );
+            }
+            let known = ["name", "value", "unit", "range", "extra"];
+            assert!(
+                entry.keys().all(|k| known.contains(&k.as_str())),
+                "{entry:?}"
+            );
+        }
+    }
+
+    /// Bencher Metric Format (bencher.dev, "BMF JSON" reference): an object of
+    /// benchmarks, each an object of measures, each `{value, lower_value?,
+    /// upper_value?}` numbers.
+    fn check_bencher(text: &[u8]) {
+        let value: Value = serde_json::from_slice(text).unwrap();
+        for (benchmark, measures) in value.as_object().expect("an object") {
+            let measures = measures.as_object().unwrap();
+            assert!(!measures.is_empty(), "{benchmark}");
+            for (measure, metric) in measures {
+                let metric = metric.as_object().unwrap();
+                assert!(metric["value"].is_number(), "{benchmark} {measure}");
+                for (key, number) in metric {
+                    let known = ["value", "lower_value", "upper_value"].contains(&key.as_str());
+                    assert!(known && number.is_number(), "{benchmark} {measure} {key}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn both_exports_read_as_their_dashboards_read_them() {
+        let mut counted_only = report();
+        for cell in &mut counted_only.payloads[0].cells {
+            for summary in [&mut cell.compress, &mut cell.decompress]
+                .into_iter()
+                .flatten()
+            {
+                summary.samples_s.truncate(1);
+            }
+            cell.compress_instructions.get_or_insert(1_000);
+            cell.decompress_instructions.get_or_insert(1_000);
+        }
+        for report in [report(), counted_only] {
+            check_github_benchmark(&render_github_benchmark(&report, None));
+            check_bencher(&render_bencher(&report, None));
+        }
+    }
+
     #[test]
     fn failed_cells_are_left_out() {
         let text = String::from_utf8(render_bencher(&report(), None)).unwrap();

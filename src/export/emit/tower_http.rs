@@ -64,6 +64,10 @@ pub(super) fn render(plan: &Plan) -> String {
         "// Cargo.toml: tower-http = {{ version = \"0.7\", features = [{}] }}\n",
         features.join(", ")
     );
+    if plan.dynamic(CodecKind::Gzip).is_some() {
+        out += "// Its gzip is flate2's default backend, miniz_oxide, unless the crate picks\n\
+                // another; codecbench's gzip figures are zlib-rs's, so gzip sizes differ.\n";
+    }
     if let Some(alone) = plan.alone.filter(|alone| alone.id != first.id) {
         out += &shared_quality_note(plan, first, alone);
     }

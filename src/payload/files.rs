@@ -1,0 +1,94 @@
+//! Payload files read from disk: a directory's files (no dotfile, no link out of it),
+//! each named the same however its path was typed, and every read held to a ceiling.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use super::{Payload, MAX_PAYLOAD_BYTES};
+
+/// The regular files of `directory`, sorted by name, and a note for each left out: a
+/// dotfile (`.env`, `.git`) is never a payload, nor a file whose real path, links
+/// followed, lies outside the directory (`serve` would hand it to any client).
+pub(super) fn directory_files(directory: &Path) -> Result<(Vec<PathBuf>, Vec<String>)> {
+    let cannot_read = || format!("cannot read directory {}", directory.display());
+    let root = directory.canonicalize().with_context(cannot_read)?;
+    let (mut files, mut skipped) = (Vec::new(), Vec::new());
+    for entry in std::fs::read_dir(directory).with_context(cannot_read)? {
+        let path = entry.with_context(cannot_read)?.path();
+        let hidden = path
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with('.'));
+        let inside = path
+            .canonicalize()
+            .is_ok_and(|real| real.starts_with(&root));
+        match (path.is_file(), hidden, inside) {
+            (false, _, _) => {}
+            (true, true, _) => skipped.push(format!("skipped {}: a dotfile", path.display())),
+            (true, false, false) => skipped.push(format!(
+                "skipped {}: a link to a file outside {}",
+                path.display(),
+                directory.display()
+            )),
+            (true, false, true) => files.push(path),
+        }
+    }
+    if files.is_empty() {
+        bail!("payload directory {} holds no files", directory.display());
+    }
+    files.sort();
+    skipped.sort();
+    Ok((files, skipped))
+}
+
+/// The name a payload directory gives its files: its own last component, however the
+/// path was typed (`pl/`, `./pl`, `/home/me/pl` are all `pl`).
+pub(super) fn root_name(directory: &Path) -> String {
+    let real = directory.canonicalize().ok();
+    let last = real.as_deref().unwrap_or(directory).file_name();
+    last.map_or_else(|| ".".to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The file at `path` as a payload called `name`.
+pub(super) fn read_file(path: &Path, name: String) -> Result<Payload> {
+    let bytes = read_limited(path, MAX_PAYLOAD_BYTES, "payload file")?;
+    if bytes.is_empty() {
+        bail!("payload file {} is empty", path.display());
+    }
+    Ok(Payload {
+        name,
+        bytes,
+        builtin: None,
+        content_type: None,
+    })
+}
+
+/// The whole of the file at `path`, at most `limit` bytes: a larger file is refused by
+/// its size before a byte is read, and one that grows past the limit as it is read (a
+/// device such as `/dev/zero`, a file still being written) one byte past it. `what`
+/// names the file in the error, e.g. `saved run`.
+pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let cannot_read = || format!("cannot read {what} {}", path.display());
+    let file = std::fs::File::open(path).with_context(cannot_read)?;
+    let too_big = |size: &str| {
+        anyhow::anyhow!(
+            "{what} {} is {size}; codecbench reads up to {} MiB",
+            path.display(),
+            limit / 1024 / 1024
+        )
+    };
+    let size = file.metadata().with_context(cannot_read)?.len();
+    if size > limit {
+        let mib = format!("{:.1} MiB ({size} bytes)", size as f64 / 1024.0 / 1024.0);
+        return Err(too_big(&mib));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(cannot_read)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big("larger than that, as read"));
+    }
+    Ok(bytes)
+}

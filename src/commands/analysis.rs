@@ -4,7 +4,7 @@
 use super::measure::saved_or_measured;
 use super::output::{print, write_file};
 use crate::analysis::recommend::{
-    advise, answers, answers_among, AdviceOptions, Answer, EncodingAnswer,
+    advise, answers, answers_among, AdviceOptions, Answer, AnswerLine, EncodingAnswer, Scenario,
 };
 use crate::analysis::zstd_params::selected;
 
@@ -116,9 +116,15 @@ fn emit(
     sections.join("\n")
 }
 
-/// The first encoding of the first answer's dynamic line, if any.
+/// The first answer's per-request line, if any.
+fn dynamic_line(answers: &[Answer]) -> Option<&AnswerLine> {
+    let lines = &answers.first()?.lines;
+    lines.iter().find(|l| l.scenario == Scenario::Dynamic)
+}
+
+/// The first encoding of the first answer's per-request line, if any.
 fn first_dynamic(answers: &[Answer]) -> Option<&EncodingAnswer> {
-    answers.first()?.lines.first()?.encodings.first()
+    dynamic_line(answers)?.encodings.first()
 }
 
 /// For a server that sets one level for every encoding: the answers at the level
@@ -137,7 +143,7 @@ fn one_level_for_all(
         .collect();
     levels.sort_unstable();
     levels.dedup();
-    let encodings = |answers: &[Answer]| answers.first().map_or(0, |a| a.lines[0].encodings.len());
+    let encodings = |answers: &[Answer]| dynamic_line(answers).map_or(0, |l| l.encodings.len());
     let mean_s = |answers: &[Answer]| first_dynamic(answers).map_or(f64::INFINITY, |e| e.mean_s);
     levels
         .into_iter()

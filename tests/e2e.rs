@@ -8,6 +8,7 @@ mod servers;
 
 mod analysis;
 mod api;
+mod aspnetcore;
 mod caddy;
 mod compare;
 mod gate;

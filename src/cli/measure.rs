@@ -133,11 +133,13 @@ pub struct MeasureArgs {
     #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub zstd_levels: Option<String>,
 
-    /// Measure the encoders as this server runs them: `aspnetcore` (the default: libzstd,
-    /// C brotli and zlib-ng streamed, as the article), `nginx` (ngx_brotli's window and
-    /// buffers, and madler zlib as its gzip module runs it), or `tower-http` (its
-    /// CompressionLayer run in-process), whose cells predict what that server sends.
-    /// `caddy` is refused: Go's encoders do not run here.
+    /// Measure the encoders as this server runs them, so the cells predict what it sends:
+    /// `aspnetcore` (its middleware fed a JSON body as the serializer writes and flushes
+    /// it; modelled from the upstream source, see --aspnetcore-writer), `nginx`
+    /// (ngx_brotli's window and buffers, madler zlib as its gzip module runs it), or
+    /// `tower-http` (its CompressionLayer run in-process). Without it, the article's
+    /// method: the whole body in one write. `caddy` is refused: Go's encoders do not run
+    /// here.
     #[arg(
         long,
         value_enum,
@@ -145,6 +147,12 @@ pub struct MeasureArgs {
         conflicts_with_all = ["api", "encoder", "zstd_dict", "brotli_impl"]
     )]
     pub server: Option<crate::vocab::Server>,
+
+    /// With `--server aspnetcore`: how the endpoint writes its JSON. `minimal` (minimal
+    /// APIs, `WriteAsJsonAsync`) flushes the compression stream about every 14.7 KB;
+    /// `mvc` (controllers) writes in pieces of that size and flushes once at the end.
+    #[arg(long, value_enum, value_name = "WRITER", default_value_t = Default::default(), requires = "server")]
+    pub aspnetcore_writer: crate::vocab::AspnetcoreWriter,
 
     /// Which brotli to measure: Google's C library (what .NET, nginx and browsers run),
     /// the `brotli` crate's Rust port, or both.

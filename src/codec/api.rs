@@ -29,6 +29,12 @@ pub enum Api {
         /// Bytes per piece.
         chunk: u32,
     },
+    /// A stream fed a serialized JSON body as ASP.NET Core's middleware feeds it
+    /// (`--server aspnetcore`; see [`super::aspnetcore`]).
+    Aspnetcore {
+        /// The endpoint style, which decides the writes and flushes.
+        writer: crate::vocab::AspnetcoreWriter,
+    },
 }
 
 impl Api {
@@ -91,6 +97,7 @@ impl Codec for ThroughApi {
             Api::Stream => Variant::Fresh,
             Api::OneShot => Variant::OneShot,
             Api::Flushed { chunk } => Variant::Flushed { chunk },
+            Api::Aspnetcore { writer } => Variant::Aspnetcore { writer },
         }
     }
 
@@ -115,6 +122,9 @@ impl Codec for ThroughApi {
             Api::Stream => self.stream.compress(level, input),
             Api::OneShot => one_shot(self.kind, level, input),
             Api::Flushed { chunk } => flushed(self.kind, level, input, chunk as usize),
+            Api::Aspnetcore { writer } => {
+                super::aspnetcore::compress(self.kind, level, input, writer)
+            }
         }
     }
 
@@ -125,7 +135,9 @@ impl Codec for ThroughApi {
     fn decompress_known(&self, compressed: &[u8], size: usize) -> io::Result<Vec<u8>> {
         match self.api {
             Api::OneShot => one_shot_decompress(self.kind, compressed, size),
-            Api::Stream | Api::Flushed { .. } => self.stream.decompress(compressed),
+            Api::Stream | Api::Flushed { .. } | Api::Aspnetcore { .. } => {
+                self.stream.decompress(compressed)
+            }
         }
     }
 }

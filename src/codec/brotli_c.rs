@@ -9,7 +9,7 @@ use std::ptr;
 
 use brotlic_sys::{
     BrotliEncoderCompressStream, BrotliEncoderCreateInstance, BrotliEncoderDestroyInstance,
-    BrotliEncoderHasMoreOutput, BrotliEncoderIsFinished,
+    BrotliEncoderHasMoreOutput, BrotliEncoderIsFinished, BrotliEncoderOperation,
     BrotliEncoderOperation_BROTLI_OPERATION_FINISH,
     BrotliEncoderOperation_BROTLI_OPERATION_PROCESS, BrotliEncoderParameter_BROTLI_PARAM_LGWIN,
     BrotliEncoderParameter_BROTLI_PARAM_QUALITY, BrotliEncoderSetParameter, BrotliEncoderState,
@@ -37,7 +37,7 @@ pub(super) fn library_version() -> String {
 }
 
 /// A fresh streaming encoder at `quality`, window 22, writing into a vector.
-fn writer(quality: u8) -> io::Result<CompressorWriter<Vec<u8>>> {
+pub(super) fn writer(quality: u8) -> io::Result<CompressorWriter<Vec<u8>>> {
     writer_with_window(quality, WINDOW_BITS as u8)
 }
 
@@ -72,7 +72,7 @@ pub(super) fn compress_in_pieces(
 }
 
 /// Finishes the stream, as disposing the BrotliStream does, and returns its bytes.
-fn finish(writer: CompressorWriter<Vec<u8>>) -> io::Result<Vec<u8>> {
+pub(super) fn finish(writer: CompressorWriter<Vec<u8>>) -> io::Result<Vec<u8>> {
     writer
         .into_inner()
         .map_err(|e| io::Error::other(e.to_string()))
@@ -324,8 +324,41 @@ fn stream_through(
     quality: u8,
     input: &[u8],
 ) -> io::Result<Vec<u8>> {
+    let calls = [
+        (BrotliEncoderOperation_BROTLI_OPERATION_PROCESS, input),
+        (BrotliEncoderOperation_BROTLI_OPERATION_FINISH, &[][..]),
+    ];
+    run_calls(state, quality, &calls)
+}
+
+/// Compresses through the C API alone, a fresh encoder (window 22) making `calls` in
+/// order, each with its input: what a stream's writes, flushes and end come to. For
+/// tests that check a stream's calls against the library's own API.
+#[cfg(test)]
+pub(crate) fn compress_by_calls(
+    quality: u8,
+    calls: &[(BrotliEncoderOperation, &[u8])],
+) -> io::Result<Vec<u8>> {
+    // SAFETY: default allocators; the state is destroyed below and not used again.
+    let state = unsafe { BrotliEncoderCreateInstance(None, None, ptr::null_mut()) };
+    if state.is_null() {
+        return Err(io::Error::other("BrotliEncoderCreateInstance failed"));
+    }
+    let result = run_calls(state, quality, calls);
+    // SAFETY: `state` is a live encoder and is not used again.
+    unsafe { BrotliEncoderDestroyInstance(state) };
+    result
+}
+
+/// Sets `state` to `quality` and window 22, then makes each call until it has taken
+/// its input and given all its output (FINISH: until the encoder is finished).
+fn run_calls(
+    state: *mut BrotliEncoderState,
+    quality: u8,
+    calls: &[(BrotliEncoderOperation, &[u8])],
+) -> io::Result<Vec<u8>> {
     // SAFETY (all calls below): `state` is a live encoder owned by the caller, and every
-    // pointer passed points into `input` or `chunk` with the lengths passed beside it.
+    // pointer passed points into a call's input or `chunk` with the lengths passed.
     unsafe {
         let quality_ok = BrotliEncoderSetParameter(
             state,
@@ -342,11 +375,8 @@ fn stream_through(
         }
         let mut output = Vec::new();
         let mut chunk = vec![0u8; 64 * 1024];
-        let (mut next_in, mut available_in) = (input.as_ptr(), input.len());
-        for op in [
-            BrotliEncoderOperation_BROTLI_OPERATION_PROCESS,
-            BrotliEncoderOperation_BROTLI_OPERATION_FINISH,
-        ] {
+        for &(op, input) in calls {
+            let (mut next_in, mut available_in) = (input.as_ptr(), input.len());
             loop {
                 let mut next_out = chunk.as_mut_ptr();
                 let mut available_out = chunk.len();

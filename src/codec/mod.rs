@@ -5,6 +5,7 @@
 //! call.
 
 pub mod api;
+pub mod aspnetcore;
 pub mod bounded;
 mod brotli;
 pub(crate) mod brotli_c;
@@ -43,11 +44,17 @@ pub fn implementations(kind: CodecKind) -> Vec<Box<dyn Codec>> {
 }
 
 /// `server`'s own encoder of `kind`, where it runs in codecbench; `None` for Caddy's,
-/// which is Go's.
-pub fn of_server(server: crate::vocab::Server, kind: CodecKind) -> Option<Box<dyn Codec>> {
+/// which is Go's. `writer` is how an ASP.NET Core endpoint writes its JSON.
+pub fn of_server(
+    server: crate::vocab::Server,
+    kind: CodecKind,
+    writer: crate::vocab::AspnetcoreWriter,
+) -> Option<Box<dyn Codec>> {
     use crate::vocab::Server;
     Some(match (server, kind) {
-        (Server::Aspnetcore, kind) => server_codec(kind),
+        (Server::Aspnetcore, kind) => {
+            Box::new(api::ThroughApi::new(kind, api::Api::Aspnetcore { writer }))
+        }
         (Server::Nginx, CodecKind::Zstd) => Box::new(Libzstd),
         (Server::Nginx, CodecKind::Brotli) => Box::new(nginx::NginxBrotli),
         (Server::Nginx, CodecKind::Gzip) => Box::new(nginx::NginxGzip),

@@ -94,9 +94,10 @@ fn emit(
     let general = answers(run, options);
     let mut sections = Vec::new();
     for &server in servers {
-        let own = server
-            .own_variant()
-            .is_some_and(|v| run.codec_cells().iter().any(|c| c.key.id.variant == v));
+        let own = run
+            .codec_cells()
+            .iter()
+            .any(|c| server.owns(c.key.id.variant));
         let among = |shared: Option<i32>| {
             answers_among(run, options, &|id| server.can_express(id, shared, own))
         };

@@ -8,7 +8,7 @@ use crate::bench::CodecSetting;
 use crate::cli::MeasureArgs;
 use crate::codec::api::{Api, ThroughApi};
 use crate::codec::{CodecKind, EncoderChoice};
-use crate::vocab::Server;
+use crate::vocab::{AspnetcoreWriter, Server};
 
 /// Every codec's settings: its implementations (and reused encoder) with its levels,
 /// checked against its range.
@@ -30,8 +30,8 @@ pub(super) fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
             bail!("--{kind}-levels was given but {kind} is not in --codecs");
         }
     }
-    if let Some(server) = args.server.filter(|&s| s != Server::Aspnetcore) {
-        return server_settings(server, &codecs, &level_options);
+    if let Some(server) = args.server {
+        return server_settings(server, args.aspnetcore_writer, &codecs, &level_options);
     }
     let stream = ["stream".to_string()];
     let apis = apis(args.api.as_deref().unwrap_or(&stream), args.encoder)?;
@@ -83,12 +83,13 @@ fn levels_of(codec: &dyn crate::codec::Codec, list: Option<&str>) -> Result<Vec<
 /// The settings of `server`'s own encoders, for `codecs` at the levels asked for.
 fn server_settings(
     server: Server,
+    writer: AspnetcoreWriter,
     codecs: &[CodecKind],
     level_options: &[(CodecKind, Option<&str>)],
 ) -> Result<Vec<CodecSetting>> {
     let mut settings = Vec::new();
     for &kind in codecs {
-        let Some(codec) = crate::codec::of_server(server, kind) else {
+        let Some(codec) = crate::codec::of_server(server, kind, writer) else {
             bail!(
                 "--server {server}: Caddy compresses with Go's libraries, which do not run in codecbench; measure the server itself"
             );

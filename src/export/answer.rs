@@ -24,9 +24,11 @@ pub fn deployable(id: &CellId) -> String {
     }
     match id.variant {
         Variant::Reused => name.push_str(" (pooled encoder)"),
-        Variant::OneShot | Variant::Flushed { .. } | Variant::Nginx | Variant::TowerHttp => {
-            name.push_str(&format!(" ({})", id.variant))
-        }
+        Variant::OneShot
+        | Variant::Flushed { .. }
+        | Variant::Nginx
+        | Variant::TowerHttp
+        | Variant::Aspnetcore { .. } => name.push_str(&format!(" ({})", id.variant)),
         Variant::Fresh | Variant::Dictionary { .. } => {}
     }
     name

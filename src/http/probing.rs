@@ -318,7 +318,7 @@ fn predict(row: &mut ProbeRow, server: Server, reference: &[u8]) {
         "zstd" => CodecKind::Zstd,
         _ => return,
     };
-    let Some(codec) = crate::codec::of_server(server, kind) else {
+    let Some(codec) = crate::codec::of_server(server, kind, Default::default()) else {
         return;
     };
     let sent = row.body_bytes as u64;

@@ -106,6 +106,12 @@ pub enum Variant {
     Nginx,
     /// tower-http's `CompressionLayer` run in-process (`--server tower-http`).
     TowerHttp,
+    /// The encoder fed as ASP.NET Core's middleware feeds it a serialized JSON body
+    /// (`--server aspnetcore`): in the serializer's writes, flushed where it flushes.
+    Aspnetcore {
+        /// The endpoint style, which decides the flushes.
+        writer: super::AspnetcoreWriter,
+    },
 }
 
 impl fmt::Display for Variant {
@@ -117,6 +123,7 @@ impl fmt::Display for Variant {
             Variant::OneShot => f.write_str("one-shot"),
             Variant::Nginx => f.write_str("nginx"),
             Variant::TowerHttp => f.write_str("tower-http"),
+            Variant::Aspnetcore { writer } => write!(f, "aspnetcore {}", writer.name()),
             Variant::Flushed { chunk } if chunk % 1024 == 0 => {
                 write!(f, "flush {} KiB", chunk / 1024)
             }
@@ -137,6 +144,11 @@ impl FromStr for Variant {
             "nginx" => Ok(Variant::Nginx),
             "tower-http" => Ok(Variant::TowerHttp),
             _ if text.starts_with("flush ") => flushed(text),
+            _ if text.starts_with("aspnetcore ") => text
+                .strip_prefix("aspnetcore ")
+                .and_then(super::AspnetcoreWriter::from_name)
+                .map(|writer| Variant::Aspnetcore { writer })
+                .ok_or_else(|| format!("unknown variant '{text}'")),
             _ => text
                 .strip_prefix("dict ")
                 .and_then(|rest| rest.strip_suffix(" KiB"))

@@ -10,7 +10,7 @@ use std::fmt;
 
 pub use cell::{CellId, Library, Variant};
 pub use encoding::{Encoding, AUTO_LEVEL, BROWSER_ACCEPT_ENCODING};
-pub use server::Server;
+pub use server::{AspnetcoreWriter, Server};
 
 /// The content codings the article compares.
 #[derive(

@@ -4,7 +4,8 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Server {
     /// ASP.NET Core 11's response-compression middleware (C#): libzstd, C brotli and
-    /// zlib-ng, each streamed; what the article measured.
+    /// zlib-ng, each fed a JSON body as Kestrel's serializer writes and flushes it
+    /// (modelled from the upstream source, see `docs/servers.md`).
     Aspnetcore,
     /// nginx with its gzip module (madler zlib), ngx_brotli (C brotli) and, where built
     /// in, zstd-nginx-module.
@@ -30,5 +31,36 @@ impl Server {
 impl std::fmt::Display for Server {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// How an ASP.NET Core endpoint hands a JSON body to the response stream: the two
+/// paths differ in where the serializer's output is flushed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum AspnetcoreWriter {
+    /// Minimal APIs (`Results.Json`, a returned object, `WriteAsJsonAsync`): the
+    /// serializer writes through `HttpResponse.BodyWriter` and flushes the compression
+    /// stream every 14,745 bytes or so.
+    #[default]
+    Minimal,
+    /// MVC controllers (`SystemTextJsonOutputFormatter`): the serializer writes the
+    /// stream in pieces of about 14,745 bytes and flushes once, at the end.
+    Mvc,
+}
+
+impl AspnetcoreWriter {
+    /// The name on the command line and in reports: `minimal` or `mvc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AspnetcoreWriter::Minimal => "minimal",
+            AspnetcoreWriter::Mvc => "mvc",
+        }
+    }
+
+    /// The writer named `name`, as [`name`](Self::name) spells it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc]
+            .into_iter()
+            .find(|w| w.name() == name)
     }
 }

@@ -66,7 +66,9 @@ fn minimum_size_filter(bytes: u64) -> String {
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("// codecbench recommend:", plan.dynamic);
     out += "// Written for ASP.NET Core 11's Microsoft.AspNetCore.ResponseCompression; the\n\
-            // names are checked against its API reference, not compiled here.\n";
+            // names are checked against its API reference, not compiled here. Its bytes\n\
+            // are modelled from its source (docs/servers.md), not measured on a live\n\
+            // Kestrel.\n";
     if plan.dynamic.encodings.is_empty() {
         out += "// Sending bodies uncompressed was faster at every size measured: leave\n\
                 // AddResponseCompression and UseResponseCompression out.\n";

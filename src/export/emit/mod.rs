@@ -41,26 +41,32 @@ impl Server {
             Server::Nginx if own_cells => (Library::Libbrotli, Library::Zlib),
             _ => (Library::Libbrotli, Library::ZlibRs),
         };
-        let variant = match (self, id.codec) {
-            (Server::Nginx, CodecKind::Brotli | CodecKind::Gzip) if own_cells => Variant::Nginx,
-            (Server::TowerHttp, _) if own_cells => Variant::TowerHttp,
-            _ => Variant::Fresh,
+        let own_variant = match (self, id.codec) {
+            // nginx's zstd, where built in, is libzstd as every server runs it.
+            (Server::Nginx, CodecKind::Zstd) => false,
+            _ => own_cells,
+        };
+        let variant_fits = if own_variant {
+            self.owns(id.variant)
+        } else {
+            id.variant == Variant::Fresh
         };
         let library = match id.codec {
             CodecKind::Zstd => Library::Libzstd,
             CodecKind::Brotli => brotli,
             CodecKind::Gzip => gzip,
         };
-        id.library == library && id.variant == variant
+        id.library == library && variant_fits
     }
 
-    /// The variant of the cells that measure this server's own encoders, if it has any.
-    pub fn own_variant(self) -> Option<Variant> {
-        match self {
-            Server::Nginx => Some(Variant::Nginx),
-            Server::TowerHttp => Some(Variant::TowerHttp),
-            Server::Aspnetcore | Server::Caddy => None,
-        }
+    /// Whether cells of `variant` measure this server's own encoders (`run --server`).
+    pub fn owns(self, variant: Variant) -> bool {
+        matches!(
+            (self, variant),
+            (Server::Nginx, Variant::Nginx)
+                | (Server::TowerHttp, Variant::TowerHttp)
+                | (Server::Aspnetcore, Variant::Aspnetcore { .. })
+        )
     }
 
     /// Whether the server sets one level for all encodings, so that the answer must be

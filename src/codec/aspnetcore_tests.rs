@@ -1,0 +1,148 @@
+use brotlic_sys::{
+    BrotliEncoderOperation, BrotliEncoderOperation_BROTLI_OPERATION_FINISH,
+    BrotliEncoderOperation_BROTLI_OPERATION_FLUSH, BrotliEncoderOperation_BROTLI_OPERATION_PROCESS,
+};
+
+use super::*;
+use crate::codec::Codec;
+use crate::payload::{generate, RngKind};
+
+fn small() -> Vec<u8> {
+    generate(1000, 42, RngKind::Dotnet)
+}
+
+#[test]
+fn values_end_after_each_property_and_element_but_not_after_names() {
+    let json = br#"[{"a":1,"b":"x,y","c":[true,"q\"]"]},{"d":{}}]"#;
+    let ends: Vec<&str> = value_ends(json)
+        .iter()
+        .map(|&end| std::str::from_utf8(&json[..end]).unwrap())
+        .map(|prefix| &prefix[prefix.len().saturating_sub(4)..])
+        .collect();
+    // 1, "x,y", true, "q\"]", the array, the object; {}, the object holding it.
+    assert_eq!(
+        ends,
+        [r#"a":1"#, r#"x,y""#, "true", r#"\"]""#, r#""]"]"#, r#"]"]}"#, r#"":{}"#, ":{}}"],
+    );
+}
+
+#[test]
+fn the_serializer_hands_on_its_buffer_at_the_first_boundary_past_14745_bytes() {
+    let body = small();
+    let pieces = serializer_pieces(&body);
+    let boundaries = value_ends(&body);
+    assert_eq!(pieces.first().unwrap().start, 0);
+    assert_eq!(pieces.last().unwrap().end, body.len());
+    for pair in pieces.windows(2) {
+        let (piece, next) = (&pair[0], &pair[1]);
+        assert_eq!(piece.end, next.start);
+        assert!(piece.len() > FLUSH_THRESHOLD, "{piece:?}");
+        // The boundary before the cut was still at or under the threshold.
+        let before = boundaries.iter().rev().find(|&&e| e < piece.end).unwrap();
+        assert!(before - piece.start <= FLUSH_THRESHOLD, "{piece:?}");
+    }
+    // 298,727 bytes in pieces of a little over 14,745: 20 of them and the rest.
+    assert_eq!(pieces.len(), 21);
+}
+
+#[test]
+fn minimal_apis_write_doubling_segments_and_flush_each_piece_mvc_flushes_once() {
+    let body = small();
+    let pieces = serializer_pieces(&body);
+    let minimal = plan(&body, AspnetcoreWriter::Minimal);
+    let first = &pieces[0];
+    assert_eq!(
+        minimal[..4],
+        [
+            Step::Write(0..4096),
+            Step::Write(4096..12288),
+            Step::Write(12288..first.end),
+            Step::Flush,
+        ]
+    );
+    let flushes = minimal.iter().filter(|s| **s == Step::Flush).count();
+    assert_eq!(flushes, pieces.len());
+    let mvc = plan(&body, AspnetcoreWriter::Mvc);
+    let mut expected: Vec<Step> = pieces.into_iter().map(Step::Write).collect();
+    expected.push(Step::Flush);
+    assert_eq!(mvc, expected);
+}
+
+/// The steps through C brotli's own API, not brotlic's writer that the model drives:
+/// PROCESS for a write, FLUSH for a flush, FINISH at the end, window 22.
+fn raw_brotli(quality: u8, body: &[u8], steps: &[Step]) -> Vec<u8> {
+    let mut calls: Vec<(BrotliEncoderOperation, &[u8])> = steps
+        .iter()
+        .map(|step| match step {
+            Step::Write(range) => (
+                BrotliEncoderOperation_BROTLI_OPERATION_PROCESS,
+                &body[range.clone()],
+            ),
+            Step::Flush => (BrotliEncoderOperation_BROTLI_OPERATION_FLUSH, &[][..]),
+        })
+        .collect();
+    calls.push((BrotliEncoderOperation_BROTLI_OPERATION_FINISH, &[]));
+    brotli_c::compress_by_calls(quality, &calls).unwrap()
+}
+
+#[test]
+fn brotli_1_on_the_small_payload_is_the_c_library_fed_the_same_calls() {
+    let body = small();
+    for writer in [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc] {
+        let ours = compress(CodecKind::Brotli, 1, &body, writer).unwrap();
+        let raw = raw_brotli(1, &body, &plan(&body, writer));
+        assert_eq!(ours, raw, "{writer:?}");
+    }
+    // Quality 1 compresses each call's input as a block of its own: the pieces cost
+    // bytes against the article's one write (44,606 B).
+    let minimal = compress(CodecKind::Brotli, 1, &body, AspnetcoreWriter::Minimal).unwrap();
+    assert!(minimal.len() > 44_606, "{}", minimal.len());
+}
+
+#[test]
+fn every_codec_and_writer_round_trips_and_flushes_cost_bytes() {
+    let body = small();
+    for kind in CodecKind::ALL {
+        let level = 1;
+        let article = super::super::server_codec(kind)
+            .compress(level, &body)
+            .unwrap();
+        for writer in [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc] {
+            let wire = super::super::api::ThroughApi::new(
+                kind,
+                super::super::api::Api::Aspnetcore { writer },
+            );
+            assert_eq!(
+                wire.variant().to_string(),
+                format!("aspnetcore {}", writer.name())
+            );
+            let compressed = wire.compress(level, &body).unwrap();
+            assert_eq!(
+                wire.decompress(&compressed).unwrap(),
+                body,
+                "{kind} {writer:?}"
+            );
+            if writer == AspnetcoreWriter::Minimal {
+                // Twenty-one flushes end as many blocks early.
+                assert!(compressed.len() > article.len(), "{kind}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_body_under_the_threshold_is_one_piece() {
+    let body = generate(1, 42, RngKind::Dotnet);
+    assert_eq!(
+        serializer_pieces(&body),
+        vec![Range {
+            start: 0,
+            end: body.len()
+        }]
+    );
+    assert_eq!(
+        plan(&body, AspnetcoreWriter::Minimal),
+        [Step::Write(0..body.len()), Step::Flush]
+    );
+    assert_eq!(serializer_pieces(b""), vec![Range { start: 0, end: 0 }]);
+}

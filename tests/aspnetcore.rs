@@ -1,0 +1,127 @@
+//! End to end: `run --server aspnetcore`, the middleware fed a JSON body as the
+//! serializer writes and flushes it (`src/codec/aspnetcore.rs`). Sizes only.
+
+use crate::common;
+
+use common::{bad_input, codecbench, csv_rows, succeed};
+
+/// Compressed bytes per (codec, level, variant) of a CSV run of `args`.
+fn sizes(args: &[&str]) -> Vec<(String, i32, String, u64)> {
+    let output = succeed(
+        codecbench()
+            .args(["run", "--iterations", "1", "--warmup", "0", "--quiet"])
+            .args(["--format", "csv"])
+            .args([
+                "--zstd-levels",
+                "1,3",
+                "--brotli-levels",
+                "1",
+                "--gzip-levels",
+                "1",
+            ])
+            .args(args),
+    );
+    csv_rows(&output.stdout)
+        .into_iter()
+        .map(|row| {
+            (
+                row["codec"].clone(),
+                row["level"].parse().unwrap(),
+                row["variant"].clone(),
+                row["compressed_bytes"].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn size_of(rows: &[(String, i32, String, u64)], codec: &str, level: i32) -> u64 {
+    rows.iter()
+        .find(|r| r.0 == codec && r.1 == level)
+        .unwrap_or_else(|| panic!("no {codec} {level} in {rows:?}"))
+        .3
+}
+
+fn server_args(payload: &'static str, writer: &'static str) -> Vec<&'static str> {
+    vec![
+        "--payload",
+        payload,
+        "--server",
+        "aspnetcore",
+        "--aspnetcore-writer",
+        writer,
+    ]
+}
+
+#[test]
+fn on_the_small_payload_the_wire_differs_from_one_write_where_the_flushes_fall() {
+    let one_write = sizes(&["--payload", "small", "--brotli-impl", "c"]);
+    let minimal = sizes(&server_args("small", "minimal"));
+    let mvc = sizes(&server_args("small", "mvc"));
+    assert!(
+        minimal.iter().all(|r| r.2 == "aspnetcore minimal"),
+        "{minimal:?}"
+    );
+    assert!(mvc.iter().all(|r| r.2 == "aspnetcore mvc"), "{mvc:?}");
+    // (setting, one write, minimal APIs, MVC): 21 pieces of about 14.7 KB.
+    let expected = [
+        ("zstd", 1, 41_132, 42_267, 41_135),
+        ("zstd", 3, 43_644, 44_811, 43_647),
+        ("brotli", 1, 44_606, 65_577, 55_350),
+        ("gzip", 1, 69_832, 70_063, 69_819),
+    ];
+    for (codec, level, article, on_minimal, on_mvc) in expected {
+        assert_eq!(
+            size_of(&one_write, codec, level),
+            article,
+            "{codec} {level}"
+        );
+        assert_eq!(
+            size_of(&minimal, codec, level),
+            on_minimal,
+            "{codec} {level}"
+        );
+        assert_eq!(size_of(&mvc, codec, level), on_mvc, "{codec} {level}");
+    }
+}
+
+#[test]
+fn one_record_is_one_write_and_one_flush_on_both_paths() {
+    let minimal = sizes(&server_args("single", "minimal"));
+    let mvc = sizes(&server_args("single", "mvc"));
+    assert_eq!(
+        minimal.iter().map(|r| r.3).collect::<Vec<_>>(),
+        mvc.iter().map(|r| r.3).collect::<Vec<_>>()
+    );
+    // The flush before the end costs zstd an empty block: 3 bytes on 241.
+    assert_eq!(size_of(&minimal, "zstd", 1), 244);
+}
+
+#[test]
+fn the_run_says_the_rows_are_modelled_not_measured_on_kestrel() {
+    let output = succeed(codecbench().args([
+        "run",
+        "--iterations",
+        "1",
+        "--warmup",
+        "0",
+        "--payload",
+        "single",
+        "--codecs",
+        "zstd",
+        "--zstd-levels",
+        "1",
+        "--server",
+        "aspnetcore",
+    ]));
+    let text = String::from_utf8_lossy(&output.stdout).replace("\n  ", " ");
+    assert!(
+        text.contains("modelled from ASP.NET Core's source (docs/servers.md), not measured against a live Kestrel"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_writer_without_the_server_is_refused() {
+    let message = bad_input(&["run", "--payload", "single", "--aspnetcore-writer", "mvc"]);
+    assert!(message.contains("--server"), "{message}");
+}

@@ -283,6 +283,7 @@ pub fn saved_or_measured(
     }
     let mut config = MeasureConfig::from_args(source.measure)?;
     config.add_one_shot_zstd(&source.one_shot_zstd);
+    config.add_aspnetcore_wire(&source.aspnetcore_wire);
     let (payloads, pin) = prepare(&config)?;
     let files = SavedFiles(source.save);
     let mut report = measure_saving(&config, &payloads, empty_report(&config, pin), &files)?;

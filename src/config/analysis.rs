@@ -11,6 +11,7 @@ use crate::analysis::recommend::{AdviceOptions, Link};
 use crate::cli::{MeasureArgs, RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs};
 use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
+use crate::vocab::CodecKind;
 
 /// Settings of `codecbench recommend`.
 pub struct RecommendConfig {
@@ -36,6 +37,9 @@ pub struct RunSource {
     pub save: Exports,
     /// zstd levels to also measure through the one-shot API, among those measured.
     pub one_shot_zstd: Vec<i32>,
+    /// Settings to also measure as ASP.NET Core's middleware feeds them (minimal APIs),
+    /// among those measured.
+    pub aspnetcore_wire: Vec<(CodecKind, i32)>,
 }
 
 impl RunSource {
@@ -60,6 +64,7 @@ impl RunSource {
             measure: args.measure,
             save,
             one_shot_zstd: Vec::new(),
+            aspnetcore_wire: Vec::new(),
         })
     }
 }
@@ -186,8 +191,17 @@ impl ReproduceConfig {
             None => crate::analysis::reproduce::ONE_SHOT_ZSTD_LEVELS.to_vec(),
             Some(_) => Vec::new(),
         };
+        // The conclusions on ASP.NET Core's wire read cells fed as its middleware feeds
+        // them, measured beside the article's unless --api or --server says otherwise.
+        let measure = &args.source.measure;
+        let aspnetcore_wire = if measure.api.is_none() && measure.server.is_none() {
+            crate::analysis::reproduce::aspnetcore::WIRE_SETTINGS.to_vec()
+        } else {
+            Vec::new()
+        };
         let mut source = RunSource::from_args(args.source, &written)?;
         source.one_shot_zstd = one_shot_zstd;
+        source.aspnetcore_wire = aspnetcore_wire;
         Ok(ReproduceConfig {
             source,
             out: args.out,

@@ -129,6 +129,32 @@ impl MeasureConfig {
     }
 }
 
+impl MeasureConfig {
+    /// Also measures each of `settings` that is measured as ASP.NET Core's middleware
+    /// feeds it for a minimal API.
+    pub fn add_aspnetcore_wire(&mut self, settings: &[(CodecKind, i32)]) {
+        for kind in CodecKind::ALL {
+            let measured = self
+                .settings
+                .iter()
+                .find(|s| s.codec.kind() == kind)
+                .map(|s| s.levels.clone())
+                .unwrap_or_default();
+            let levels: Vec<i32> = measured
+                .into_iter()
+                .filter(|&l| settings.contains(&(kind, l)))
+                .collect();
+            if !levels.is_empty() {
+                let writer = crate::vocab::AspnetcoreWriter::Minimal;
+                self.settings.push(CodecSetting {
+                    codec: Box::new(ThroughApi::new(kind, Api::Aspnetcore { writer })),
+                    levels,
+                });
+            }
+        }
+    }
+}
+
 /// The test aid: `CODECBENCH_TEST_CORRUPT=CODEC` puts a decoder that flips a bit in
 /// front of that codec, so end-to-end tests of the release binary can prove that a
 /// failed round trip never reaches a report as valid.

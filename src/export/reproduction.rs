@@ -65,6 +65,8 @@ pub fn measured_text(measured: &Measured) -> String {
         // In the unit the article uses for each: ms below a second, else s.
         Measured::Seconds { seconds } if *seconds < 1.0 => format!("{:.0} ms", seconds * 1e3),
         Measured::Seconds { seconds } => format!("{seconds:.2} s"),
+        Measured::Sizes { .. } => measured.sizes_text(),
+        Measured::Source { text } => text.clone(),
     }
 }
 
@@ -72,11 +74,12 @@ pub fn measured_text(measured: &Measured) -> String {
 fn tally(claims: &[Claim]) -> String {
     let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
     format!(
-        "{} claims: {} hold, {} partly, {} do not hold, {} not measured",
+        "{} claims: {} hold, {} partly, {} do not hold, {} changed upstream, {} not measured",
         claims.len(),
         count(Verdict::Holds),
         count(Verdict::Partly),
         count(Verdict::Fails),
+        count(Verdict::ChangedUpstream),
         count(Verdict::Unmeasured)
     )
 }

@@ -14,6 +14,7 @@ pub(super) fn all(m: &Matrix) -> Vec<Claim> {
     level_shapes(m, &mut claims);
     speed_ratios(m, &mut claims);
     speed_extremes(m, &mut claims);
+    super::aspnetcore::claims(m, &mut claims);
     claims
 }
 

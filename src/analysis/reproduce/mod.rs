@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+pub mod aspnetcore;
 mod claims;
 
 use crate::codec::CodecKind::{self, Zstd};
@@ -26,6 +27,9 @@ pub enum Verdict {
     Partly,
     /// It does not hold.
     Fails,
+    /// It held for the version the article read; the upstream source has since
+    /// changed.
+    ChangedUpstream,
     /// The run lacks a cell the claim needs.
     Unmeasured,
 }
@@ -37,6 +41,7 @@ impl Verdict {
             Verdict::Holds => "holds",
             Verdict::Partly => "partly",
             Verdict::Fails => "does not hold",
+            Verdict::ChangedUpstream => "changed upstream",
             Verdict::Unmeasured => "not measured",
         }
     }
@@ -127,6 +132,30 @@ pub enum Measured {
         /// Seconds.
         seconds: f64,
     },
+    /// Sizes of settings compared, the claimed one first, in bytes.
+    Sizes {
+        /// Bytes, setting by setting.
+        sizes: Vec<u64>,
+    },
+    /// What an upstream source says, with where.
+    Source {
+        /// e.g. `quality 1 at dotnet/aspnetcore@7a9ec13`.
+        text: String,
+    },
+}
+
+impl Measured {
+    /// `41,132 vs 43,644 B` for [`Measured::Sizes`]; empty for the others.
+    pub fn sizes_text(&self) -> String {
+        match self {
+            Measured::Sizes { sizes } => {
+                let each: Vec<String> =
+                    sizes.iter().map(|&b| crate::format::thousands(b)).collect();
+                format!("{} B", each.join(" vs "))
+            }
+            _ => String::new(),
+        }
+    }
 }
 
 /// Which API measured a ratio the article took from native libzstd's one-shot call.

@@ -151,3 +151,68 @@ fn large_ratios_are_checked_on_the_one_shot_cell_when_the_run_has_one() {
     );
     assert!(with.claim.contains("(one-shot, native libzstd)"));
 }
+
+#[test]
+fn the_default_level_claim_takes_its_verdict_from_the_cited_source() {
+    let run = LoadedRun {
+        label: "run".into(),
+        machine: None,
+        measured_on: None,
+        results: crate::results::Results::Codec(vec![]),
+    };
+    let claims = check(&run);
+    let default = claims
+        .iter()
+        .find(|c| c.claim.contains("zstd provider runs level 3"))
+        .unwrap();
+    // The source codecbench cites sets quality 1, not libzstd's default 3.
+    assert_eq!(aspnetcore::UPSTREAM_ZSTD_QUALITY, 1);
+    assert_eq!(default.verdict, Verdict::ChangedUpstream);
+    assert_eq!(
+        default.measured,
+        Measured::Source {
+            text: "quality 1 at dotnet/aspnetcore@7a9ec13".into()
+        }
+    );
+}
+
+#[test]
+fn the_conclusions_on_the_wire_read_the_minimal_api_cells() {
+    let wire = |codec: &str, level: i32, bytes: u64| {
+        let mut c = cell("small", codec, level, 298_727, bytes, 1.0);
+        c.key.id.variant = Variant::Aspnetcore {
+            writer: crate::vocab::AspnetcoreWriter::Minimal,
+        };
+        c
+    };
+    let one_write = vec![
+        cell("small", "zstd", 1, 298_727, 41_132, 0.7),
+        cell("small", "zstd", 3, 298_727, 43_644, 1.0),
+        cell("small", "brotli", 1, 298_727, 44_606, 0.7),
+        cell("small", "gzip", 1, 298_727, 69_832, 0.7),
+    ];
+    let run = |cells: Vec<RunCell>| LoadedRun {
+        label: "run".into(),
+        machine: None,
+        measured_on: None,
+        results: crate::results::Results::Codec(cells),
+    };
+    let claims = check(&run(one_write.clone()));
+    let first = "small as ASP.NET Core sends it (minimal APIs): zstd 1 is smaller";
+    assert_eq!(verdict_of(&claims, first), Verdict::Unmeasured);
+    let mut cells = one_write;
+    cells.extend([
+        wire("zstd", 1, 42_267),
+        wire("zstd", 3, 44_811),
+        wire("brotli", 1, 42_000),
+        wire("gzip", 1, 70_063),
+    ]);
+    let claims = check(&run(cells));
+    let zstd = claims.iter().find(|c| c.claim.starts_with(first)).unwrap();
+    assert_eq!(zstd.verdict, Verdict::Holds);
+    assert_eq!(zstd.article, "41,132 vs 43,644 B in one write");
+    assert_eq!(zstd.measured.sizes_text(), "42,267 vs 44,811 B");
+    // A brotli 1 body smaller than zstd 1's on the wire breaks the second conclusion.
+    let others = "small as ASP.NET Core sends it: zstd 1 is smaller than brotli";
+    assert_eq!(verdict_of(&claims, others), Verdict::Fails);
+}

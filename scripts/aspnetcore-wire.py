@@ -65,7 +65,7 @@ def main():
                 )
                 for writer in ("minimal", "mvc")
             }
-            print(f"\n{payload}\n")
+            print(f"\n## {payload}\n")
             print("| setting | one write | minimal APIs | change | MVC | change |")
             print("|---|---:|---:|---:|---:|---:|")
             for key in sorted(one_write, key=lambda k: (args.codecs.split(",").index(k[0]), k[1])):

@@ -125,3 +125,37 @@ fn a_writer_without_the_server_is_refused() {
     let message = bad_input(&["run", "--payload", "single", "--aspnetcore-writer", "mvc"]);
     assert!(message.contains("--server"), "{message}");
 }
+
+#[test]
+fn recommend_and_its_emitted_configuration_say_so_too() {
+    let base = [
+        "recommend",
+        "--iterations",
+        "1",
+        "--warmup",
+        "0",
+        "--payload",
+        "single",
+        "--payload",
+        "small",
+        "--codecs",
+        "zstd",
+        "--zstd-levels",
+        "1,3",
+        "--server",
+        "aspnetcore",
+    ];
+    let report = succeed(codecbench().args(base));
+    let text = String::from_utf8_lossy(&report.stdout).replace("\n", " ");
+    assert!(
+        text.contains("not measured against a live Kestrel"),
+        "{text}"
+    );
+    let emitted = succeed(codecbench().args(base).args(["--emit", "aspnetcore"]));
+    let config = String::from_utf8_lossy(&emitted.stdout);
+    assert!(
+        config.contains("modelled from its source (docs/servers.md), not measured on a live"),
+        "{config}"
+    );
+    assert!(config.contains("Quality = 1 }"), "{config}");
+}

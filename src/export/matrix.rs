@@ -6,7 +6,6 @@ use super::{iteration_text, library_text};
 use crate::format::{duration_text, significant, thousands};
 use crate::results::codec::{CellResult, PayloadResult};
 use crate::stats::Summary;
-use crate::vocab::Variant;
 
 /// One payload's matrix as a document.
 pub fn document(payload: &PayloadResult) -> Document {
@@ -150,7 +149,9 @@ fn legend(payload: &PayloadResult) -> Vec<String> {
             per_codec.join(", ")
         ));
     }
-    lines.extend(server_notes(payload));
+    lines.extend(super::server_notes(
+        payload.cells.iter().map(|c| c.id.variant),
+    ));
     let single = payload.cells.iter().any(|c| {
         [&c.compress, &c.decompress]
             .into_iter()
@@ -163,26 +164,6 @@ fn legend(payload: &PayloadResult) -> Vec<String> {
         ));
     }
     lines
-}
-
-/// Where the rows of a server's own encoders come from: a model of its source, or a
-/// model checked against the live server.
-fn server_notes(payload: &PayloadResult) -> Vec<String> {
-    let has = |wanted: fn(Variant) -> bool| payload.cells.iter().any(|c| wanted(c.id.variant));
-    let mut notes = Vec::new();
-    if has(|v| matches!(v, Variant::Aspnetcore { .. })) {
-        notes.push(
-            "aspnetcore: modelled from ASP.NET Core's source (docs/servers.md), not measured against a live Kestrel"
-                .to_string(),
-        );
-    }
-    if has(|v| v == Variant::Nginx) {
-        notes.push(
-            "nginx: predicted, and checked to the byte against a live nginx (tests/nginx.rs)"
-                .to_string(),
-        );
-    }
-    notes
 }
 
 /// The line above each payload's matrix.

@@ -76,6 +76,33 @@ pub(crate) fn library_text(id: &crate::vocab::CellId) -> String {
     }
 }
 
+/// What the rows of a server's own encoders rest on, for each such variant among
+/// `variants`: a model of its source, or a model checked against the live server.
+pub(crate) fn server_notes(
+    variants: impl IntoIterator<Item = crate::vocab::Variant>,
+) -> Vec<String> {
+    use crate::vocab::Variant;
+    let (mut aspnetcore, mut nginx) = (false, false);
+    for variant in variants {
+        aspnetcore |= matches!(variant, Variant::Aspnetcore { .. });
+        nginx |= variant == Variant::Nginx;
+    }
+    let mut notes = Vec::new();
+    if aspnetcore {
+        notes.push(
+            "aspnetcore: modelled from ASP.NET Core's source (docs/servers.md), not measured against a live Kestrel"
+                .to_string(),
+        );
+    }
+    if nginx {
+        notes.push(
+            "nginx: predicted, and checked to the byte against a live nginx (tests/nginx.rs)"
+                .to_string(),
+        );
+    }
+    notes
+}
+
 /// How many iterations each cell ran, e.g. `60 timed iterations after 3 warm-up, in 5
 /// rounds`, or the time budget that sized them.
 pub fn iteration_text(payload: &PayloadResult) -> String {

@@ -283,6 +283,13 @@ pub fn document(answers: &[Answer], advice: &[PayloadAdvice], options: &AdviceOp
         }
     }
     document.paragraph(budgets(options));
+    let variants = advice
+        .iter()
+        .flat_map(|p| p.compress_frontier.iter().chain(&p.decompress_frontier))
+        .map(|s| s.key.id.variant);
+    for note in super::server_notes(variants) {
+        document.paragraph(note);
+    }
     document
 }
 

@@ -70,6 +70,8 @@ pub struct ThroughApi {
     api: Api,
     /// The stream adapter, for the level range, defaults and version.
     stream: Box<dyn Codec>,
+    /// The last body's writes and flushes, for [`Api::Aspnetcore`].
+    plans: super::aspnetcore::PlanMemo,
 }
 
 impl ThroughApi {
@@ -79,6 +81,7 @@ impl ThroughApi {
             kind,
             api,
             stream: super::server_codec(kind),
+            plans: Default::default(),
         }
     }
 }
@@ -122,9 +125,7 @@ impl Codec for ThroughApi {
             Api::Stream => self.stream.compress(level, input),
             Api::OneShot => one_shot(self.kind, level, input),
             Api::Flushed { chunk } => flushed(self.kind, level, input, chunk as usize),
-            Api::Aspnetcore { writer } => {
-                super::aspnetcore::compress(self.kind, level, input, writer)
-            }
+            Api::Aspnetcore { writer } => self.plans.compress(self.kind, level, input, writer),
         }
     }
 

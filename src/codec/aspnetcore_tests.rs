@@ -159,3 +159,28 @@ fn brotli_4_on_the_large_payload_is_the_c_library_fed_the_same_calls() {
     assert_eq!(ours, raw);
     assert_eq!(ours.len(), 442_970);
 }
+
+#[test]
+fn the_memo_reuses_a_plan_only_for_the_same_body_and_writer() {
+    let memo = PlanMemo::default();
+    let check = |body: &[u8], writer| {
+        let memoised = memo.compress(CodecKind::Brotli, 1, body, writer).unwrap();
+        let fresh = compress(CodecKind::Brotli, 1, body, writer).unwrap();
+        let sizes = format!("{} against {} B", memoised.len(), fresh.len());
+        assert!(memoised == fresh, "{writer:?}: {sizes}");
+    };
+    for writer in [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc] {
+        let mut body = small();
+        check(&body, writer);
+        check(&body, writer);
+        // The same allocation and length with other bytes: the plan is made again.
+        let address = body.as_ptr();
+        body.rotate_left(150);
+        assert_eq!(body.as_ptr(), address);
+        check(&body, writer);
+    }
+    // The same body for the other writer: its own plan.
+    let body = small();
+    check(&body, AspnetcoreWriter::Minimal);
+    check(&body, AspnetcoreWriter::Mvc);
+}

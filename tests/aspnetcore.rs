@@ -158,3 +158,34 @@ fn recommend_and_its_emitted_configuration_say_so_too() {
         "{config}"
     );
 }
+
+#[test]
+fn the_writer_reaches_every_measuring_process() {
+    // Six iterations run in two processes by default; a child that fed the encoder as a
+    // minimal API would give 65,577 B and fail the cell.
+    let output = succeed(codecbench().args([
+        "run",
+        "--iterations",
+        "6",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--format",
+        "csv",
+        "--payload",
+        "small",
+        "--codecs",
+        "brotli",
+        "--brotli-levels",
+        "1",
+        "--server",
+        "aspnetcore",
+        "--aspnetcore-writer",
+        "mvc",
+    ]));
+    let rows = csv_rows(&output.stdout);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["status"], "ok");
+    assert_eq!(rows[0]["variant"], "aspnetcore mvc");
+    assert_eq!(rows[0]["compressed_bytes"], "55350");
+}

@@ -121,9 +121,22 @@ fn the_run_says_the_rows_are_modelled_not_measured_on_kestrel() {
 }
 
 #[test]
-fn a_writer_without_the_server_is_refused() {
+fn a_writer_without_aspnetcore_is_refused() {
     let message = bad_input(&["run", "--payload", "single", "--aspnetcore-writer", "mvc"]);
     assert!(message.contains("--server"), "{message}");
+    let other = bad_input(&[
+        "run",
+        "--payload",
+        "single",
+        "--server",
+        "nginx",
+        "--aspnetcore-writer",
+        "mvc",
+    ]);
+    assert!(
+        other.contains("--aspnetcore-writer is for --server aspnetcore"),
+        "{other}"
+    );
 }
 
 #[test]

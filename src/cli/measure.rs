@@ -151,8 +151,9 @@ pub struct MeasureArgs {
     /// With `--server aspnetcore`: how the endpoint writes its JSON. `minimal` (minimal
     /// APIs, `WriteAsJsonAsync`) flushes the compression stream about every 14.7 KB;
     /// `mvc` (controllers) writes in pieces of that size and flushes once at the end.
-    #[arg(long, value_enum, value_name = "WRITER", default_value_t = Default::default(), requires = "server")]
-    pub aspnetcore_writer: crate::vocab::AspnetcoreWriter,
+    /// `minimal` by default.
+    #[arg(long, value_enum, value_name = "WRITER", requires = "server")]
+    pub aspnetcore_writer: Option<crate::vocab::AspnetcoreWriter>,
 
     /// Which brotli to measure: Google's C library (what .NET, nginx and browsers run),
     /// the `brotli` crate's Rust port, or both.

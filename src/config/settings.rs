@@ -30,8 +30,12 @@ pub(super) fn codec_settings(args: &MeasureArgs) -> Result<Vec<CodecSetting>> {
             bail!("--{kind}-levels was given but {kind} is not in --codecs");
         }
     }
+    if args.aspnetcore_writer.is_some() && args.server != Some(Server::Aspnetcore) {
+        bail!("--aspnetcore-writer is for --server aspnetcore: other servers write bodies their own way");
+    }
     if let Some(server) = args.server {
-        return server_settings(server, args.aspnetcore_writer, &codecs, &level_options);
+        let writer = args.aspnetcore_writer.unwrap_or_default();
+        return server_settings(server, writer, &codecs, &level_options);
     }
     let stream = ["stream".to_string()];
     let apis = apis(args.api.as_deref().unwrap_or(&stream), args.encoder)?;

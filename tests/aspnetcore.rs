@@ -5,11 +5,16 @@ use crate::common;
 
 use common::{bad_input, codecbench, csv_rows, succeed};
 
+/// One timed iteration and no warm-up: these tests read sizes and labels, not speeds.
+const ONE_ITERATION: [&str; 4] = ["--iterations", "1", "--warmup", "0"];
+
 /// Compressed bytes per (codec, level, variant) of a CSV run of `args`.
 fn sizes(args: &[&str]) -> Vec<(String, i32, String, u64)> {
     let output = succeed(
         codecbench()
-            .args(["run", "--iterations", "1", "--warmup", "0", "--quiet"])
+            .arg("run")
+            .args(ONE_ITERATION)
+            .arg("--quiet")
             .args(["--format", "csv"])
             .args([
                 "--zstd-levels",
@@ -98,12 +103,7 @@ fn one_record_is_one_write_and_one_flush_on_both_paths() {
 
 #[test]
 fn the_run_says_the_rows_are_modelled_not_measured_on_kestrel() {
-    let output = succeed(codecbench().args([
-        "run",
-        "--iterations",
-        "1",
-        "--warmup",
-        "0",
+    let output = succeed(codecbench().arg("run").args(ONE_ITERATION).args([
         "--payload",
         "single",
         "--codecs",
@@ -142,11 +142,6 @@ fn a_writer_without_aspnetcore_is_refused() {
 #[test]
 fn recommend_and_its_emitted_configuration_say_so_too() {
     let base = [
-        "recommend",
-        "--iterations",
-        "1",
-        "--warmup",
-        "0",
         "--payload",
         "single",
         "--payload",
@@ -158,13 +153,18 @@ fn recommend_and_its_emitted_configuration_say_so_too() {
         "--server",
         "aspnetcore",
     ];
-    let report = succeed(codecbench().args(base));
+    let recommend = || {
+        let mut command = codecbench();
+        command.arg("recommend").args(ONE_ITERATION).args(base);
+        command
+    };
+    let report = succeed(&mut recommend());
     let text = String::from_utf8_lossy(&report.stdout).replace("\n", " ");
     assert!(
         text.contains("not measured against a live Kestrel"),
         "{text}"
     );
-    let emitted = succeed(codecbench().args(base).args(["--emit", "aspnetcore"]));
+    let emitted = succeed(recommend().args(["--emit", "aspnetcore"]));
     let config = String::from_utf8_lossy(&emitted.stdout);
     assert!(
         config.contains("modelled from its source (docs/servers.md), not measured on a live"),

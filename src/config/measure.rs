@@ -110,47 +110,33 @@ impl MeasureConfig {
     /// Also measures zstd through the one-shot API at those of `levels` that zstd is
     /// measured at.
     pub fn add_one_shot_zstd(&mut self, levels: &[i32]) {
-        let measured = self
-            .settings
-            .iter()
-            .find(|s| s.codec.kind() == CodecKind::Zstd)
-            .map(|s| s.levels.clone())
-            .unwrap_or_default();
-        let levels: Vec<i32> = measured
-            .into_iter()
-            .filter(|l| levels.contains(l))
-            .collect();
-        if !levels.is_empty() {
-            self.settings.push(CodecSetting {
-                codec: Box::new(ThroughApi::new(CodecKind::Zstd, Api::OneShot)),
-                levels,
-            });
-        }
+        self.add_through(CodecKind::Zstd, Api::OneShot, |l| levels.contains(&l));
     }
-}
 
-impl MeasureConfig {
     /// Also measures each of `settings` that is measured as ASP.NET Core's middleware
     /// feeds it for a minimal API.
     pub fn add_aspnetcore_wire(&mut self, settings: &[(CodecKind, i32)]) {
+        let writer = crate::vocab::AspnetcoreWriter::Minimal;
         for kind in CodecKind::ALL {
-            let measured = self
-                .settings
-                .iter()
-                .find(|s| s.codec.kind() == kind)
-                .map(|s| s.levels.clone())
-                .unwrap_or_default();
-            let levels: Vec<i32> = measured
-                .into_iter()
-                .filter(|&l| settings.contains(&(kind, l)))
-                .collect();
-            if !levels.is_empty() {
-                let writer = crate::vocab::AspnetcoreWriter::Minimal;
-                self.settings.push(CodecSetting {
-                    codec: Box::new(ThroughApi::new(kind, Api::Aspnetcore { writer })),
-                    levels,
-                });
-            }
+            let api = Api::Aspnetcore { writer };
+            self.add_through(kind, api, |l| settings.contains(&(kind, l)));
+        }
+    }
+
+    /// Also measures `kind` through `api` at the levels it is measured at that `keep`
+    /// keeps, if any.
+    fn add_through(&mut self, kind: CodecKind, api: Api, keep: impl Fn(i32) -> bool) {
+        let levels: Vec<i32> = self
+            .settings
+            .iter()
+            .find(|s| s.codec.kind() == kind)
+            .map(|s| s.levels.iter().copied().filter(|&l| keep(l)).collect())
+            .unwrap_or_default();
+        if !levels.is_empty() {
+            self.settings.push(CodecSetting {
+                codec: Box::new(ThroughApi::new(kind, api)),
+                levels,
+            });
         }
     }
 }

@@ -52,6 +52,21 @@ pub fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.
+///
+/// ```
+/// let items = ["zstd 1", "br 1", "gzip 6"].map(String::from);
+/// assert_eq!(codecbench::format::list(&items), "zstd 1, br 1 and gzip 6");
+/// assert_eq!(codecbench::format::list(&items[..1]), "zstd 1");
+/// ```
+pub fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 /// Seconds as milliseconds to 3 significant digits, without the unit: `0.00123` → `1.23`.
 pub fn ms_figure(seconds: f64) -> String {
     significant(seconds * 1e3, 3)

@@ -1,8 +1,8 @@
 //! `recommend`, `zstd-params`, `reproduce` and `plot`: analyses of a run (saved or made
 //! now), printed or written.
 
-use super::measure::saved_or_measured;
 use super::output::{print, write_file};
+use super::source::saved_or_measured;
 use crate::analysis::recommend::{
     advise, answers, answers_among, AdviceOptions, Answer, AnswerLine, EncodingAnswer, Scenario,
 };
@@ -18,9 +18,9 @@ use crate::{payload, results};
 /// Prints the advice for a run; a measured run's failed round trips fail the command
 /// after the advice is printed.
 pub fn recommend(config: RecommendConfig) -> crate::error::Result {
-    let options = config.options.clone();
-    let too_large = |run: &results::LoadedRun| unbracketed(run, &options);
-    let (run, outcome) = saved_or_measured(config.source, &too_large)?;
+    let (options, servers) = (config.options.clone(), config.emit.clone());
+    let placed = |run: &results::LoadedRun| answers_to_place(run, &options, &servers);
+    let (run, outcome) = saved_or_measured(config.source, &placed)?;
     let advice = advise(&run, &config.options);
     if advice.is_empty() {
         outcome?;
@@ -51,19 +51,19 @@ pub fn recommend(config: RecommendConfig) -> crate::error::Result {
     outcome
 }
 
-/// Whether any answer's first encoding won at every size `run` measured, so that its
-/// minimum body size is only an estimate.
-fn unbracketed(run: &results::LoadedRun, options: &AdviceOptions) -> bool {
-    answers(run, options).iter().any(|answer| {
-        answer.lines.iter().any(|line| {
-            line.encodings.first().is_some_and(|e| {
-                matches!(
-                    e.min_body.evidence,
-                    crate::analysis::recommend::Evidence::AtMost { .. }
-                )
-            })
-        })
-    })
+/// Every answer the report or the configurations give, whose minimum body sizes smaller
+/// bodies should place: the general answers, and each `--emit` server's.
+fn answers_to_place(
+    run: &results::LoadedRun,
+    options: &AdviceOptions,
+    servers: &[Server],
+) -> Vec<Answer> {
+    let mut all = answers(run, options);
+    for &server in servers {
+        let (shared, unshared) = server_answers(run, options, server);
+        all.extend(shared.into_iter().flatten().chain(unshared));
+    }
+    all
 }
 
 /// The content types to compress: those of a HAR capture's bodies (but "other text",
@@ -94,27 +94,40 @@ fn emit(
     let general = answers(run, options);
     let mut sections = Vec::new();
     for &server in servers {
-        let own = run
-            .codec_cells()
-            .iter()
-            .any(|c| server.owns(c.key.id.variant));
-        let among = |shared: Option<i32>| {
-            answers_among(run, options, &|id| server.can_express(id, shared, own))
-        };
-        let mut answers = among(None);
-        let mut alone = None;
-        if server.shares_one_level() {
-            alone = first_dynamic(&answers).cloned();
-            if let Some(shared) = one_level_for_all(run, &among) {
-                answers = shared;
-            }
-        }
+        let (shared, unshared) = server_answers(run, options, server);
+        let alone = server
+            .shares_one_level()
+            .then(|| first_dynamic(&unshared).cloned())
+            .flatten();
+        let answers = shared.unwrap_or(unshared);
         if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
             let alone = alone.as_ref();
             sections.push(server.render(dynamic, fixed, &content_types, zstd_module, alone));
         }
     }
     sections.join("\n")
+}
+
+/// The answers among the settings `server` can express: at one level for every
+/// encoding, for a server that sets one and where the run has a level to share (see
+/// [`one_level_for_all`]), and with each encoding at its own level.
+fn server_answers(
+    run: &results::LoadedRun,
+    options: &AdviceOptions,
+    server: Server,
+) -> (Option<Vec<Answer>>, Vec<Answer>) {
+    let own = run
+        .codec_cells()
+        .iter()
+        .any(|c| server.owns(c.key.id.variant));
+    let among = |shared: Option<i32>| {
+        answers_among(run, options, &|id| server.can_express(id, shared, own))
+    };
+    let shared = server
+        .shares_one_level()
+        .then(|| one_level_for_all(run, &among))
+        .flatten();
+    (shared, among(None))
 }
 
 /// The first answer's per-request line, if any.
@@ -185,7 +198,7 @@ pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
     };
-    let (run, outcome) = saved_or_measured(config.source, &|_| false)?;
+    let (run, outcome) = saved_or_measured(config.source, &|_| Vec::new())?;
     let claims = crate::analysis::reproduce::check(&run);
     if let Some(out) = &config.out {
         let file = reproduction::file_document(&claims, &source, run.machine.as_deref());

@@ -10,7 +10,6 @@ use crate::bench::instructions::Counts;
 use crate::bench::runner::{Plan, SystemClock};
 use crate::bench::{run_payload, Step};
 use crate::commands::progress::Progress;
-use crate::config::analysis::RunSource;
 use crate::config::MeasureConfig;
 use crate::error::{Error, Failing};
 use crate::export::{self, Subject};
@@ -19,7 +18,6 @@ use crate::payload::{self, Payload};
 use crate::process::interrupt;
 use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::results::environment::{Environment, Pin};
-use crate::results::{self, LoadedRun};
 use crate::vocab::CellId;
 use std::collections::HashMap;
 
@@ -78,16 +76,16 @@ pub fn measure_all(
     config: &MeasureConfig,
     payloads: &[Payload],
     mut report: RunReport,
+    progress: &Progress,
     sinks: Sinks,
 ) -> Result<RunReport> {
-    let progress = Progress::new(config.quiet);
     for (index, payload) in payloads.iter().enumerate() {
         if interrupt::requested() {
             break;
         }
         let plan = config.plan(payload.bytes.len());
-        let counts = count_instructions(config, payload, &progress)?;
-        start_payload(config, payload, plan, &progress);
+        let counts = count_instructions(config, payload, progress)?;
+        start_payload(config, payload, plan, progress);
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
             let cell = &so_far.cells[new];
             progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
@@ -100,7 +98,7 @@ pub fn measure_all(
                 None => (sinks.cell)(&report, so_far, new),
             }
         };
-        let mut result = measure_payload(config, payload, plan, &progress, &mut on_cell)?;
+        let mut result = measure_payload(config, payload, plan, progress, &mut on_cell)?;
         result.content_type = payload.content_type.clone();
         if let Some(counts) = &counts {
             super::counting::fill(&mut result, counts);
@@ -148,6 +146,14 @@ fn cell_count(config: &MeasureConfig) -> usize {
     config.settings.iter().map(|s| s.levels.len()).sum()
 }
 
+/// The cells·rounds measuring a body of `bytes` takes under `config`, every process's.
+pub(super) fn steps(config: &MeasureConfig, bytes: usize) -> u64 {
+    let rounds: u32 = super::processes::rounds_of_each(config, config.plan(bytes))
+        .iter()
+        .sum();
+    cell_count(config) as u64 * u64::from(rounds)
+}
+
 /// The payload's heading, and the progress count restarted for its cells·rounds, those
 /// of every process.
 fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress: &Progress) {
@@ -157,7 +163,6 @@ fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress
         rounds: rounds[0], // each process's, as the pooled result records them
         ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
     };
-    let rounds: u32 = rounds.iter().sum();
     let cells = cell_count(config);
     progress.start_payload(
         &format!(
@@ -167,7 +172,7 @@ fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress
             crate::format::count(cells as u64, "setting"),
             export::iteration_text(&planned),
         ),
-        (cells * rounds as usize) as u64,
+        steps(config, payload.bytes.len()),
     );
 }
 
@@ -265,80 +270,19 @@ pub fn finished(written: Result<()>) -> crate::error::Result {
     }
 }
 
-/// The saved run `source` names, or a run it describes made now (and kept in its
-/// `save` files as it goes), for `recommend` and `reproduce`; the second part is how the measuring
-/// ended, to return once the analysis is printed.
-///
-/// `too_large`, given a run, says whether its sizes leave the minimum body size
-/// unbracketed (compression won at the smallest); `recommend` then measures smaller
-/// bodies cut from the smallest payload, and the run holds them too.
-pub fn saved_or_measured(
-    source: RunSource,
-    too_large: &dyn Fn(&LoadedRun) -> bool,
-) -> crate::error::Result<(LoadedRun, crate::error::Result)> {
-    if let Some(path) = &source.from {
-        let run = results::load(path)?;
-        run.cells()?;
-        return Ok((run, Ok(())));
-    }
-    let mut config = MeasureConfig::from_args(source.measure)?;
-    config.add_one_shot_zstd(&source.one_shot_zstd);
-    config.add_aspnetcore_wire(&source.aspnetcore_wire);
-    let (payloads, pin) = prepare(&config)?;
-    let files = SavedFiles(source.save);
-    let mut report = measure_saving(&config, &payloads, empty_report(&config, pin), &files)?;
-    // Bodies cut from the smallest payload, below its size, for when the sizes measured
-    // do not bracket the minimum body size.
-    let smallest = payloads.iter().min_by_key(|p| p.bytes.len());
-    let smaller = smallest
-        .map(payload::smaller::smaller_bodies)
-        .unwrap_or_default();
-    let cut_from = smallest.filter(|_| {
-        !interrupt::requested()
-            && !smaller.is_empty()
-            && too_large(&LoadedRun::from_report(&report, "this run"))
-    });
-    if let Some(source) = cut_from {
-        if !config.quiet {
-            eprintln!(
-                "codecbench: compression won at every size measured; measuring {} cut from {} to place the minimum body size",
-                crate::format::counted(smaller.len() as u64, "smaller body", "smaller bodies"),
-                source.name
-            );
-        }
-        let measured = report.payloads.len();
-        report = measure_saving(&config, &smaller, report, &files)?;
-        for cut in &mut report.payloads[measured..] {
-            cut.cut_from = Some(source.name.clone());
-        }
-        files
-            .write(&Subject::Run {
-                report: &report,
-                current: None,
-            })
-            .failing()?;
-    }
-    let mut out = super::output::Stdout::new();
-    let whole = Subject::Run {
-        report: &report,
-        current: None,
-    };
-    finished(files.finish(&mut out, &whole))?;
-    let outcome = outcome(&report, &files, config.quiet);
-    Ok((LoadedRun::from_report(&report, "this run"), outcome))
-}
-
 /// Measures `payloads` into `report`, rewriting `files` after every cell.
-fn measure_saving(
+pub(super) fn measure_saving(
     config: &MeasureConfig,
     payloads: &[Payload],
     report: RunReport,
+    progress: &Progress,
     files: &SavedFiles,
 ) -> crate::error::Result<RunReport> {
     measure_all(
         config,
         payloads,
         report,
+        progress,
         Sinks {
             cell: &mut |report, so_far, _| {
                 files.write(&Subject::Run {

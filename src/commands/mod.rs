@@ -2,6 +2,7 @@
 //! every file and terminal write happens here; the rest returns data.
 
 mod analysis;
+mod bracket;
 mod compare;
 mod counting;
 mod http;
@@ -15,6 +16,7 @@ mod processes;
 pub mod progress;
 mod run;
 mod serve;
+mod source;
 
 use crate::cli::{Cli, Command};
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};

@@ -3,7 +3,7 @@
 //! as each round starts and at least every [`PLAIN_EVERY`], with the ETA, besides the
 //! line per finished cell. Nothing with `--quiet`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -19,6 +19,8 @@ pub struct Progress {
     bar: Option<ProgressBar>,
     plain: Option<RefCell<Plain>>,
     quiet: bool,
+    /// With a span: the steps of its earlier payloads, and all the steps it may take.
+    span: Cell<Option<(u64, u64)>>,
 }
 
 /// The plain-line reporter's state for the payload being measured.
@@ -55,25 +57,54 @@ impl Progress {
             bar
         });
         let plain = (!quiet && !terminal).then(|| RefCell::new(Plain::starting(0)));
-        Progress { bar, plain, quiet }
+        Progress {
+            bar,
+            plain,
+            quiet,
+            span: Cell::new(None),
+        }
+    }
+
+    /// Makes the next payload count as part of a span of payloads: `before` steps of it
+    /// are done, and it takes `total` in all, so that the ETA is the span's. A span starts
+    /// (and its clock with it) when `before` is 0.
+    pub fn span(&self, before: u64, total: u64) {
+        if before == 0 {
+            if let Some(plain) = &self.plain {
+                *plain.borrow_mut() = Plain::starting(total);
+            }
+        }
+        self.span.set(Some((before, total)));
     }
 
     /// Shows a payload's heading and restarts the count for its `steps`.
     pub fn start_payload(&self, heading: &str, steps: u64) {
         self.line(heading);
+        let span = self.span.get();
         if let Some(bar) = &self.bar {
-            bar.set_length(steps);
-            bar.reset();
+            if span.is_none_or(|(before, _)| before == 0) {
+                bar.reset();
+            }
+            bar.set_length(span.map_or(steps, |(_, total)| total));
+            bar.set_position(span.map_or(0, |(before, _)| before));
             bar.enable_steady_tick(Duration::from_millis(250));
         }
         if let Some(plain) = &self.plain {
-            *plain.borrow_mut() = Plain::starting(steps);
+            let mut plain = plain.borrow_mut();
+            match span {
+                Some((_, total)) => {
+                    plain.steps = total;
+                    plain.round = None;
+                }
+                None => *plain = Plain::starting(steps),
+            }
         }
     }
 
     /// Moves to `step`, about to be measured.
     pub fn step(&self, step: &Step) {
-        let done = (step.round * step.cells + step.cell) as u64;
+        let before = self.span.get().map_or(0, |(before, _)| before);
+        let done = before + (step.round * step.cells + step.cell) as u64;
         if let Some(bar) = &self.bar {
             bar.set_position(done);
             bar.set_message(format!(

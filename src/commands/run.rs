@@ -46,7 +46,8 @@ pub fn run(mut config: RunConfig) -> crate::error::Result {
         cell: &mut on_cell,
         payload: &mut on_payload,
     };
-    let report = measure_all(&config.measure, &payloads, report, sinks).failing()?;
+    let progress = super::progress::Progress::new(config.measure.quiet);
+    let report = measure_all(&config.measure, &payloads, report, &progress, sinks).failing()?;
     let mut outputs = outputs.into_inner();
     let finished = outputs.finish(&Subject::Run {
         report: &report,

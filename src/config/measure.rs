@@ -79,6 +79,26 @@ impl MeasureConfig {
         }
     }
 
+    /// Narrows this configuration to bodies cut only to place the minimum body size: the
+    /// settings `keep` names, and, where the iterations follow the body's size, each
+    /// direction of each cell timed for [`BRACKET_MIN_TIME`] (at most the iterations of a
+    /// body that small). The sign of a gain is what such a body is measured for.
+    pub fn for_bracket(&mut self, keep: &[crate::vocab::CellId]) {
+        for setting in &mut self.settings {
+            let codec = &setting.codec;
+            setting
+                .levels
+                .retain(|&level| keep.contains(&codec.id(level)));
+        }
+        self.settings.retain(|setting| !setting.levels.is_empty());
+        if self.iterations == IterationChoice::BySize {
+            self.iterations = IterationChoice::Budget {
+                min_time: BRACKET_MIN_TIME,
+                max_iterations: default_iterations(0),
+            };
+        }
+    }
+
     /// Validates `args`: payload names and paths, and every level against its codec's range.
     pub fn from_args(args: MeasureArgs) -> Result<Self> {
         let payloads = payload_sources(&args.payloads.payloads, &args.payloads.records)?;
@@ -264,6 +284,9 @@ impl IterationChoice {
     }
 }
 
+/// The timed time per direction of each cell on a body cut to place the minimum body
+/// size, when `--iterations` and `--min-time` are not given.
+pub const BRACKET_MIN_TIME: Duration = Duration::from_millis(200);
 /// `--quick`'s time per direction of each cell.
 pub const QUICK_MIN_TIME: Duration = Duration::from_millis(50);
 /// `--quick`'s cap on iterations.

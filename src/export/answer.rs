@@ -2,10 +2,11 @@
 //! the order to prefer them, the minimum body size, and one line on why.
 
 use super::document::Document;
+use crate::analysis::recommend::bracket::PlacedBy;
 use crate::analysis::recommend::{
     AdviceOptions, Answer, AnswerLine, EncodingAnswer, Evidence, Scenario,
 };
-use crate::format::{ms, significant, thousands};
+use crate::format::{list, ms, significant, thousands};
 use crate::vocab::{CellId, CodecKind, Library, Variant};
 
 fn bodies(n: usize) -> String {
@@ -197,6 +198,22 @@ fn scope(answer: &Answer, options: &AdviceOptions) -> String {
     )
 }
 
+/// Which smaller bodies placed the minimum sizes, and with which settings.
+fn placed_text(placed: &PlacedBy) -> String {
+    let settings: Vec<String> = placed.settings.iter().map(deployable).collect();
+    let sizes: Vec<String> = placed.sizes.iter().map(|&s| thousands(s)).collect();
+    format!(
+        "Minimum sizes placed by measuring {} on {} cut from {}: {} bytes.",
+        list(&settings),
+        match sizes.len() {
+            1 => "1 smaller body".to_string(),
+            n => format!("{n} smaller bodies"),
+        },
+        placed.cut_from,
+        list(&sizes)
+    )
+}
+
 /// The block for each answer, under one heading.
 pub fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions) {
     if answers.is_empty() {
@@ -215,6 +232,9 @@ pub fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions)
                 ]
             })
             .collect();
+        if let Some(placed) = &answer.placed_by {
+            lines.push(placed_text(placed));
+        }
         let mut codecs: Vec<CodecKind> = answer
             .lines
             .iter()

@@ -21,6 +21,7 @@
 
 use serde::Serialize;
 
+use super::bracket::{placed_by, PlacedBy};
 use super::minimum::{min_body, Evidence, MinBody};
 use super::{AdviceOptions, Body, Scenario, Setting};
 use crate::codec::CodecKind;
@@ -41,6 +42,8 @@ pub struct Answer {
     pub largest_bytes: u64,
     /// One line per scenario.
     pub lines: Vec<AnswerLine>,
+    /// The smaller bodies measured to place the minimum body sizes, if any were.
+    pub placed_by: Option<PlacedBy>,
 }
 
 /// What to deploy for one scenario.
@@ -262,5 +265,6 @@ pub fn answer(
             .into_iter()
             .map(|scenario| line(&sorted, scenario, identity_s, options, allowed))
             .collect(),
+        placed_by: placed_by(&sorted),
     }
 }

@@ -20,6 +20,7 @@ use crate::vocab::{CellId, Library, Variant};
 
 pub mod answer;
 mod body;
+pub mod bracket;
 mod minimum;
 pub mod scenario;
 pub mod wire;

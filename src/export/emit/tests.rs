@@ -182,6 +182,7 @@ fn answer(dynamic: Vec<EncodingAnswer>, fixed: Vec<EncodingAnswer>) -> Answer {
             line(Scenario::Cached, Vec::new()),
             line(Scenario::Static, fixed),
         ],
+        placed_by: None,
     }
 }
 

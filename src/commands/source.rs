@@ -1,0 +1,59 @@
+//! Where `recommend` and `reproduce` get their run: a saved one, or one measured now,
+//! smaller bodies included where `recommend` needs them.
+
+use super::measure::{empty_report, finished, measure_saving, outcome, prepare};
+use super::output::SavedFiles;
+use super::progress::Progress;
+use crate::analysis::recommend::Answer;
+use crate::config::analysis::RunSource;
+use crate::config::MeasureConfig;
+use crate::export::Subject;
+use crate::process::interrupt;
+use crate::results::{self, LoadedRun};
+
+/// The saved run `source` names, or a run it describes made now (and kept in its
+/// `save` files as it goes), for `recommend` and `reproduce`; the second part is how the
+/// measuring ended, to return once the analysis is printed.
+///
+/// `answers`, given a run, gives the answers whose minimum body sizes the run should
+/// place; `recommend` then measures smaller bodies cut from the smallest payload (see
+/// [`super::bracket`]), and the run holds them too.
+pub fn saved_or_measured(
+    source: RunSource,
+    answers: &dyn Fn(&LoadedRun) -> Vec<Answer>,
+) -> crate::error::Result<(LoadedRun, crate::error::Result)> {
+    if let Some(path) = &source.from {
+        let run = results::load(path)?;
+        run.cells()?;
+        return Ok((run, Ok(())));
+    }
+    let mut config = MeasureConfig::from_args(source.measure)?;
+    config.add_one_shot_zstd(&source.one_shot_zstd);
+    config.add_aspnetcore_wire(&source.aspnetcore_wire);
+    let (payloads, pin) = prepare(&config)?;
+    let files = SavedFiles(source.save);
+    let progress = Progress::new(config.quiet);
+    let report = empty_report(&config, pin);
+    let report = measure_saving(&config, &payloads, report, &progress, &files)?;
+    let smallest = payloads.iter().min_by_key(|p| p.bytes.len());
+    let report = match smallest {
+        Some(smallest) if !interrupt::requested() => {
+            let cut = super::bracket::Cut {
+                source: smallest,
+                answers,
+                files: &files,
+                progress: &progress,
+            };
+            cut.measure(&mut config, report)?
+        }
+        _ => report,
+    };
+    let mut out = super::output::Stdout::new();
+    let whole = Subject::Run {
+        report: &report,
+        current: None,
+    };
+    finished(files.finish(&mut out, &whole))?;
+    let outcome = outcome(&report, &files, config.quiet);
+    Ok((LoadedRun::from_report(&report, "this run"), outcome))
+}

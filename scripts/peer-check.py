@@ -11,14 +11,25 @@ with each side's library version: a ratio is only meaningful
 where the versions match (target: >= 0.95).
 
 Peers are used where installed: lzbench from $LZBENCH or the PATH (build it from
-https://github.com/inikep/lzbench with `make`), and the `zstd` CLI from the PATH.
+https://github.com/inikep/lzbench with `make`), the `zstd` CLI from the PATH, and
+python-zstandard (`pip install zstandard`), a direct one-shot loop over its bundled libzstd:
+a fresh compressor or decompressor per call, median of as many calls as codecbench's
+default count for the payload, after 3 warm-up calls.
 
-    scripts/peer-check.py [--payload large] [--repeats 3] [--seconds 1]
+With `--schedule default`, codecbench runs with its default iterations and processes (on
+the large payload, 15 iterations over 5 processes) instead of `--min-time`. Its median
+then pools 5 fresh processes, while a one-process loop's fastest repeat is its luckiest
+process: a cell can run 20-50% slower for the life of a process on this VM (docs/run.md).
+So python-zstandard is also run as `python-zstandard x5`: the same calls spread the same way
+(5 processes, their samples pooled), which isolates what the harness itself costs.
+
+    scripts/peer-check.py [--payload large] [--repeats 3] [--seconds 1] [--schedule default]
 """
 
 import argparse
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -34,11 +45,12 @@ CELLS = [("zstd", 1), ("zstd", 3), ("brotli", 1), ("brotli", 11), ("gzip", 1), (
 LZBENCH_NAMES = {"zstd": "zstd", "brotli": "brotli", "gzip": "zlib"}
 
 
-def codecbench(payload, seconds):
+def codecbench(payload, seconds, schedule):
     """{(codec, level): (compress MB/s, decompress MB/s, bytes, library)}"""
+    timing = ["--min-time", str(seconds)] if schedule == "min-time" else []
     args = [str(BENCH), "run", "--payload", str(payload), "--api", "oneshot",
             "--codecs", "zstd,brotli,gzip", "--zstd-levels", "1,3", "--brotli-levels", "1,11",
-            "--gzip-levels", "1,6", "--brotli-impl", "c", "--min-time", str(seconds),
+            "--gzip-levels", "1,6", "--brotli-impl", "c", *timing,
             "--format", "csv", "--quiet"]
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     result = {}
@@ -81,6 +93,53 @@ def zstd_cli(payload, seconds):
     return result
 
 
+PYZSTD_LOOP = """
+import json, sys, time, zstandard
+data = open(sys.argv[1], "rb").read()
+level, calls = int(sys.argv[2]), int(sys.argv[3])
+frame = zstandard.ZstdCompressor(level=level).compress(data)
+def timed(call):
+    for _ in range(3):
+        call()
+    samples = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return samples
+print(json.dumps({
+    "compress": timed(lambda: zstandard.ZstdCompressor(level=level).compress(data)),
+    "decompress": timed(lambda: zstandard.ZstdDecompressor().decompress(frame)),
+    "bytes": len(frame), "version": ".".join(map(str, zstandard.ZSTD_VERSION)),
+}))
+"""
+
+
+def default_calls(payload):
+    """codecbench's default iterations for a payload of this size."""
+    size = payload.stat().st_size
+    return 1000 if size <= 10_000 else 60 if size <= 1_000_000 else 15
+
+
+def pyzstd(payload, processes):
+    """python-zstandard's one-shot loop, its calls spread over `processes` processes and
+    their samples pooled."""
+    calls = default_calls(payload)
+    result = {}
+    for level in sorted({l for c, l in CELLS if c == "zstd"}):
+        runs = []
+        for process in range(processes):
+            share = calls // processes + (process < calls % processes)
+            out = subprocess.run([sys.executable, "-c", PYZSTD_LOOP, str(payload), str(level),
+                                  str(share)], check=True, capture_output=True, text=True)
+            runs.append(json.loads(out.stdout))
+        median = lambda key: sorted(x for r in runs for x in r[key])[calls // 2]
+        size = payload.stat().st_size / 1e6
+        result[("zstd", level)] = (size / median("compress"), size / median("decompress"),
+                                   runs[0]["bytes"], f"libzstd v{runs[0]['version']}")
+    return result
+
+
 def best(runs):
     """Per cell, the fastest compression and decompression over the repeats."""
     merged = {}
@@ -96,12 +155,21 @@ def main():
     parser.add_argument("--payload", default="large", help="single, small or large")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=1, help="time per cell and direction")
+    parser.add_argument("--schedule", choices=["min-time", "default"], default="min-time",
+                        help="codecbench's timing: --min-time SECONDS, or its defaults")
     options = parser.parse_args()
     subprocess.run(["cargo", "build", "--release", "--locked", "--quiet", "--bin", "codecbench"],
                    cwd=ROOT, check=True)
     lz = os.environ.get("LZBENCH") or shutil.which("lzbench")
     peers = {"lzbench": (lambda p: lzbench(lz, p, options.seconds)) if lz else None,
              "zstd -b": (lambda p: zstd_cli(p, options.seconds)) if shutil.which("zstd") else None}
+    try:
+        import zstandard  # noqa: F401  (only whether it is installed)
+        peers["python-zstandard"] = lambda p: pyzstd(p, 1)
+        if options.schedule == "default":
+            peers["python-zstandard x5"] = lambda p: pyzstd(p, 5)
+    except ImportError:
+        peers["python-zstandard"] = None
     for name, peer in peers.items():
         if peer is None:
             print(f"{name}: not installed, left out", file=sys.stderr)
@@ -111,13 +179,15 @@ def main():
         runs = {"codecbench": []} | {n: [] for n, p in peers.items() if p}
         for repeat in range(options.repeats):
             print(f"repeat {repeat + 1}/{options.repeats}", file=sys.stderr)
-            runs["codecbench"].append(codecbench(payload, options.seconds))
+            runs["codecbench"].append(codecbench(payload, options.seconds, options.schedule))
             for name, peer in peers.items():
                 if peer:
                     runs[name].append(peer(payload))
     ours = best(runs.pop("codecbench"))
-    print(f"{options.payload}: codecbench --api oneshot against its peers, fastest of "
-          f"{options.repeats} repeats, MB/s of uncompressed bytes (10^6)")
+    timing = (f"--min-time {options.seconds}" if options.schedule == "min-time"
+              else "its default iterations and processes")
+    print(f"{options.payload}: codecbench --api oneshot ({timing}) against its peers, fastest "
+          f"of {options.repeats} repeats, MB/s of uncompressed bytes (10^6)")
     header = ("peer", "cell", "codecbench lib", "peer lib", "bytes (ours/peer)",
               "compress", "decompress")
     rows = []

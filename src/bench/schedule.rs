@@ -35,12 +35,19 @@ pub struct Precision {
 /// iterations a clock cannot see still end.
 pub const MAX_EXTRA_ROUNDS: usize = 200;
 
+/// A first run at least this long is warm-up enough, and one of a fixed count's samples:
+/// what a cold process or cache adds to an iteration (page faults on new buffers, a
+/// fraction of a millisecond) is then under 1% of it, while each warm-up iteration would
+/// cost a whole one. brotli 11 compresses the large payload in about 8 s.
+pub const LONG_ITERATION: Duration = Duration::from_millis(100);
+
 /// How to measure each direction of each cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     /// Untimed warm-up iterations before the first round's timed ones. Later rounds
-    /// re-warm with one iteration (none if this is 0). With a time budget, warm-up also
-    /// stops at a quarter of `min_time`.
+    /// re-warm with one iteration (none if this is 0). A direction whose first run took
+    /// [`LONG_ITERATION`] or more gets none. With a time budget, warm-up also stops at a
+    /// quarter of `min_time`.
     pub warmup: u32,
     /// Timed iterations.
     pub iterations: Iterations,
@@ -70,9 +77,10 @@ pub struct Schedule {
 impl Plan {
     /// Process `process`'s share (from 0) when the timings are spread over `processes`:
     /// a fixed count split as evenly as it goes, the earlier processes taking the extra
-    /// ones; a time budget and its cap divided. The first process warms up as planned,
-    /// each later one with at most one iteration, as each later round re-warms (one
-    /// warm-up per process is pyperf's default). `None` for a process left with nothing.
+    /// ones; a time budget and its cap divided. Every process warms up as planned: each
+    /// starts cold (its first timed compression of the large payload took about 100 page
+    /// faults after a single warm-up, none after three). `None` for a process left with
+    /// nothing.
     ///
     /// ```
     /// use codecbench::bench::runner::{Iterations, Plan};
@@ -81,8 +89,7 @@ impl Plan {
     /// let shares: Vec<_> = (0..3).map(|p| plan.share(p, 3).unwrap()).collect();
     /// let counts: Vec<_> = shares.iter().map(|share| share.iterations).collect();
     /// assert_eq!(counts, [Iterations::Fixed(3), Iterations::Fixed(2), Iterations::Fixed(2)]);
-    /// let warmups: Vec<_> = shares.iter().map(|share| share.warmup).collect();
-    /// assert_eq!(warmups, [2, 1, 1]);
+    /// assert!(shares.iter().all(|share| share.warmup == 2));
     /// assert_eq!(plan.share(7, 8), None);
     /// ```
     pub fn share(self, process: u32, processes: u32) -> Option<Plan> {
@@ -103,15 +110,7 @@ impl Plan {
                 max_iterations: max_iterations.div_ceil(processes),
             },
         };
-        let warmup = match process {
-            0 => self.warmup,
-            _ => rewarm(self.warmup),
-        };
-        Some(Plan {
-            iterations,
-            warmup,
-            ..self
-        })
+        Some(Plan { iterations, ..self })
     }
 
     /// The rounds a fixed count of `count` iterations runs in: those asked for, but
@@ -135,7 +134,11 @@ impl Plan {
     /// use codecbench::bench::runner::{Iterations, Plan};
     ///
     /// let plan = Plan { warmup: 3, iterations: Iterations::Fixed(12), rounds: 5, precision: None };
-    /// assert_eq!(plan.schedule(Duration::from_millis(1)).per_round, [3, 3, 2, 2, 2]);
+    /// let quick = plan.schedule(Duration::from_millis(1));
+    /// assert_eq!((quick.per_round, quick.warmup, quick.rewarm), (vec![3, 3, 2, 2, 2], 3, 1));
+    /// let long = plan.schedule(Duration::from_secs(8));
+    /// assert_eq!((long.warmup, long.rewarm, long.reuse_first_run), (0, 0, true));
+    /// assert_eq!(long.per_round, [3, 2, 2, 2, 2], "the first run is the 12th sample");
     /// let budget = Iterations::Budget { min_time: Duration::from_millis(100), max_iterations: 1000 };
     /// let plan = Plan { iterations: budget, ..plan };
     /// let schedule = plan.schedule(Duration::from_millis(7));
@@ -150,6 +153,17 @@ impl Plan {
         match self.iterations {
             Iterations::Fixed(count) => {
                 let count = count.max(1);
+                if first >= LONG_ITERATION {
+                    // The first run is one of the samples: a cold start is under 1% of it.
+                    let timed = count - 1;
+                    return Schedule {
+                        warmup: 0,
+                        rewarm: 0,
+                        per_round: split(timed, self.rounds_for(timed)),
+                        round_time: None,
+                        reuse_first_run: true,
+                    };
+                }
                 Schedule {
                     warmup: self.warmup,
                     rewarm: rewarm(self.warmup),
@@ -178,7 +192,10 @@ impl Plan {
                 let warm_budget = (min_time.as_secs_f64() / 4.0 / per_run).floor();
                 let cap = max_iterations.max(1);
                 let rounds = self.rounds.clamp(1, (estimate as u32).clamp(1, cap));
-                let warmup = self.warmup.min(warm_budget as u32);
+                let warmup = match first >= LONG_ITERATION {
+                    true => 0,
+                    false => self.warmup.min(warm_budget as u32),
+                };
                 Schedule {
                     warmup,
                     rewarm: rewarm(warmup),
@@ -191,8 +208,8 @@ impl Plan {
     }
 }
 
-/// What a later round, or a later process, warms up with after a first warm-up of
-/// `warmup`: one iteration, none without a warm-up.
+/// What a later round warms up with after a first warm-up of `warmup`: one iteration,
+/// none without a warm-up.
 fn rewarm(warmup: u32) -> u32 {
     warmup.min(1)
 }

@@ -84,8 +84,9 @@ pub struct MeasureArgs {
     #[arg(long, conflicts_with_all = ["iterations", "min_time"])]
     pub quick: bool,
 
-    /// Untimed warm-up iterations per direction before the timed ones. Each later round
-    /// re-warms with one.
+    /// Untimed warm-up iterations per direction before the timed ones, in each process.
+    /// Each later round re-warms with one. A direction whose first run took 100 ms or more
+    /// gets none: that run is warm-up enough.
     #[arg(
         long,
         value_name = "N",
@@ -242,8 +243,8 @@ pub struct RunArgs {
     pub bencher: Option<PathBuf>,
 
     /// Time each payload in N processes of this program, one after another, each with
-    /// its share of the iterations in rounds, and pool their samples, as pyperf does. The
-    /// first warms up with --warmup, each later one with one (as later rounds re-warm).
+    /// its share of the iterations in rounds, and pool their samples, as pyperf does. Each
+    /// warms up with --warmup: each starts cold.
     /// Something fixed for the life of a process (most likely where a cell's buffers
     /// landed in memory) can slow one cell by 20-50% on a shared machine; with several
     /// processes, the low quantile `compare` judges comes from the others. At most 100,

@@ -113,7 +113,7 @@ pub fn iteration_text(payload: &PayloadResult) -> String {
     };
     let (warmup, rounds) = (payload.warmup, payload.rounds);
     let rounds_text = crate::format::count(u64::from(rounds), "round");
-    // Later rounds, and later processes of a run, re-warm with one: not repeated here.
+    // Later rounds re-warm with one, and long first runs skip it: not repeated here.
     match payload.processes {
         1 => format!("{count} after {warmup} warm-up, in {rounds_text}"),
         n => format!("{count} across {n} processes of {rounds_text}, after {warmup} warm-up"),

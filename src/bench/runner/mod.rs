@@ -13,7 +13,9 @@ use std::hint::black_box;
 use std::io;
 use std::time::{Duration, Instant};
 
-pub use super::schedule::{Iterations, Plan, Precision, Schedule, MAX_EXTRA_ROUNDS};
+pub use super::schedule::{
+    Iterations, Plan, Precision, Schedule, LONG_ITERATION, MAX_EXTRA_ROUNDS,
+};
 use crate::codec::Codec;
 use crate::results::codec::{CellResult, Status};
 use crate::stats::Summary;

@@ -161,6 +161,27 @@ fn rounds_split_the_timed_iterations_and_rewarm_once_each() {
 }
 
 #[test]
+fn a_long_first_run_is_warm_up_enough() {
+    // The reference round trip reads the clock 4 times: compression takes 150 ms.
+    let clock = FakeClock::new(&[0, 150, 0, 1]);
+    let codec = reverse(false);
+    let cell = measure_cell(&codec, 1, b"abc", fixed(3, 7, 3), &clock);
+    let compress = cell.compress.unwrap();
+    assert_eq!(compress.samples_s.len(), 7);
+    assert_eq!(compress.samples_s[0], 0.150, "the first run is a sample");
+    // 1 reference pair, then 6 timed compressions without warm-up, and (3 + 1 + 1
+    // warm-up + 7 timed) decompressions, whose 1 ms first run is short.
+    assert_eq!(codec.calls.get(), 2 + 6 + 12);
+    let long = fixed(3, 7, 3).schedule(LONG_ITERATION);
+    assert_eq!(
+        (long.warmup, long.rewarm, long.reuse_first_run),
+        (0, 0, true)
+    );
+    let short = fixed(3, 7, 3).schedule(LONG_ITERATION - Duration::from_micros(1));
+    assert_eq!((short.warmup, short.rewarm), (3, 1));
+}
+
+#[test]
 fn a_budget_runs_each_round_by_time() {
     let plan = budget(3, 100, 1000, 5);
     // 7 ms per run: 5 rounds of 20 ms; warm-up stops at 25 ms → 3.

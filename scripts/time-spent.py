@@ -7,7 +7,9 @@ directions, cut bodies included) and their ratio. What the ratio leaves out is w
 the reference round trip of each cell in each process, process start-up, payload
 generation, and the analysis. Target: 0.85 or more.
 
-    scripts/time-spent.py [NAME ...]     default: every command below
+    scripts/time-spent.py [--keep DIR] [NAME ...]     default: every command below
+
+--keep DIR keeps each command's saved run there (e.g. to check `reproduce --from` on it).
 """
 
 import json
@@ -39,14 +41,12 @@ def timed_work(run):
     return total
 
 
-def measure(args):
-    with tempfile.TemporaryDirectory() as tmp:
-        saved = Path(tmp) / "run.json"
-        start = time.monotonic()
-        subprocess.run([str(BENCH), *args, "--quiet", "--export-json", str(saved)],
-                       check=True, stdout=subprocess.DEVNULL)
-        wall = time.monotonic() - start
-        return wall, timed_work(json.loads(saved.read_text()))
+def measure(args, saved):
+    start = time.monotonic()
+    subprocess.run([str(BENCH), *args, "--quiet", "--export-json", str(saved)],
+                   check=True, stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - start
+    return wall, timed_work(json.loads(saved.read_text()))
 
 
 def clock(seconds):
@@ -55,7 +55,12 @@ def clock(seconds):
 
 
 def main():
-    names = sys.argv[1:] or list(COMMANDS)
+    args = sys.argv[1:]
+    keep = None
+    if args[:1] == ["--keep"] and len(args) > 1:
+        keep, args = Path(args[1]), args[2:]
+        keep.mkdir(parents=True, exist_ok=True)
+    names = args or list(COMMANDS)
     unknown = [n for n in names if n not in COMMANDS]
     if unknown:
         sys.exit(f"unknown command {unknown[0]!r}; known: {', '.join(COMMANDS)}")
@@ -63,9 +68,13 @@ def main():
                    cwd=ROOT, check=True)
     print("| command | wall | timed work | timed ÷ wall |")
     print("|---|---:|---:|---:|")
-    for name in names:
-        wall, work = measure(COMMANDS[name])
-        print(f"| `{name}` | {clock(wall)} | {clock(work)} | {work / wall:.2f} |", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            file = name.replace(" --", "-").replace(" ", "-") + ".json"
+            saved = (keep or Path(tmp)) / file
+            wall, work = measure(COMMANDS[name], saved)
+            print(f"| `{name}` | {clock(wall)} | {clock(work)} | {work / wall:.2f} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

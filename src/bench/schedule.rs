@@ -36,10 +36,10 @@ pub struct Precision {
 pub const MAX_EXTRA_ROUNDS: usize = 200;
 
 /// A first run at least this long is warm-up enough, and one of a fixed count's samples:
-/// what a cold process or cache adds to an iteration (page faults on new buffers, a
-/// fraction of a millisecond) is then under 1% of it, while each warm-up iteration would
-/// cost a whole one. brotli 11 compresses the large payload in about 8 s.
-pub const LONG_ITERATION: Duration = Duration::from_millis(100);
+/// what a cold process adds to an iteration (about 0.4 ms: some 100 page faults on new
+/// buffers) is then at most 1% of it, while each warm-up iteration would cost a whole
+/// one. brotli 11 compresses the large payload in about 8 s.
+pub const LONG_ITERATION: Duration = Duration::from_millis(40);
 
 /// How to measure each direction of each cell.
 #[derive(Clone, Copy, Debug, PartialEq)]

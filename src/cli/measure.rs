@@ -85,7 +85,7 @@ pub struct MeasureArgs {
     pub quick: bool,
 
     /// Untimed warm-up iterations per direction before the timed ones, in each process.
-    /// Each later round re-warms with one. A direction whose first run took 100 ms or more
+    /// Each later round re-warms with one. A direction whose first run took 40 ms or more
     /// gets none: that run is warm-up enough.
     #[arg(
         long,

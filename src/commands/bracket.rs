@@ -39,7 +39,7 @@ impl Cut<'_> {
     ) -> crate::error::Result<RunReport> {
         let mut left = smaller_bodies(self.source);
         let (traffic, cuts) = (report.payloads.len(), left.len());
-        let mut done = 0u64;
+        let (mut done, mut narrowed) = (0u64, false);
         while !interrupt::requested() {
             let answers = (self.answers)(&LoadedRun::from_report(&report, "this run"));
             let intervals = open_intervals(&answers);
@@ -47,15 +47,16 @@ impl Cut<'_> {
             let Some(next) = next_size(&intervals, &sizes) else {
                 break;
             };
-            if done == 0 {
-                config.for_bracket(&settings(&answers));
-                let most = most_left(&intervals, &sizes);
-                self.announce(config, &settings(&answers), most, cuts);
+            let most = most_left(&intervals, &sizes);
+            if !narrowed {
+                let settings = settings(&answers);
+                config.for_bracket(&settings);
+                self.announce(config, &settings, most, cuts);
+                narrowed = true;
             }
             let body = left.remove(sizes.iter().position(|&s| s == next).unwrap_or(0));
             let body_steps = steps(config, body.bytes.len());
-            let most = most_left(&intervals, &sizes) as u64;
-            self.progress.span(done, done + most * body_steps);
+            self.progress.span(done, done + most as u64 * body_steps);
             report = measure_saving(
                 config,
                 std::slice::from_ref(&body),

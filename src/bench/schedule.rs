@@ -150,10 +150,12 @@ impl Plan {
             let (share, extra) = (count / rounds, count % rounds);
             (0..rounds).map(|r| share + u32::from(r < extra)).collect()
         };
+        // A long first run is warm-up enough (see [`LONG_ITERATION`]).
+        let long = first >= LONG_ITERATION;
         match self.iterations {
             Iterations::Fixed(count) => {
                 let count = count.max(1);
-                if first >= LONG_ITERATION {
+                if long {
                     // The first run is one of the samples: a cold start is under 1% of it.
                     let timed = count - 1;
                     return Schedule {
@@ -192,7 +194,7 @@ impl Plan {
                 let warm_budget = (min_time.as_secs_f64() / 4.0 / per_run).floor();
                 let cap = max_iterations.max(1);
                 let rounds = self.rounds.clamp(1, (estimate as u32).clamp(1, cap));
-                let warmup = match first >= LONG_ITERATION {
+                let warmup = match long {
                     true => 0,
                     false => self.warmup.min(warm_budget as u32),
                 };

@@ -23,7 +23,7 @@ pub enum Error {
 }
 
 /// A command's result.
-pub type Result<T = ()> = std::result::Result<T, Error>;
+pub(crate) type Result<T = ()> = std::result::Result<T, Error>;
 
 impl Error {
     /// A failure with this message.
@@ -62,7 +62,7 @@ impl From<anyhow::Error> for Error {
 }
 
 /// Marks what fails once measuring has started.
-pub trait Failing<T> {
+pub(crate) trait Failing<T> {
     /// A failure (exit 1) rather than bad input.
     fn failing(self) -> Result<T>;
 }

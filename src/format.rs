@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// Formats `value` with at least `digits` significant digits and no exponent:
 /// 1234.5 → "1234", 98.76 → "98.8", 0.01234 → "0.0123", 0.099999 → "0.100".
-pub fn significant(value: f64, digits: i32) -> String {
+pub(crate) fn significant(value: f64, digits: i32) -> String {
     if !value.is_finite() || value == 0.0 {
         return format!("{value}");
     }
@@ -20,11 +20,7 @@ pub fn significant(value: f64, digits: i32) -> String {
 }
 
 /// Formats an integer with comma thousands separators.
-///
-/// ```
-/// assert_eq!(codecbench::format::thousands(298_727), "298,727");
-/// ```
-pub fn thousands(value: u64) -> String {
+pub(crate) fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
@@ -37,29 +33,18 @@ pub fn thousands(value: u64) -> String {
 }
 
 /// `1 record`, `2 records`: a count with its noun, plural when it is not one.
-///
-/// ```
-/// assert_eq!(codecbench::format::count(1u64, "cell"), "1 cell");
-/// assert_eq!(codecbench::format::count(66u64, "cell"), "66 cells");
-/// ```
-pub fn count(n: impl Into<u64>, noun: &str) -> String {
+pub(crate) fn count(n: impl Into<u64>, noun: &str) -> String {
     counted(n.into(), noun, &format!("{noun}s"))
 }
 
 /// A count with the singular or the plural given, for nouns that do not take an `s`:
 /// `1 size drift`, `2 missing from the candidate`.
-pub fn counted(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Items as a sentence lists them: `a`, `a and b`, `a, b and c`.
-///
-/// ```
-/// let items = ["zstd 1", "br 1", "gzip 6"].map(String::from);
-/// assert_eq!(codecbench::format::list(&items), "zstd 1, br 1 and gzip 6");
-/// assert_eq!(codecbench::format::list(&items[..1]), "zstd 1");
-/// ```
-pub fn list(items: &[String]) -> String {
+pub(crate) fn list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [only] => only.clone(),
@@ -68,18 +53,18 @@ pub fn list(items: &[String]) -> String {
 }
 
 /// Seconds as milliseconds to 3 significant digits, without the unit: `0.00123` → `1.23`.
-pub fn ms_figure(seconds: f64) -> String {
+pub(crate) fn ms_figure(seconds: f64) -> String {
     significant(seconds * 1e3, 3)
 }
 
 /// Seconds as milliseconds to 3 significant digits, with the unit: `1.23 ms`.
-pub fn ms(seconds: f64) -> String {
+pub(crate) fn ms(seconds: f64) -> String {
     ms_figure(seconds) + " ms"
 }
 
 /// A time per response to 3 significant digits in the unit that reads best: `850 ns`,
 /// `12.3 µs`, `1.23 ms`, `2.50 s`.
-pub fn duration_text(seconds: f64) -> String {
+pub(crate) fn duration_text(seconds: f64) -> String {
     let (value, unit) = match seconds {
         s if s < 1e-6 => (s * 1e9, "ns"),
         s if s < 1e-3 => (s * 1e6, "µs"),
@@ -90,7 +75,7 @@ pub fn duration_text(seconds: f64) -> String {
 }
 
 /// A wall-clock span as a progress line writes it: `42s`, `3m05s` or `1h02m`.
-pub fn clock_text(duration: Duration) -> String {
+pub(crate) fn clock_text(duration: Duration) -> String {
     let seconds = duration.as_secs();
     match seconds {
         0..=59 => format!("{seconds}s"),
@@ -101,11 +86,7 @@ pub fn clock_text(duration: Duration) -> String {
 
 /// A size in bytes: `4096`, `16KiB`, `64MiB`, `1GiB` (also `K`, `KB`, `M`, `MB`, `G`,
 /// `GB`, as binary multiples); `None` for anything else or an overflow.
-///
-/// ```
-/// assert_eq!(codecbench::format::parse_bytes("64MiB"), Some(64 << 20));
-/// ```
-pub fn parse_bytes(text: &str) -> Option<u64> {
+pub(crate) fn parse_bytes(text: &str) -> Option<u64> {
     let text = text.trim();
     let digits = text
         .find(|c: char| !c.is_ascii_digit())
@@ -124,6 +105,29 @@ pub fn parse_bytes(text: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_examples() {
+        assert_eq!(thousands(298_727), "298,727");
+    }
+
+    #[test]
+    fn count_examples() {
+        assert_eq!(count(1u64, "cell"), "1 cell");
+        assert_eq!(count(66u64, "cell"), "66 cells");
+    }
+
+    #[test]
+    fn list_examples() {
+        let items = ["zstd 1", "br 1", "gzip 6"].map(String::from);
+        assert_eq!(list(&items), "zstd 1, br 1 and gzip 6");
+        assert_eq!(list(&items[..1]), "zstd 1");
+    }
+
+    #[test]
+    fn parse_bytes_examples() {
+        assert_eq!(parse_bytes("64MiB"), Some(64 << 20));
+    }
 
     #[test]
     fn times_read_in_the_unit_that_fits() {

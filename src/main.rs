@@ -3,17 +3,16 @@
 
 use clap::Parser;
 
-use codecbench::cli::Cli;
+use codecbench::Cli;
 
 /// Counts heap bytes, for the `encoder_bytes` of the codecs written in Rust.
 #[global_allocator]
-static ALLOCATOR: codecbench::process::memory::CountingAllocator =
-    codecbench::process::memory::CountingAllocator;
+static ALLOCATOR: codecbench::CountingAllocator = codecbench::CountingAllocator;
 
 fn main() -> std::process::ExitCode {
     // First thing, so that no signal finds the default handler (exit 143 on SIGTERM).
     // A second Ctrl-C ends the process at once, as users expect of a slow stop.
-    if let Err(err) = codecbench::process::interrupt::install(|| std::process::exit(130)) {
+    if let Err(err) = codecbench::install_stop_handler(|| std::process::exit(130)) {
         eprintln!("codecbench: error: {err:#}");
         return std::process::ExitCode::from(1);
     }
@@ -26,13 +25,13 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
-    match codecbench::commands::run(cli) {
+    match codecbench::run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) if err.is_broken_pipe() => std::process::ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("codecbench: {err}");
-            let terminated = matches!(err, codecbench::error::Error::Interrupted(_))
-                && codecbench::process::interrupt::by_sigterm();
+            let terminated = matches!(err, codecbench::Error::Interrupted(_))
+                && codecbench::stopped_by_sigterm();
             std::process::ExitCode::from(if terminated { 143 } else { err.exit_code() })
         }
     }

@@ -4,7 +4,7 @@
 use crate::common;
 use crate::servers;
 
-use codecbench::payload::{generate, RngKind};
+use codecbench::{generate, RngKind};
 use common::{codecbench, succeed};
 use servers::{assert_sends, installed};
 

@@ -4,8 +4,8 @@
 use crate::common;
 use crate::servers;
 
-use codecbench::codec::{server_codec, CodecKind};
-use codecbench::payload::{generate, RngKind};
+use codecbench::{generate, RngKind};
+use codecbench::{server_codec, CodecKind};
 use common::{codecbench, csv_rows, succeed};
 use servers::{assert_sends, fetch, installed, BROTLI_FILTER, BROTLI_STATIC};
 

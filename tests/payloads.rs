@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use codecbench::payload::sha256_hex;
+use codecbench::sha256_hex;
 use common::{bad_input, codecbench};
 
 /// The committed payloads/SHA256SUMS as (hash, file name) pairs.

@@ -3,7 +3,7 @@
 use crate::common;
 use crate::servers;
 
-use codecbench::payload::{generate, RngKind};
+use codecbench::{generate, RngKind};
 use common::{bad_input, codecbench, probe_row as row};
 use serde_json::Value;
 use servers::{fetch, installed, BROTLI_FILTER, BROTLI_STATIC};
@@ -83,7 +83,7 @@ fn a_server_that_sends_other_content_for_gzip_fails_naming_it() {
     let small = generate(1000, 42, RngKind::Dotnet);
     // gzip_static serves a stale precompressed file: another version of the body.
     let stale = generate(1000, 7, RngKind::Dotnet);
-    let mangled = codecbench::codec::server_codec(codecbench::codec::CodecKind::Gzip)
+    let mangled = codecbench::server_codec(codecbench::CodecKind::Gzip)
         .compress(6, &stale)
         .unwrap();
     let files: [(&str, &[u8]); 2] = [("small.json", &small), ("small.json.gz", &mangled)];

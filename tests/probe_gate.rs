@@ -6,7 +6,7 @@ use crate::servers;
 
 use std::path::Path;
 
-use codecbench::payload::{generate, RngKind};
+use codecbench::{generate, RngKind};
 use common::codecbench;
 use servers::{installed, BROTLI_FILTER, BROTLI_STATIC};
 

@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use codecbench::http::dictionary::Coding;
+use codecbench::Coding;
 use common::{bad_input, codecbench};
 
 /// The encodings curl can decode here, from the features `curl -V` lists.
@@ -109,7 +109,7 @@ fn curl_gets_every_encoding_byte_for_byte() {
         "zstd:1,br:4,gzip:6,identity",
     ]);
     assert_eq!(server.urls.len(), 4, "{:?}", server.urls);
-    let expected = codecbench::payload::generate(1000, 42, codecbench::payload::RngKind::Dotnet);
+    let expected = codecbench::generate(1000, 42, codecbench::RngKind::Dotnet);
     for coding in codings {
         let url = server.url(&format!("/{coding}/small")).to_string();
         let (headers, body) = curl(&["--compressed", &url]);
@@ -153,8 +153,8 @@ fn a_client_holding_the_previous_version_gets_dcz() {
         "--dictionary",
         "previous",
     ]);
-    let previous = codecbench::payload::generate(1000, 42, codecbench::payload::RngKind::Dotnet);
-    let updated = codecbench::payload::change::change_records(&previous, 0.05, 42).unwrap();
+    let previous = codecbench::generate(1000, 42, codecbench::RngKind::Dotnet);
+    let updated = codecbench::change_records(&previous, 0.05, 42).unwrap();
     // The dictionary path marks its body for the dcz paths (RFC 9842 §2.1).
     let url = server.url("/dictionary/small").to_string();
     let (headers, body) = curl(&[&url]);
@@ -164,7 +164,7 @@ fn a_client_holding_the_previous_version_gets_dcz() {
     );
     assert!(body == previous);
     // A request naming that dictionary gets a dcz body that decodes to the update.
-    let dictionary = codecbench::http::dictionary::Dictionary::new(previous);
+    let dictionary = codecbench::Dictionary::new(previous);
     let available = format!(
         "Available-Dictionary: {}",
         dictionary.available_dictionary()

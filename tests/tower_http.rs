@@ -11,8 +11,8 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use codecbench::codec::{tower_http::TowerHttp, Codec, CodecKind};
-use codecbench::payload::{generate, RngKind};
+use codecbench::{generate, RngKind};
+use codecbench::{Codec, CodecKind, TowerHttp};
 use serde_json::Value;
 
 use crate::common::{codecbench, probe_row, succeed};

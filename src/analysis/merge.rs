@@ -13,7 +13,7 @@ use crate::vocab::Encoding;
 
 /// One run's speeds for one setting.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RunSpeeds {
+pub(crate) struct RunSpeeds {
     /// Median compression MB/s (MB = 10^6 bytes).
     pub compress_mb_s: Option<f64>,
     /// Median decompression MB/s, in uncompressed bytes.
@@ -26,7 +26,7 @@ pub struct RunSpeeds {
 
 /// One setting across runs.
 #[derive(Clone, Debug, Serialize)]
-pub struct MergedRow {
+pub(crate) struct MergedRow {
     /// Payload name.
     pub payload: String,
     /// Codec, library, variant and level.
@@ -41,7 +41,7 @@ pub struct MergedRow {
 
 /// One run's figures for one `http` encoding.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HttpFigures {
+pub(crate) struct HttpFigures {
     /// Median latency in ms.
     pub p50_ms: f64,
     /// Requests per second.
@@ -55,7 +55,7 @@ pub struct HttpFigures {
 
 /// One `http` encoding across runs.
 #[derive(Clone, Debug, Serialize)]
-pub struct MergedHttpRow {
+pub(crate) struct MergedHttpRow {
     /// Payload name.
     pub payload: String,
     /// `zstd:1`, …, `identity`.
@@ -72,7 +72,7 @@ pub struct MergedHttpRow {
 
 /// Several runs side by side.
 #[derive(Clone, Debug, Serialize)]
-pub struct Merged {
+pub(crate) struct Merged {
     /// Each run's label.
     pub labels: Vec<String>,
     /// Each run's machine line, where known.
@@ -89,7 +89,7 @@ pub struct Merged {
 
 /// One run's figures for one `probe` row.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ProbeFigures {
+pub(crate) struct ProbeFigures {
     /// What the server sent: its `Content-Encoding`, or `identity`.
     pub encoding: String,
     /// The body's bytes as sent.
@@ -105,7 +105,7 @@ pub struct ProbeFigures {
 
 /// One URL and `Accept-Encoding` across probes.
 #[derive(Clone, Debug, Serialize)]
-pub struct MergedProbeRow {
+pub(crate) struct MergedProbeRow {
     /// The URL.
     pub url: String,
     /// The `Accept-Encoding` sent.
@@ -135,7 +135,11 @@ fn first_by<'a, T, K: Hash + Eq>(
 }
 
 /// Merges `runs`, normalising speeds to `reference_codec` at `reference_level`.
-pub fn merge(runs: &[LoadedRun], reference_codec: CodecKind, reference_level: i32) -> Merged {
+pub(crate) fn merge(
+    runs: &[LoadedRun],
+    reference_codec: CodecKind,
+    reference_level: i32,
+) -> Merged {
     let reference_id = CellId::reference(reference_codec, reference_level);
     let by_key: Vec<_> = runs
         .iter()

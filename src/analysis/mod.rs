@@ -1,8 +1,8 @@
 //! What the saved results mean: comparison, merging, recommendations, the article's
 //! claims and zstd's parameters. Each returns data; `export` formats it.
 
-pub mod compare;
-pub mod merge;
-pub mod recommend;
-pub mod reproduce;
-pub mod zstd_params;
+pub(crate) mod compare;
+pub(crate) mod merge;
+pub(crate) mod recommend;
+pub(crate) mod reproduce;
+pub(crate) mod zstd_params;

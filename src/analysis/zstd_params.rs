@@ -12,7 +12,7 @@ use zstd::zstd_safe::zstd_sys;
 
 /// The parameters of one level.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LevelParams {
+pub(crate) struct LevelParams {
     /// Compression level.
     pub level: i32,
     /// `fast`, `dfast`, `greedy`, `lazy`, `lazy2`, `btlazy2`, `btopt`, `btultra` or
@@ -33,7 +33,7 @@ pub struct LevelParams {
 }
 
 /// What libzstd selects for `level` and a body of `source_size` bytes (`None`: unknown).
-pub fn selected(level: i32, source_size: Option<u64>) -> LevelParams {
+pub(crate) fn selected(level: i32, source_size: Option<u64>) -> LevelParams {
     // SAFETY: a pure function of its arguments.
     let p = unsafe { zstd_sys::ZSTD_getCParams(level, source_size.unwrap_or(0), 0) };
     LevelParams {
@@ -66,10 +66,10 @@ fn strategy_name(strategy: u32) -> &'static str {
 /// One row of the article's parameter table: level, strategy, windowLog, chainLog,
 /// hashLog, minMatch (FIGURES.md, "libzstd parameters by level, as the article lists
 /// them").
-pub type ArticleRow = (i32, &'static str, u32, u32, u32, u32);
+pub(crate) type ArticleRow = (i32, &'static str, u32, u32, u32, u32);
 
 /// The article's table, levels 1 to 6.
-pub const ARTICLE: [ArticleRow; 6] = [
+pub(crate) const ARTICLE: [ArticleRow; 6] = [
     (1, "fast", 19, 13, 14, 7),
     (2, "fast", 20, 15, 16, 6),
     (3, "dfast", 21, 16, 17, 5),
@@ -79,12 +79,13 @@ pub const ARTICLE: [ArticleRow; 6] = [
 ];
 
 /// The article's row for `level`, if it lists one.
-pub fn article_row(level: i32) -> Option<ArticleRow> {
+pub(crate) fn article_row(level: i32) -> Option<ArticleRow> {
     ARTICLE.iter().copied().find(|row| row.0 == level)
 }
 
 /// Which of the article's five values differ from `params`, by column name.
-pub fn differences(params: &LevelParams) -> Vec<&'static str> {
+#[cfg(test)]
+fn differences(params: &LevelParams) -> Vec<&'static str> {
     let Some((_, strategy, window, chain, hash, min_match)) = article_row(params.level) else {
         return Vec::new();
     };

@@ -29,7 +29,7 @@ const DECOMPRESS_MARKER: &str = "codecbench_count_decompress";
 
 /// One cell's counts, per call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Counts {
+pub(crate) struct Counts {
     /// Instructions of one compression.
     pub compress: u64,
     /// Instructions of one decompression.
@@ -37,7 +37,7 @@ pub struct Counts {
 }
 
 /// `valgrind --version`, e.g. `valgrind-3.19.0`; an error naming the package without it.
-pub fn valgrind_version() -> Result<String> {
+pub(crate) fn valgrind_version() -> Result<String> {
     let output = Command::new("valgrind").arg("--version").output();
     match output {
         Ok(out) if out.status.success() => {
@@ -54,7 +54,7 @@ pub fn valgrind_version() -> Result<String> {
 /// Compresses `input` `calls` times: callgrind counts what runs inside.
 #[no_mangle]
 #[inline(never)]
-pub fn codecbench_count_compress(codec: &dyn Codec, level: i32, input: &[u8], calls: u32) {
+pub(crate) fn codecbench_count_compress(codec: &dyn Codec, level: i32, input: &[u8], calls: u32) {
     for _ in 0..calls {
         let _ = black_box(codec.compress(level, black_box(input)));
     }
@@ -63,7 +63,12 @@ pub fn codecbench_count_compress(codec: &dyn Codec, level: i32, input: &[u8], ca
 /// Decompresses `compressed` `calls` times: callgrind counts what runs inside.
 #[no_mangle]
 #[inline(never)]
-pub fn codecbench_count_decompress(codec: &dyn Codec, compressed: &[u8], size: usize, calls: u32) {
+pub(crate) fn codecbench_count_decompress(
+    codec: &dyn Codec,
+    compressed: &[u8],
+    size: usize,
+    calls: u32,
+) {
     for _ in 0..calls {
         let _ = black_box(codec.decompress_known(black_box(compressed), size));
     }
@@ -71,7 +76,7 @@ pub fn codecbench_count_decompress(codec: &dyn Codec, compressed: &[u8], size: u
 
 /// The child's part: one uncounted round trip (checked), then the counted calls of
 /// each direction.
-pub fn run_counted(codec: &dyn Codec, level: i32, input: &[u8], calls: u32) -> Result<()> {
+pub(crate) fn run_counted(codec: &dyn Codec, level: i32, input: &[u8], calls: u32) -> Result<()> {
     let compressed = codec.compress(level, input)?;
     let decompressed = codec.decompress_known(&compressed, input.len())?;
     if decompressed != input {
@@ -89,7 +94,7 @@ pub fn run_counted(codec: &dyn Codec, level: i32, input: &[u8], calls: u32) -> R
 /// One process with both markers and a dump between them would halve the time, but
 /// callgrind 3.19 then attributes nothing to the marker after the dump, so each
 /// direction gets a process of its own.
-pub fn count(child: &Command, dir: &Path, calls: u32) -> Result<Counts> {
+pub(crate) fn count(child: &Command, dir: &Path, calls: u32) -> Result<Counts> {
     let per_call = |total: u64| total / u64::from(calls.max(1));
     Ok(Counts {
         compress: per_call(count_inside(child, dir, COMPRESS_MARKER)?),

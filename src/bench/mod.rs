@@ -1,8 +1,8 @@
 //! Benchmarking: the runner, its statistics and the results it produces.
 
-pub mod instructions;
-pub mod runner;
-pub mod schedule;
+pub(crate) mod instructions;
+pub(crate) mod runner;
+pub(crate) mod schedule;
 
 use std::collections::BTreeMap;
 
@@ -12,7 +12,7 @@ use crate::results::codec::{CellResult, PayloadResult};
 use runner::{CellRun, Clock, Iterations, Plan};
 
 /// One codec and the levels to measure with it.
-pub struct CodecSetting {
+pub(crate) struct CodecSetting {
     /// The adapter.
     pub codec: Box<dyn Codec>,
     /// Levels, in the order to run them.
@@ -21,7 +21,7 @@ pub struct CodecSetting {
 
 /// Every cell of `settings`, codec by codec, level by level: the order a run measures
 /// them in, and the index the instruction counter names a cell by.
-pub fn cells(settings: &[CodecSetting]) -> Vec<(&dyn Codec, i32)> {
+pub(crate) fn cells(settings: &[CodecSetting]) -> Vec<(&dyn Codec, i32)> {
     settings
         .iter()
         .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
@@ -31,7 +31,7 @@ pub fn cells(settings: &[CodecSetting]) -> Vec<(&dyn Codec, i32)> {
 /// Where a payload's measurement is, for progress display: about to measure `cell` of
 /// `cells` in `round` of `rounds` (both from 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     /// Round, from 0.
     pub round: usize,
     /// Rounds in all.
@@ -54,7 +54,7 @@ fn payload_label(name: &str) -> &str {
 
 /// Timed iterations for a body of `bytes` when the user gives no count: the article's
 /// counts for its three payloads (1000 for one record, 60 for 292 KB, 15 for 2.9 MB).
-pub fn default_iterations(bytes: usize) -> u32 {
+pub(crate) fn default_iterations(bytes: usize) -> u32 {
     match bytes {
         0..=10_000 => 1000,
         10_001..=1_000_000 => 60,
@@ -73,7 +73,7 @@ pub fn default_iterations(bytes: usize) -> u32 {
 /// A stop request ([`interrupt`]) ends the payload after the iteration in flight: cells
 /// with samples in both directions join the result with what they have, the rest are
 /// dropped, and the result is marked `interrupted`.
-pub fn run_payload(
+pub(crate) fn run_payload(
     name: &str,
     input: &[u8],
     settings: &[CodecSetting],
@@ -198,7 +198,7 @@ impl<'a> Payload<'a> {
 impl PayloadResult {
     /// A result with no cells yet, for `input` measured under `plan`; the body's hash is
     /// left for the measurement to fill, so that describing a plan costs nothing.
-    pub fn planned(name: &str, input: &[u8], plan: Plan) -> Self {
+    pub(crate) fn planned(name: &str, input: &[u8], plan: Plan) -> Self {
         PayloadResult {
             payload: name.to_string(),
             input_bytes: input.len() as u64,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 /// How many timed iterations each direction of each cell gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Iterations {
+pub(crate) enum Iterations {
     /// Exactly this many, at least 1: the article's method.
     Fixed(u32),
     /// Enough to fill `min_time`, sized from the first (reference) run of each direction,
@@ -24,7 +24,7 @@ pub enum Iterations {
 /// cell gets further rounds until the 95% confidence interval of each direction's median
 /// is within `target` of the median, or its timed time passes `budget`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Precision {
+pub(crate) struct Precision {
     /// The largest relative half-width of the interval, e.g. 0.02 for ±2%.
     pub target: f64,
     /// The most timed time a cell may take, both directions together.
@@ -33,17 +33,17 @@ pub struct Precision {
 
 /// Extra rounds a cell may get on top of its planned ones, whatever the budget, so that
 /// iterations a clock cannot see still end.
-pub const MAX_EXTRA_ROUNDS: usize = 200;
+pub(crate) const MAX_EXTRA_ROUNDS: usize = 200;
 
 /// A first run at least this long is warm-up enough, and one of a fixed count's samples:
 /// what a cold process adds to an iteration (about 0.4 ms: some 100 page faults on new
 /// buffers) is then at most 1% of it, while each warm-up iteration would cost a whole
 /// one. brotli 11 compresses the large payload in about 8 s.
-pub const LONG_ITERATION: Duration = Duration::from_millis(40);
+pub(crate) const LONG_ITERATION: Duration = Duration::from_millis(40);
 
 /// How to measure each direction of each cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Untimed warm-up iterations before the first round's timed ones. Later rounds
     /// re-warm with one iteration (none if this is 0). A direction whose first run took
     /// [`LONG_ITERATION`] or more gets none. With a time budget, warm-up also stops at a
@@ -59,7 +59,7 @@ pub struct Plan {
 
 /// What one direction of one cell runs, decided once its first run is timed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Schedule {
+pub(crate) struct Schedule {
     /// Untimed iterations before the first round.
     pub warmup: u32,
     /// Untimed iterations before each later round.
@@ -81,18 +81,7 @@ impl Plan {
     /// starts cold (its first timed compression of the large payload took about 100 page
     /// faults after a single warm-up, none after three). `None` for a process left with
     /// nothing.
-    ///
-    /// ```
-    /// use codecbench::bench::runner::{Iterations, Plan};
-    ///
-    /// let plan = Plan { warmup: 2, iterations: Iterations::Fixed(7), rounds: 5, precision: None };
-    /// let shares: Vec<_> = (0..3).map(|p| plan.share(p, 3).unwrap()).collect();
-    /// let counts: Vec<_> = shares.iter().map(|share| share.iterations).collect();
-    /// assert_eq!(counts, [Iterations::Fixed(3), Iterations::Fixed(2), Iterations::Fixed(2)]);
-    /// assert!(shares.iter().all(|share| share.warmup == 2));
-    /// assert_eq!(plan.share(7, 8), None);
-    /// ```
-    pub fn share(self, process: u32, processes: u32) -> Option<Plan> {
+    pub(crate) fn share(self, process: u32, processes: u32) -> Option<Plan> {
         let processes = processes.max(1);
         let iterations = match self.iterations {
             Iterations::Fixed(count) => {
@@ -115,12 +104,12 @@ impl Plan {
 
     /// The rounds a fixed count of `count` iterations runs in: those asked for, but
     /// never more than one per iteration.
-    pub fn rounds_for(&self, count: u32) -> u32 {
+    pub(crate) fn rounds_for(&self, count: u32) -> u32 {
         self.rounds.clamp(1, count.max(1))
     }
 
     /// The rounds this plan runs before any that `precision` adds.
-    pub fn planned_rounds(&self) -> u32 {
+    pub(crate) fn planned_rounds(&self) -> u32 {
         match self.iterations {
             Iterations::Fixed(count) => self.rounds_for(count),
             Iterations::Budget { .. } => self.rounds,
@@ -128,24 +117,7 @@ impl Plan {
     }
 
     /// The schedule of a direction whose first, untimed-for-the-results run took `first`.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use codecbench::bench::runner::{Iterations, Plan};
-    ///
-    /// let plan = Plan { warmup: 3, iterations: Iterations::Fixed(12), rounds: 5, precision: None };
-    /// let quick = plan.schedule(Duration::from_millis(1));
-    /// assert_eq!((quick.per_round, quick.warmup, quick.rewarm), (vec![3, 3, 2, 2, 2], 3, 1));
-    /// let long = plan.schedule(Duration::from_secs(8));
-    /// assert_eq!((long.warmup, long.rewarm, long.reuse_first_run), (0, 0, true));
-    /// assert_eq!(long.per_round, [3, 2, 2, 2, 2], "the first run is the 12th sample");
-    /// let budget = Iterations::Budget { min_time: Duration::from_millis(100), max_iterations: 1000 };
-    /// let plan = Plan { iterations: budget, ..plan };
-    /// let schedule = plan.schedule(Duration::from_millis(7));
-    /// assert_eq!(schedule.round_time, Some(Duration::from_millis(20)));
-    /// assert_eq!(schedule.per_round, [200; 5]);
-    /// ```
-    pub fn schedule(&self, first: Duration) -> Schedule {
+    pub(crate) fn schedule(&self, first: Duration) -> Schedule {
         let split = |count: u32, rounds: u32| -> Vec<u32> {
             let (share, extra) = (count / rounds, count % rounds);
             (0..rounds).map(|r| share + u32::from(r < extra)).collect()
@@ -214,4 +186,69 @@ impl Plan {
 /// none without a warm-up.
 fn rewarm(warmup: u32) -> u32 {
     warmup.min(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn share_examples() {
+        let plan = Plan {
+            warmup: 2,
+            iterations: Iterations::Fixed(7),
+            rounds: 5,
+            precision: None,
+        };
+        let shares: Vec<_> = (0..3).map(|p| plan.share(p, 3).unwrap()).collect();
+        let counts: Vec<_> = shares.iter().map(|share| share.iterations).collect();
+        assert_eq!(
+            counts,
+            [
+                Iterations::Fixed(3),
+                Iterations::Fixed(2),
+                Iterations::Fixed(2)
+            ]
+        );
+        assert!(shares.iter().all(|share| share.warmup == 2));
+        assert_eq!(plan.share(7, 8), None);
+    }
+
+    #[test]
+    fn schedule_examples() {
+        use std::time::Duration;
+
+        let plan = Plan {
+            warmup: 3,
+            iterations: Iterations::Fixed(12),
+            rounds: 5,
+            precision: None,
+        };
+        let quick = plan.schedule(Duration::from_millis(1));
+        assert_eq!(
+            (quick.per_round, quick.warmup, quick.rewarm),
+            (vec![3, 3, 2, 2, 2], 3, 1)
+        );
+        let long = plan.schedule(Duration::from_secs(8));
+        assert_eq!(
+            (long.warmup, long.rewarm, long.reuse_first_run),
+            (0, 0, true)
+        );
+        assert_eq!(
+            long.per_round,
+            [3, 2, 2, 2, 2],
+            "the first run is the 12th sample"
+        );
+        let budget = Iterations::Budget {
+            min_time: Duration::from_millis(100),
+            max_iterations: 1000,
+        };
+        let plan = Plan {
+            iterations: budget,
+            ..plan
+        };
+        let schedule = plan.schedule(Duration::from_millis(7));
+        assert_eq!(schedule.round_time, Some(Duration::from_millis(20)));
+        assert_eq!(schedule.per_round, [200; 5]);
+    }
 }

@@ -6,15 +6,13 @@ mod http;
 mod measure;
 mod probe;
 
-pub use analysis::{
+pub(crate) use analysis::{
     CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, RecommendArgs, ReproduceArgs,
     RunSourceArgs, ZstdParamsArgs,
 };
-pub use http::{DictionaryArgs, HttpArgs, ServeArgs};
-pub use measure::{
-    CountArgs, GeneratorArgs, MeasureArgs, Metric, OutputArgs, PayloadArgs, RunArgs, TimeWorkerArgs,
-};
-pub use probe::ProbeArgs;
+pub(crate) use http::{DictionaryArgs, HttpArgs, ServeArgs};
+pub(crate) use measure::{CountArgs, MeasureArgs, Metric, OutputArgs, RunArgs, TimeWorkerArgs};
+pub(crate) use probe::ProbeArgs;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};

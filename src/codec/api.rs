@@ -18,7 +18,7 @@ use super::{brotli_c, invalid_input, Codec, CodecKind, DotnetLevel, Library, Var
 
 /// How a server hands the body to the encoder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Api {
+pub(crate) enum Api {
     /// A stream of unknown length, written at once: ASP.NET Core's middleware, and the
     /// article's method.
     Stream,
@@ -39,7 +39,7 @@ pub enum Api {
 
 impl Api {
     /// Parses `stream`, `oneshot` or `flush:SIZE`, SIZE in bytes or with `KiB`/`MiB`.
-    pub fn parse(text: &str) -> Result<Api, String> {
+    pub(crate) fn parse(text: &str) -> Result<Api, String> {
         match text.trim() {
             "stream" => Ok(Api::Stream),
             "oneshot" | "one-shot" => Ok(Api::OneShot),
@@ -65,7 +65,7 @@ fn parse_size(text: &str) -> Option<u32> {
 
 /// The server library's adapter for `kind` handed its body through `api` (not
 /// [`Api::Stream`], whose adapters are the codecs' own).
-pub struct ThroughApi {
+pub(crate) struct ThroughApi {
     kind: CodecKind,
     api: Api,
     /// The stream adapter, for the level range, defaults and version.
@@ -76,7 +76,7 @@ pub struct ThroughApi {
 
 impl ThroughApi {
     /// `kind` through `api`.
-    pub fn new(kind: CodecKind, api: Api) -> Self {
+    pub(crate) fn new(kind: CodecKind, api: Api) -> Self {
         ThroughApi {
             kind,
             api,

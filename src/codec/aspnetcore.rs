@@ -32,14 +32,14 @@ use crate::vocab::AspnetcoreWriter;
 
 /// The serializer hands its output on once more than this many bytes are pending:
 /// `(int)(4 * 4096 * 0.9f)` for a `PipeWriter`, `(int)(16384 * 0.9f)` for a `Stream`.
-pub const FLUSH_THRESHOLD: usize = 14_745;
+pub(crate) const FLUSH_THRESHOLD: usize = 14_745;
 
 /// A `StreamPipeWriter`'s first segment; each next one is twice the last.
-pub const FIRST_SEGMENT: usize = 4_096;
+pub(crate) const FIRST_SEGMENT: usize = 4_096;
 
 /// One call the middleware makes on the compression stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// `Write` of these bytes of the body.
     Write(Range<usize>),
     /// `Flush`.
@@ -48,7 +48,7 @@ pub enum Step {
 
 /// The calls `writer` makes on the compression stream for the serialized JSON `body`,
 /// before the stream is disposed.
-pub fn plan(body: &[u8], writer: AspnetcoreWriter) -> Vec<Step> {
+pub(crate) fn plan(body: &[u8], writer: AspnetcoreWriter) -> Vec<Step> {
     let mut steps = Vec::new();
     for window in serializer_pieces(body) {
         match writer {
@@ -67,7 +67,7 @@ pub fn plan(body: &[u8], writer: AspnetcoreWriter) -> Vec<Step> {
 
 /// The pieces the serializer hands on: each ends at the first value boundary after
 /// more than [`FLUSH_THRESHOLD`] bytes, the last at the end of the body.
-pub fn serializer_pieces(body: &[u8]) -> Vec<Range<usize>> {
+pub(crate) fn serializer_pieces(body: &[u8]) -> Vec<Range<usize>> {
     let mut pieces = Vec::new();
     let mut start = 0;
     for end in value_ends(body) {
@@ -100,7 +100,7 @@ fn segments(window: Range<usize>) -> impl Iterator<Item = Range<usize>> {
 /// The offsets just after each value that is a property or an element of an array:
 /// where the serializer checks whether to hand its buffer on. Bytes that are not JSON
 /// end no value.
-pub fn value_ends(json: &[u8]) -> Vec<usize> {
+pub(crate) fn value_ends(json: &[u8]) -> Vec<usize> {
     let mut ends = Vec::new();
     let mut depth = 0usize;
     let mut in_string = false;
@@ -155,7 +155,8 @@ fn next_significant(json: &[u8], from: usize) -> Option<u8> {
 
 /// `kind`'s encoder as ASP.NET Core creates it (.NET's settings, see
 /// [`super::server_codec`]), fed `body` as `writer` feeds it.
-pub fn compress(
+#[cfg(test)]
+pub(crate) fn compress(
     kind: CodecKind,
     level: i32,
     body: &[u8],
@@ -197,7 +198,7 @@ fn compress_by_plan(
 /// not the compression's. A body is known again by its writer, address, length and a
 /// sample of its bytes.
 #[derive(Default)]
-pub struct PlanMemo {
+pub(crate) struct PlanMemo {
     last: Mutex<Option<(BodyKey, Arc<Vec<Step>>)>>,
 }
 
@@ -230,7 +231,7 @@ impl BodyKey {
 impl PlanMemo {
     /// `kind` fed `body` as `writer` feeds it, reusing the plan of the last body when
     /// it is the same one.
-    pub fn compress(
+    pub(crate) fn compress(
         &self,
         kind: CodecKind,
         level: i32,

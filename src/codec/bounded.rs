@@ -10,7 +10,7 @@ const CHUNK: usize = 64 * 1024;
 
 /// Why a bounded read stopped early.
 #[derive(Debug)]
-pub enum Overrun {
+pub(crate) enum Overrun {
     /// The output grew past the limit: it holds at least `limit + 1` bytes.
     TooLarge {
         /// The most bytes allowed.
@@ -42,7 +42,7 @@ impl std::error::Error for Overrun {}
 
 impl Overrun {
     /// The failure as one line naming the `coding` whose body it was.
-    pub fn naming(self, coding: &str) -> anyhow::Error {
+    pub(crate) fn naming(self, coding: &str) -> anyhow::Error {
         match self {
             Overrun::TooLarge { limit } => anyhow::anyhow!(
                 "the {coding} body decodes to more than {} bytes",
@@ -58,7 +58,7 @@ impl Overrun {
 
 /// Reads `reader` to its end, at most `limit` bytes: the first byte past it stops the
 /// read with [`Overrun::TooLarge`], and a stop request with [`Overrun::Stopped`].
-pub fn read_bounded(mut reader: impl Read, limit: u64) -> Result<Vec<u8>, Overrun> {
+pub(crate) fn read_bounded(mut reader: impl Read, limit: u64) -> Result<Vec<u8>, Overrun> {
     let mut output = Vec::new();
     let mut chunk = vec![0u8; CHUNK];
     loop {

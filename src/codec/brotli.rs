@@ -14,7 +14,7 @@ const BUFFER_SIZE: usize = 4096;
 
 /// Which library does the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BrotliLibrary {
+pub(crate) enum BrotliLibrary {
     /// Google's C library, as .NET, nginx and browsers run it.
     C,
     /// The `brotli` crate, a Rust port of the C library.
@@ -22,7 +22,7 @@ pub enum BrotliLibrary {
 }
 
 /// A brotli encoder and decoder, built fresh for every call.
-pub struct Brotli(pub BrotliLibrary);
+pub(crate) struct Brotli(pub BrotliLibrary);
 
 impl Codec for Brotli {
     fn kind(&self) -> CodecKind {

@@ -7,7 +7,7 @@ use super::{locked_version, Codec, CodecKind, DotnetLevel, Library};
 
 /// flate2's gzip encoder and decoder on zlib-rs, a pure-Rust zlib-ng. .NET has shipped
 /// zlib-ng since .NET 9, so this gives .NET's sizes; classic zlib and miniz_oxide do not.
-pub struct GzipZlibRs;
+pub(crate) struct GzipZlibRs;
 
 impl Codec for GzipZlibRs {
     fn kind(&self) -> CodecKind {

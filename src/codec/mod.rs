@@ -4,27 +4,27 @@
 //! response-compression middleware pays for every response; the runner times the whole
 //! call.
 
-pub mod api;
-pub mod aspnetcore;
-pub mod bounded;
+pub(crate) mod api;
+pub(crate) mod aspnetcore;
+pub(crate) mod bounded;
 mod brotli;
 pub(crate) mod brotli_c;
 mod gzip;
-pub mod nginx;
-pub mod reused;
-pub mod tower_http;
-pub mod zlib;
+pub(crate) mod nginx;
+pub(crate) mod reused;
+pub(crate) mod tower_http;
+pub(crate) mod zlib;
 mod zstd;
-pub mod zstd_dict;
+pub(crate) mod zstd_dict;
 
 use std::fmt;
 use std::io;
 use std::ops::RangeInclusive;
 
-pub use self::brotli::{Brotli, BrotliLibrary};
-pub use self::gzip::GzipZlibRs;
-pub use self::zstd::Libzstd;
-pub use crate::vocab::{CellId, CodecKind, Library, Variant};
+pub(crate) use self::brotli::{Brotli, BrotliLibrary};
+pub(crate) use self::gzip::GzipZlibRs;
+pub(crate) use self::zstd::Libzstd;
+pub(crate) use crate::vocab::{CellId, CodecKind, Library, Variant};
 
 /// An `InvalidInput` error for `why`, as the codecs report an out-of-range setting.
 pub(crate) fn invalid_input(why: impl fmt::Display) -> io::Error {
@@ -32,7 +32,7 @@ pub(crate) fn invalid_input(why: impl fmt::Display) -> io::Error {
 }
 
 /// Every implementation codecbench has of `kind`, the one servers run first.
-pub fn implementations(kind: CodecKind) -> Vec<Box<dyn Codec>> {
+pub(crate) fn implementations(kind: CodecKind) -> Vec<Box<dyn Codec>> {
     match kind {
         CodecKind::Zstd => vec![Box::new(Libzstd)],
         CodecKind::Brotli => vec![
@@ -45,7 +45,7 @@ pub fn implementations(kind: CodecKind) -> Vec<Box<dyn Codec>> {
 
 /// `server`'s own encoder of `kind`, where it runs in codecbench; `None` for Caddy's,
 /// which is Go's. `writer` is how an ASP.NET Core endpoint writes its JSON.
-pub fn of_server(
+pub(crate) fn of_server(
     server: crate::vocab::Server,
     kind: CodecKind,
     writer: crate::vocab::AspnetcoreWriter,
@@ -118,7 +118,7 @@ impl BrotliImpl {
 /// A test aid: `inner` with a decoder that flips the first bit of what it returns, so
 /// every round trip fails. `CODECBENCH_TEST_CORRUPT=CODEC` puts it in front of that codec,
 /// to prove end to end that a wrong figure never reaches a report as valid.
-pub struct Corrupting(pub Box<dyn Codec>);
+pub(crate) struct Corrupting(pub Box<dyn Codec>);
 
 impl Codec for Corrupting {
     fn kind(&self) -> CodecKind {
@@ -163,7 +163,7 @@ impl Codec for Corrupting {
 }
 
 /// Every implementation of every codec.
-pub fn all_implementations() -> Vec<Box<dyn Codec>> {
+pub(crate) fn all_implementations() -> Vec<Box<dyn Codec>> {
     CodecKind::ALL
         .into_iter()
         .flat_map(implementations)

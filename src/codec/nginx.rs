@@ -25,16 +25,16 @@ use super::zlib::{self, Deflate, DEFAULT_MEM_LEVEL, MAX_WINDOW_BITS};
 use super::{brotli_c, Codec, CodecKind, DotnetLevel, Library, Variant};
 
 /// The buffers nginx reads a body into before a filter sees it (`output_buffers`).
-pub const READ_BUFFER: usize = 32 * 1024;
+pub(crate) const READ_BUFFER: usize = 32 * 1024;
 
 /// ngx_brotli's default `brotli_window`, 512k, as bits.
-pub const BROTLI_WINDOW_BITS: u8 = 19;
+pub(crate) const BROTLI_WINDOW_BITS: u8 = 19;
 
 /// brotli's smallest window, 2^10 bytes.
 const BROTLI_MIN_WINDOW_BITS: u8 = 10;
 
 /// ngx_brotli's window for a body of `length` bytes.
-pub fn brotli_window(length: usize) -> u8 {
+pub(crate) fn brotli_window(length: usize) -> u8 {
     let mut bits = BROTLI_MIN_WINDOW_BITS;
     while bits < BROTLI_WINDOW_BITS && length > 1 << bits {
         bits += 1;
@@ -61,10 +61,10 @@ pub(super) fn gzip_deflate(level: i32, length: usize) -> Deflate {
 }
 
 /// C brotli as ngx_brotli runs it.
-pub struct NginxBrotli;
+pub(crate) struct NginxBrotli;
 
 /// madler zlib as nginx's gzip filter runs it.
-pub struct NginxGzip;
+pub(crate) struct NginxGzip;
 
 impl Codec for NginxBrotli {
     fn kind(&self) -> CodecKind {

@@ -21,13 +21,13 @@ use super::{
 };
 
 /// libzstd with one context per cell, reset between responses.
-pub struct LibzstdReused {
+pub(crate) struct LibzstdReused {
     context: RefCell<Option<(i32, zstd::zstd_safe::CCtx<'static>)>>,
 }
 
 impl LibzstdReused {
     /// No context yet; the first response creates it.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         LibzstdReused {
             context: RefCell::new(None),
         }
@@ -92,13 +92,13 @@ impl Codec for LibzstdReused {
 }
 
 /// gzip over one zlib-rs deflate stream per cell, reset between responses.
-pub struct GzipReused {
+pub(crate) struct GzipReused {
     stream: RefCell<Option<(u32, Compress)>>,
 }
 
 impl GzipReused {
     /// No stream yet; the first response creates it.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         GzipReused {
             stream: RefCell::new(None),
         }

@@ -8,12 +8,11 @@
 
 use std::io;
 use std::mem::MaybeUninit;
-use std::ops::RangeInclusive;
 use std::os::raw::{c_int, c_uint, c_void};
 
 use libz_sys as z;
 
-use super::{invalid_input, Codec, CodecKind, DotnetLevel, Library};
+use super::invalid_input;
 
 /// nginx's gzip header: magic, deflate, no flags, no time, no extra flags, Unix.
 const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
@@ -22,48 +21,6 @@ const GZIP_HEADER: [u8; 10] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
 pub(super) const MAX_WINDOW_BITS: i32 = 15;
 /// zlib's default `memLevel`, nginx's `gzip_hash 128k`.
 pub(super) const DEFAULT_MEM_LEVEL: i32 = 8;
-
-/// madler zlib's deflate with its defaults (window 15, memLevel 8), in one gzip member.
-pub struct GzipZlib;
-
-impl Codec for GzipZlib {
-    fn kind(&self) -> CodecKind {
-        CodecKind::Gzip
-    }
-
-    fn library(&self) -> Library {
-        Library::Zlib
-    }
-
-    fn version(&self) -> String {
-        version()
-    }
-
-    fn supported_levels(&self) -> RangeInclusive<i32> {
-        0..=9
-    }
-
-    fn default_levels(&self) -> Vec<i32> {
-        vec![1, 6, 9]
-    }
-
-    fn dotnet_level(&self, _level: i32) -> Option<DotnetLevel> {
-        None // .NET ships zlib-ng, not this library
-    }
-
-    fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
-        let deflate = Deflate {
-            level,
-            window_bits: MAX_WINDOW_BITS,
-            mem_level: DEFAULT_MEM_LEVEL,
-        };
-        gzip(deflate, input, input.len().max(1))
-    }
-
-    fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
-        gunzip(compressed)
-    }
-}
 
 /// `zlibVersion()`, e.g. `1.3.1`.
 pub(super) fn version() -> String {
@@ -243,7 +200,52 @@ unsafe fn run_inflate(strm: *mut z::z_stream, compressed: &[u8]) -> io::Result<V
 
 #[cfg(test)]
 mod tests {
+    use std::ops::RangeInclusive;
+
+    use super::super::{Codec, CodecKind, DotnetLevel, Library};
     use super::*;
+
+    /// madler zlib's deflate with its defaults (window 15, memLevel 8), in one gzip member.
+    struct GzipZlib;
+
+    impl Codec for GzipZlib {
+        fn kind(&self) -> CodecKind {
+            CodecKind::Gzip
+        }
+
+        fn library(&self) -> Library {
+            Library::Zlib
+        }
+
+        fn version(&self) -> String {
+            version()
+        }
+
+        fn supported_levels(&self) -> RangeInclusive<i32> {
+            0..=9
+        }
+
+        fn default_levels(&self) -> Vec<i32> {
+            vec![1, 6, 9]
+        }
+
+        fn dotnet_level(&self, _level: i32) -> Option<DotnetLevel> {
+            None // .NET ships zlib-ng, not this library
+        }
+
+        fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
+            let deflate = Deflate {
+                level,
+                window_bits: MAX_WINDOW_BITS,
+                mem_level: DEFAULT_MEM_LEVEL,
+            };
+            gzip(deflate, input, input.len().max(1))
+        }
+
+        fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
+            gunzip(compressed)
+        }
+    }
 
     #[test]
     fn madler_zlib_gives_nginx_sizes_and_round_trips() {

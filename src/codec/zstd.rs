@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 use super::{compress_counting_heap, Codec, CodecKind, DotnetLevel, Library};
 
 /// libzstd (bundled by the `zstd` crate), driven through its streaming API.
-pub struct Libzstd;
+pub(crate) struct Libzstd;
 
 impl Codec for Libzstd {
     fn kind(&self) -> CodecKind {

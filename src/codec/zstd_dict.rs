@@ -14,10 +14,10 @@ use zstd::dict::{DecoderDictionary, EncoderDictionary};
 use super::{compress_counting_heap, levels_of, Codec, CodecKind, Library, Libzstd, Variant};
 
 /// Seeds of the training records start here, far from the measured payloads' seed.
-pub const TRAINING_SEED_BASE: i32 = 1_000_000;
+pub(crate) const TRAINING_SEED_BASE: i32 = 1_000_000;
 
 /// libzstd with one trained dictionary.
-pub struct ZstdDict {
+pub(crate) struct ZstdDict {
     kib: u32,
     dictionary: Vec<u8>,
     decoder: DecoderDictionary<'static>,
@@ -26,7 +26,7 @@ pub struct ZstdDict {
 
 impl ZstdDict {
     /// Trains a dictionary of at most `kib` KiB on `samples`.
-    pub fn train(samples: &[Vec<u8>], kib: u32) -> io::Result<Self> {
+    pub(crate) fn train(samples: &[Vec<u8>], kib: u32) -> io::Result<Self> {
         let dictionary = zstd::dict::from_samples(samples, kib as usize * 1024)?;
         Ok(ZstdDict {
             kib,
@@ -37,7 +37,8 @@ impl ZstdDict {
     }
 
     /// The trained dictionary's size in bytes (at most what was asked for).
-    pub fn dictionary_bytes(&self) -> usize {
+    #[cfg(test)]
+    fn dictionary_bytes(&self) -> usize {
         self.dictionary.len()
     }
 
@@ -140,7 +141,7 @@ fn stream_unsized(
 }
 
 /// `count` single-record bodies for training, from seeds no measured payload uses.
-pub fn training_samples(count: usize, rng: crate::payload::RngKind) -> Vec<Vec<u8>> {
+pub(crate) fn training_samples(count: usize, rng: crate::payload::RngKind) -> Vec<Vec<u8>> {
     (0..count as i32)
         .map(|i| crate::payload::generate(1, TRAINING_SEED_BASE + i, rng))
         .collect()

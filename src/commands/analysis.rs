@@ -17,7 +17,7 @@ use crate::{payload, results};
 
 /// Prints the advice for a run; a measured run's failed round trips fail the command
 /// after the advice is printed.
-pub fn recommend(config: RecommendConfig) -> crate::error::Result {
+pub(super) fn recommend(config: RecommendConfig) -> crate::error::Result {
     let (options, servers) = (config.options.clone(), config.emit.clone());
     let placed = |run: &results::LoadedRun| answers_to_place(run, &options, &servers);
     let (run, outcome) = saved_or_measured(config.source, &placed)?;
@@ -172,7 +172,7 @@ fn one_level_for_all(
 
 /// Prints the parameters libzstd selects per level, per payload size and for an
 /// unknown size.
-pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
+pub(super) fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
     let (payloads, _) = payload::load(&config.payloads, config.seed, config.rng)?;
     let table = |source: Option<(String, u64)>| ParamsTable {
         levels: config
@@ -193,7 +193,7 @@ pub fn zstd_params(config: ZstdParamsConfig) -> crate::error::Result {
 
 /// Checks the article's claims against a run, prints them, and writes the Markdown
 /// report if asked.
-pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
+pub(super) fn reproduce(config: ReproduceConfig) -> crate::error::Result {
     let source = match &config.source.from {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
@@ -209,7 +209,7 @@ pub fn reproduce(config: ReproduceConfig) -> crate::error::Result {
 }
 
 /// Draws a saved run as SVG.
-pub fn plot(args: PlotConfig) -> crate::error::Result {
+pub(super) fn plot(args: PlotConfig) -> crate::error::Result {
     let run = results::load(&args.run)?;
     let cells = run.cells()?.len();
     let options = AdviceOptions::default();

@@ -17,7 +17,7 @@ use crate::results::LoadedRun;
 use crate::vocab::CellId;
 
 /// Where the smaller bodies come from, what they are for, and where they go.
-pub struct Cut<'a> {
+pub(super) struct Cut<'a> {
     /// The smallest payload measured: the bodies are cut from it.
     pub source: &'a Payload,
     /// The answers whose minimum body sizes the bodies place, given the run so far.
@@ -32,7 +32,7 @@ impl Cut<'_> {
     /// `report` with the smaller bodies measured after its payloads, as many as bisection
     /// needs (none when the sizes measured already bracket every minimum). The first
     /// body narrows `config` to the settings the answers use.
-    pub fn measure(
+    pub(super) fn measure(
         &self,
         config: &mut MeasureConfig,
         mut report: RunReport,

@@ -8,7 +8,7 @@ use crate::export::{comparison, exporter, Subject};
 use crate::results;
 
 /// Compares the runs `config` names; a comparison that fails the job is a failure.
-pub fn run(config: CompareConfig) -> crate::error::Result {
+pub(super) fn run(config: CompareConfig) -> crate::error::Result {
     let baseline = results::load(&config.baseline)?;
     let candidate = results::load(&config.candidate)?;
     let outcome = compare(&baseline, &candidate, &config.options)?;

@@ -16,7 +16,7 @@ use crate::results::codec::{InstructionCounter, PayloadResult};
 use crate::vocab::CellId;
 
 /// What the run records about its counter.
-pub fn counter(plan: &InstructionPlan) -> InstructionCounter {
+pub(super) fn counter(plan: &InstructionPlan) -> InstructionCounter {
     InstructionCounter {
         tool: "callgrind".into(),
         version: plan.valgrind.clone(),
@@ -33,7 +33,7 @@ pub fn counter(plan: &InstructionPlan) -> InstructionCounter {
 
 /// The counts of every cell of `settings` on `body`, by cell; a cell whose count failed
 /// maps to why, and is warned about on stderr.
-pub fn count_payload(
+pub(super) fn count_payload(
     plan: &InstructionPlan,
     run_args: &[std::ffi::OsString],
     body: &[u8],
@@ -113,7 +113,7 @@ fn count_cell(
 }
 
 /// Puts the counts into the cells of `result`.
-pub fn fill(result: &mut PayloadResult, counts: &HashMap<CellId, Counts>) {
+pub(super) fn fill(result: &mut PayloadResult, counts: &HashMap<CellId, Counts>) {
     for cell in &mut result.cells {
         if let Some(counts) = counts.get(&cell.id) {
             cell.compress_instructions = Some(counts.compress);
@@ -123,7 +123,7 @@ pub fn fill(result: &mut PayloadResult, counts: &HashMap<CellId, Counts>) {
 }
 
 /// The hidden child: builds the run's cell `config.cell` and runs its counted calls.
-pub fn run_child(config: CountConfig) -> crate::error::Result {
+pub(super) fn run_child(config: CountConfig) -> crate::error::Result {
     use crate::error::Failing;
     let input = std::fs::read(&config.input)
         .with_context(|| format!("cannot read {}", config.input.display()))

@@ -16,7 +16,7 @@ use crate::results::environment::Environment;
 use crate::results::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
 
 /// Measures every payload of `config` through HTTP.
-pub fn run(config: HttpConfig) -> crate::error::Result {
+pub(super) fn run(config: HttpConfig) -> crate::error::Result {
     let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
     let prepared = config
         .dictionary

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 /// What the caller does with results as they come: the payload so far after each
 /// finished cell (with the new cell's index in it), then each finished payload with the
 /// report.
-pub struct Sinks<'a> {
+pub(super) struct Sinks<'a> {
     /// After each finished cell.
     pub cell: &'a mut dyn FnMut(&RunReport, &PayloadResult, usize) -> Result<()>,
     /// After each finished payload; `true` for the last.
@@ -33,7 +33,7 @@ pub struct Sinks<'a> {
 
 /// The payloads to measure, loaded, and `--pin` applied: everything that can be bad
 /// input, before anything is measured. What a HAR capture held goes to stderr.
-pub fn prepare(config: &MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
+pub(super) fn prepare(config: &MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
     let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
     let pin = config.pin.map(pin_to).transpose()?;
     Ok((payloads, pin))
@@ -41,7 +41,7 @@ pub fn prepare(config: &MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
 
 /// The payloads `sources` name, loaded; what a HAR capture held goes to stderr unless
 /// `quiet`.
-pub fn load_payloads(
+pub(super) fn load_payloads(
     sources: &[payload::PayloadSource],
     seed: i32,
     rng: payload::RngKind,
@@ -55,7 +55,7 @@ pub fn load_payloads(
 }
 
 /// A report with no payloads yet, for `config`'s generator.
-pub fn empty_report(config: &MeasureConfig, pin: Option<Pin>) -> RunReport {
+pub(super) fn empty_report(config: &MeasureConfig, pin: Option<Pin>) -> RunReport {
     RunReport {
         schema_version: SCHEMA_VERSION,
         environment: Environment {
@@ -72,7 +72,7 @@ pub fn empty_report(config: &MeasureConfig, pin: Option<Pin>) -> RunReport {
 /// Measures every payload with progress and noise warnings on stderr. A stop request
 /// (Ctrl-C, SIGTERM) ends the run after the iteration in flight; the report then holds
 /// what was finished. An error from a sink stops the run.
-pub fn measure_all(
+pub(super) fn measure_all(
     config: &MeasureConfig,
     payloads: &[Payload],
     mut report: RunReport,
@@ -215,7 +215,7 @@ fn measure_payload(
 /// The end of a measuring command: interrupted (saying where the results went), failed
 /// round trips (each named on stderr), or success, with where the run was saved (or how
 /// to save one) unless `quiet`.
-pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::error::Result {
+pub(super) fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::error::Result {
     if interrupt::by_closed_stdout() {
         return Ok(()); // as ripgrep does: a reader that stopped reading is no failure
     }
@@ -246,7 +246,7 @@ pub fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::er
 
 /// Names each of `failures` on stderr, one line each, and fails with `summary` of their
 /// count when there are any.
-pub fn named_failures(
+pub(super) fn named_failures(
     failures: &[String],
     summary: impl Fn(usize) -> String,
 ) -> crate::error::Result {
@@ -261,7 +261,7 @@ pub fn named_failures(
 
 /// How writing the outputs kept for the end went: an output abandoned because a stop
 /// was asked for while it waited for a reader is the interruption, said in one line.
-pub fn finished(written: Result<()>) -> crate::error::Result {
+pub(super) fn finished(written: Result<()>) -> crate::error::Result {
     match written {
         Err(err) if interrupt::requested() && !interrupt::by_closed_stdout() => {
             Err(Error::Interrupted(format!("{err:#}")))

@@ -8,7 +8,7 @@ use crate::export::{exporter, Subject};
 use crate::results;
 
 /// Merges the runs `config` names.
-pub fn run(config: MergeConfig) -> crate::error::Result {
+pub(super) fn run(config: MergeConfig) -> crate::error::Result {
     let runs = config
         .runs
         .iter()

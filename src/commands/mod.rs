@@ -13,7 +13,7 @@ mod payloads;
 mod pool;
 mod probe;
 mod processes;
-pub mod progress;
+pub(crate) mod progress;
 mod run;
 mod serve;
 mod source;

@@ -12,7 +12,7 @@ use crate::export::{exporter, Document, Format, Style, Subject};
 use crate::process::interrupt;
 
 /// Writes a whole report to stdout.
-pub fn print(bytes: &[u8]) -> Result<()> {
+pub(super) fn print(bytes: &[u8]) -> Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()?;
@@ -22,14 +22,14 @@ pub fn print(bytes: &[u8]) -> Result<()> {
 /// Standard output for a command that measures: once its reader has gone (a closed
 /// pipe, as with `| head`), it asks the run to stop and takes further writes silently,
 /// so that the saved files still end complete, marked interrupted.
-pub struct Stdout {
+pub(super) struct Stdout {
     out: io::StdoutLock<'static>,
     closed: bool,
 }
 
 impl Stdout {
     /// Locks stdout.
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         Stdout {
             out: io::stdout().lock(),
             closed: false,
@@ -37,7 +37,7 @@ impl Stdout {
     }
 
     /// Writes and flushes `bytes`, unless the reader has gone.
-    pub fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+    pub(super) fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
         if self.closed {
             return Ok(());
         }
@@ -63,11 +63,11 @@ impl Default for Stdout {
 /// complete files of what it finished, never a half-written row. Stdout (`-`), a FIFO
 /// or a device is written once, at the end: a reader of a pipe sees one whole document,
 /// and the run never blocks reopening it.
-pub struct SavedFiles(pub Exports);
+pub(super) struct SavedFiles(pub Exports);
 
 impl SavedFiles {
     /// Rewrites each regular file asked for with `subject` in its format.
-    pub fn write(&self, subject: &Subject) -> Result<()> {
+    pub(super) fn write(&self, subject: &Subject) -> Result<()> {
         for (export, path) in self.0.files() {
             if !written_at_end(path) {
                 write_file(path, &exporter_of(export).export(subject)?)?;
@@ -78,7 +78,7 @@ impl SavedFiles {
 
     /// Writes the outputs kept for the end, once: `-` to `out`, a FIFO or a device
     /// opened and written in one go.
-    pub fn finish(&self, out: &mut Stdout, subject: &Subject) -> Result<()> {
+    pub(super) fn finish(&self, out: &mut Stdout, subject: &Subject) -> Result<()> {
         for (export, path) in self.0.files() {
             if !written_at_end(path) {
                 continue;
@@ -94,7 +94,7 @@ impl SavedFiles {
     }
 
     /// Where the results went: `written to FILE and FILE`, or that nothing was saved.
-    pub fn whereabouts(&self) -> String {
+    pub(super) fn whereabouts(&self) -> String {
         match self.saved() {
             Some(names) => format!("written to {names}"),
             None => "not saved (no --export-json or --export-csv)".to_string(),
@@ -102,7 +102,7 @@ impl SavedFiles {
     }
 
     /// `FILE and FILE`, the files written, if any was asked for.
-    pub fn saved(&self) -> Option<String> {
+    pub(super) fn saved(&self) -> Option<String> {
         let names: Vec<String> = self
             .0
             .files()
@@ -162,7 +162,7 @@ fn write_stoppable(path: &Path, bytes: Vec<u8>) -> Result<()> {
 /// The outputs of a command that measures, `run` or `http`: stdout in its format,
 /// streamed as results come (a CSV row per result, a table per payload), and the saved
 /// files, rewritten after every result and finished at the end.
-pub struct Outputs {
+pub(super) struct Outputs {
     files: SavedFiles,
     out: Stdout,
     format: Format,
@@ -171,7 +171,7 @@ pub struct Outputs {
 
 impl Outputs {
     /// Starts stdout (the CSV header, in CSV) for `files` and `format`.
-    pub fn start(files: SavedFiles, format: Format, csv_header: &[u8]) -> Result<Self> {
+    pub(super) fn start(files: SavedFiles, format: Format, csv_header: &[u8]) -> Result<Self> {
         let mut out = Stdout::new();
         if format == Format::Csv {
             out.write(csv_header)?;
@@ -186,7 +186,7 @@ impl Outputs {
 
     /// After each finished result: every file rewritten with `so_far`, and in CSV the
     /// new result's row printed.
-    pub fn result(&mut self, so_far: &Subject, row: impl FnOnce() -> Vec<u8>) -> Result<()> {
+    pub(super) fn result(&mut self, so_far: &Subject, row: impl FnOnce() -> Vec<u8>) -> Result<()> {
         self.files.write(so_far)?;
         if self.format == Format::Csv {
             self.out.write(&row())?;
@@ -197,7 +197,11 @@ impl Outputs {
     /// After each finished payload: every file rewritten with `whole`, and in the table
     /// and Markdown formats the payload's `table` printed, after an empty line from the
     /// previous one's, so that stdout ends as the Markdown export does.
-    pub fn payload(&mut self, whole: &Subject, table: impl FnOnce() -> Document) -> Result<()> {
+    pub(super) fn payload(
+        &mut self,
+        whole: &Subject,
+        table: impl FnOnce() -> Document,
+    ) -> Result<()> {
         self.files.write(whole)?;
         let style = match self.format {
             Format::Table => Style::Terminal,
@@ -213,7 +217,7 @@ impl Outputs {
     }
 
     /// At the end: the outputs kept for the end, then the JSON document on stdout.
-    pub fn finish(&mut self, whole: &Subject) -> Result<()> {
+    pub(super) fn finish(&mut self, whole: &Subject) -> Result<()> {
         self.files.finish(&mut self.out, whole)?;
         if self.format == Format::Json {
             self.out.write(&exporter(Format::Json).export(whole)?)?;
@@ -222,7 +226,7 @@ impl Outputs {
     }
 
     /// The saved files.
-    pub fn files(&self) -> &SavedFiles {
+    pub(super) fn files(&self) -> &SavedFiles {
         &self.files
     }
 }
@@ -233,7 +237,7 @@ impl Outputs {
 /// temporary file in the same directory, which is then renamed over it (tempfile's
 /// `persist`), so a reader or a crash never sees half a file. A link is followed and
 /// its target replaced. A device or FIFO is written directly, never replaced.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let cannot = || format!("cannot write {}", path.display());
     let target = crate::config::outputs::resolve(path).with_context(cannot)?;
     if target.exists() && !target.is_file() {

@@ -10,7 +10,7 @@ use crate::format::thousands;
 use crate::payload::{self, BuiltinPayload};
 
 /// Writes the payloads `config` names.
-pub fn run(config: PayloadsConfig) -> crate::error::Result {
+pub(super) fn run(config: PayloadsConfig) -> crate::error::Result {
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("cannot create directory {}", config.out.display()))?;
     let files: Vec<(String, u64)> = match config.records {

@@ -9,7 +9,7 @@ use crate::export::{exporter, Subject};
 use crate::results::{self, codec::RunReport};
 
 /// Pools the runs `config` names, prints the pooled run and saves it.
-pub fn run(config: PoolConfig) -> crate::error::Result {
+pub(super) fn run(config: PoolConfig) -> crate::error::Result {
     let runs = config
         .runs
         .iter()

@@ -11,7 +11,7 @@ use crate::results::environment::Environment;
 use crate::results::probe::{ProbeReport, PROBE_KIND};
 
 /// Probes every URL of `config`; a failed row is a failure (exit 1).
-pub fn run(config: ProbeConfig) -> crate::error::Result {
+pub(super) fn run(config: ProbeConfig) -> crate::error::Result {
     let mut report = ProbeReport {
         schema_version: SCHEMA_VERSION,
         kind: PROBE_KIND.to_string(),

@@ -23,7 +23,7 @@ use crate::results::codec::PayloadResult;
 /// for it, pooled. Each child's steps move `progress`. A stop request ends the child in
 /// flight after its iteration; what the children finished is kept, and the result says
 /// it was interrupted.
-pub fn measure_in_processes(
+pub(super) fn measure_in_processes(
     config: &MeasureConfig,
     payload: &Payload,
     plan: Plan,
@@ -115,7 +115,7 @@ pub(super) struct ChildBody {
 
 impl ChildBody {
     /// `body` written for children.
-    pub fn new(body: &[u8]) -> Result<Self> {
+    pub(super) fn new(body: &[u8]) -> Result<Self> {
         let dir = tempfile::tempdir().context("cannot make a directory for child processes")?;
         let input = dir.path().join("body");
         std::fs::write(&input, body).context("cannot write the body for child processes")?;
@@ -205,7 +205,7 @@ fn parse_step(line: &str) -> Option<Step> {
 
 /// The hidden child: measures its share of the body with the run's settings, printing
 /// each step on stdout, and writes the result as JSON, also when a stop cut it short.
-pub fn run_worker_child(config: TimeWorkerConfig) -> crate::error::Result {
+pub(super) fn run_worker_child(config: TimeWorkerConfig) -> crate::error::Result {
     let body = std::fs::read(&config.input)
         .with_context(|| format!("cannot read {}", config.input.display()))
         .failing()?;

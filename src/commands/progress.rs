@@ -12,10 +12,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::bench::Step;
 
 /// The longest a log goes without a progress line while a payload is measured.
-pub const PLAIN_EVERY: Duration = Duration::from_secs(30);
+pub(crate) const PLAIN_EVERY: Duration = Duration::from_secs(30);
 
 /// Where progress goes.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     plain: Option<RefCell<Plain>>,
     quiet: bool,
@@ -46,7 +46,7 @@ impl Plain {
 
 impl Progress {
     /// A bar if stderr is a terminal, plain lines if not; neither when `quiet`.
-    pub fn new(quiet: bool) -> Self {
+    pub(crate) fn new(quiet: bool) -> Self {
         let terminal = std::io::stderr().is_terminal();
         let bar = (!quiet && terminal).then(|| {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
@@ -68,7 +68,7 @@ impl Progress {
     /// Makes the next payload count as part of a span of payloads: `before` steps of it
     /// are done, and it takes `total` in all, so that the ETA is the span's. A span starts
     /// (and its clock with it) when `before` is 0.
-    pub fn span(&self, before: u64, total: u64) {
+    pub(crate) fn span(&self, before: u64, total: u64) {
         if before == 0 {
             if let Some(plain) = &self.plain {
                 *plain.borrow_mut() = Plain::starting(total);
@@ -78,7 +78,7 @@ impl Progress {
     }
 
     /// Shows a payload's heading and restarts the count for its `steps`.
-    pub fn start_payload(&self, heading: &str, steps: u64) {
+    pub(crate) fn start_payload(&self, heading: &str, steps: u64) {
         self.line(heading);
         let span = self.span.get();
         if let Some(bar) = &self.bar {
@@ -102,7 +102,7 @@ impl Progress {
     }
 
     /// Moves to `step`, about to be measured.
-    pub fn step(&self, step: &Step) {
+    pub(crate) fn step(&self, step: &Step) {
         let before = self.span.get().map_or(0, |(before, _)| before);
         let done = before + (step.round * step.cells + step.cell) as u64;
         if let Some(bar) = &self.bar {
@@ -128,7 +128,7 @@ impl Progress {
     }
 
     /// A progress line, unless quiet.
-    pub fn line(&self, text: &str) {
+    pub(crate) fn line(&self, text: &str) {
         if self.quiet {
             return;
         }
@@ -139,7 +139,7 @@ impl Progress {
     }
 
     /// A warning, shown even when quiet; `text` ends in a newline.
-    pub fn warn(&self, text: &str) {
+    pub(crate) fn warn(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.suspend(|| eprint!("{text}")),
             None => eprint!("{text}"),
@@ -147,7 +147,7 @@ impl Progress {
     }
 
     /// Clears the bar, so that nothing of it stays above the payload's table.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }

@@ -12,7 +12,7 @@ use crate::export::{self, Subject};
 use crate::results::codec::{PayloadResult, RunReport};
 
 /// Runs `config`.
-pub fn run(mut config: RunConfig) -> crate::error::Result {
+pub(super) fn run(mut config: RunConfig) -> crate::error::Result {
     // Its children (counting, timing) get this run's own options, to build the same cells.
     config.measure.child_args = std::env::args_os()
         .skip_while(|arg| arg != "run")

@@ -9,7 +9,7 @@ use crate::http::serve::{listen, routes, serve, Served};
 use crate::payload;
 
 /// Serves every payload of `config` at every encoding until Ctrl-C.
-pub fn run(config: ServeConfig) -> crate::error::Result {
+pub(super) fn run(config: ServeConfig) -> crate::error::Result {
     let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
     notes.iter().for_each(|note| eprintln!("{note}"));
     let prepared = config

@@ -18,7 +18,7 @@ use crate::results::{self, LoadedRun};
 /// `answers`, given a run, gives the answers whose minimum body sizes the run should
 /// place; `recommend` then measures smaller bodies cut from the smallest payload (see
 /// [`super::bracket`]), and the run holds them too.
-pub fn saved_or_measured(
+pub(super) fn saved_or_measured(
     source: RunSource,
     answers: &dyn Fn(&LoadedRun) -> Vec<Answer>,
 ) -> crate::error::Result<(LoadedRun, crate::error::Result)> {

@@ -14,7 +14,7 @@ use crate::payload::{PayloadSource, RngKind};
 use crate::vocab::CodecKind;
 
 /// Settings of `codecbench recommend`.
-pub struct RecommendConfig {
+pub(crate) struct RecommendConfig {
     /// The run to advise on.
     pub source: RunSource,
     /// Budgets and link speeds.
@@ -28,7 +28,7 @@ pub struct RecommendConfig {
 }
 
 /// The run `recommend` and `reproduce` analyse: a saved one, or one to measure.
-pub struct RunSource {
+pub(crate) struct RunSource {
     /// A saved run to read instead of measuring.
     pub from: Option<PathBuf>,
     /// What to measure when there is no saved run; checked when it is used.
@@ -71,7 +71,7 @@ impl RunSource {
 
 impl RecommendConfig {
     /// Checks the budgets and link speeds.
-    pub fn from_args(args: RecommendArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: RecommendArgs) -> Result<Self> {
         for (name, value) in [
             ("--latency-budget-ms", args.latency_budget_ms),
             ("--cache-budget-ms", args.cache_budget_ms),
@@ -117,7 +117,7 @@ impl RecommendConfig {
 }
 
 /// Settings of `codecbench zstd-params`.
-pub struct ZstdParamsConfig {
+pub(crate) struct ZstdParamsConfig {
     /// zstd levels, checked against libzstd's range.
     pub levels: Vec<i32>,
     /// Payloads whose sizes the parameters are shown for.
@@ -132,7 +132,7 @@ pub struct ZstdParamsConfig {
 
 impl ZstdParamsConfig {
     /// Checks the levels and payload names.
-    pub fn from_args(args: ZstdParamsArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: ZstdParamsArgs) -> Result<Self> {
         let range = ::zstd::zstd_safe::min_c_level()..=::zstd::zstd_safe::max_c_level();
         Ok(ZstdParamsConfig {
             levels: checked_levels(&args.levels, "--levels", "zstd", range, "libzstd")?,
@@ -145,7 +145,7 @@ impl ZstdParamsConfig {
 }
 
 /// Settings of `codecbench plot`.
-pub struct PlotConfig {
+pub(crate) struct PlotConfig {
     /// The saved run.
     pub run: PathBuf,
     /// Where the SVG goes.
@@ -154,7 +154,7 @@ pub struct PlotConfig {
 
 impl PlotConfig {
     /// Refuses an output that would overwrite the run it draws.
-    pub fn from_args(args: crate::cli::PlotArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: crate::cli::PlotArgs) -> Result<Self> {
         outputs::check(&[("-o", &args.out)], &[Input::File(&args.run)])?;
         Ok(PlotConfig {
             run: args.run,
@@ -164,7 +164,7 @@ impl PlotConfig {
 }
 
 /// Settings of `codecbench reproduce`.
-pub struct ReproduceConfig {
+pub(crate) struct ReproduceConfig {
     /// The run to check.
     pub source: RunSource,
     /// Where the Markdown report goes, if anywhere.
@@ -174,7 +174,7 @@ pub struct ReproduceConfig {
 impl ReproduceConfig {
     /// Refuses an output that does not fit (no such directory, or a path that would
     /// overwrite the saved run or a payload), before measuring for minutes.
-    pub fn from_args(args: ReproduceArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: ReproduceArgs) -> Result<Self> {
         if let Some(out) = &args.out {
             let payloads = payload_sources(
                 &args.source.measure.payloads.payloads,

@@ -11,7 +11,7 @@ use crate::codec::CodecKind;
 use crate::export::Format;
 
 /// Settings of `codecbench compare`.
-pub struct CompareConfig {
+pub(crate) struct CompareConfig {
     /// The reference run.
     pub baseline: PathBuf,
     /// The run judged.
@@ -24,7 +24,7 @@ pub struct CompareConfig {
 
 impl CompareConfig {
     /// Checks the threshold and parses the reference.
-    pub fn from_args(args: CompareArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: CompareArgs) -> Result<Self> {
         if !(args.threshold.is_finite() && (0.0..=1000.0).contains(&args.threshold)) {
             bail!(
                 "--threshold {} must be a percentage from 0 to 1000",
@@ -62,7 +62,7 @@ impl CompareConfig {
 }
 
 /// Settings of `codecbench merge`.
-pub struct MergeConfig {
+pub(crate) struct MergeConfig {
     /// The runs, in column order.
     pub runs: Vec<PathBuf>,
     /// The reference codec and level for normalised speeds.
@@ -73,7 +73,7 @@ pub struct MergeConfig {
 
 impl MergeConfig {
     /// Parses the reference.
-    pub fn from_args(args: MergeArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: MergeArgs) -> Result<Self> {
         Ok(MergeConfig {
             reference: parse_reference(&args.normalize_to)?,
             runs: args.runs,
@@ -83,7 +83,7 @@ impl MergeConfig {
 }
 
 /// Settings of `codecbench pool`.
-pub struct PoolConfig {
+pub(crate) struct PoolConfig {
     /// The runs to pool, in the order they ran.
     pub runs: Vec<PathBuf>,
     /// The files the pooled run is saved to.
@@ -96,7 +96,7 @@ pub struct PoolConfig {
 
 impl PoolConfig {
     /// Refuses an output that is one of the runs, before anything is read.
-    pub fn from_args(args: PoolArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: PoolArgs) -> Result<Self> {
         let exports = super::exports_of(&args.output);
         let inputs: Vec<Input> = args.runs.iter().map(|run| Input::File(run)).collect();
         exports.check(&inputs)?;

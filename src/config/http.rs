@@ -12,12 +12,12 @@ use crate::http::{Encoding, Load};
 use crate::payload::{PayloadSource, RngKind};
 
 /// The slowest link `--bandwidth` may shape, in Mbit/s: 1.25 kB/s.
-pub const MIN_BANDWIDTH_MBIT: f64 = 0.01;
+pub(crate) const MIN_BANDWIDTH_MBIT: f64 = 0.01;
 /// The fastest, in Mbit/s.
-pub const MAX_BANDWIDTH_MBIT: f64 = 100_000.0;
+pub(crate) const MAX_BANDWIDTH_MBIT: f64 = 100_000.0;
 
 /// Settings of `codecbench http`.
-pub struct HttpConfig {
+pub(crate) struct HttpConfig {
     /// The encodings, one server each.
     pub encodings: Vec<Encoding>,
     /// The load per encoding.
@@ -40,7 +40,7 @@ pub struct HttpConfig {
 
 impl HttpConfig {
     /// Checks the encodings, duration, bandwidth and payload names.
-    pub fn from_args(args: HttpArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: HttpArgs) -> Result<Self> {
         let encodings = encodings(args.encodings.as_deref(), HTTP_DEFAULT, &args.dictionary)?;
         let duration = match args.duration {
             Some(s) if !(s.is_finite() && s > 0.0 && s <= 600.0) => {
@@ -154,7 +154,7 @@ fn dictionary_mode(args: &DictionaryArgs, encodings: &[Encoding]) -> Result<Opti
 }
 
 /// Settings of `codecbench serve`.
-pub struct ServeConfig {
+pub(crate) struct ServeConfig {
     /// The payloads.
     pub payloads: Vec<PayloadSource>,
     /// The encodings, each at its own path.
@@ -171,7 +171,7 @@ pub struct ServeConfig {
 
 impl ServeConfig {
     /// Checks the encodings, the address and the payload names.
-    pub fn from_args(args: crate::cli::ServeArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: crate::cli::ServeArgs) -> Result<Self> {
         let encodings = encodings(args.encodings.as_deref(), SERVE_DEFAULT, &args.dictionary)?;
         let ip: std::net::IpAddr = args
             .bind

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 
 /// Parses `text` for the option `option` and checks every level against `range`, which
 /// `library` accepts for `codec`; a range's ends are checked before it is expanded.
-pub fn checked_levels(
+pub(crate) fn checked_levels(
     text: &str,
     option: &str,
     codec: &str,
@@ -21,18 +21,7 @@ pub fn checked_levels(
 }
 
 /// Parses a level list: comma-separated integers and inclusive ranges `A..B`, e.g.
-/// `-5..-1,1..19`. Duplicates are dropped and the order kept.
-///
-/// ```
-/// use codecbench::config::levels::parse_levels;
-///
-/// assert_eq!(parse_levels("-2..-1,1..3,19").unwrap(), [-2, -1, 1, 2, 3, 19]);
-/// assert!(parse_levels("3..1").is_err());
-/// ```
-pub fn parse_levels(text: &str) -> Result<Vec<i32>> {
-    parse_levels_within(text, &(-1000..=1000), "level|codecbench")
-}
-
+/// `-5..-1,1..19`, each within `range`. Duplicates are dropped and the order kept.
 /// `names` is `CODEC|LIBRARY`, for the message.
 fn parse_levels_within(text: &str, range: &RangeInclusive<i32>, names: &str) -> Result<Vec<i32>> {
     let mut levels = Vec::new();
@@ -79,6 +68,10 @@ fn parse_level(text: &str) -> Result<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_levels(text: &str) -> Result<Vec<i32>> {
+        parse_levels_within(text, &(-1000..=1000), "level|codecbench")
+    }
 
     #[test]
     fn level_lists_and_ranges() {

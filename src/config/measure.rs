@@ -16,7 +16,7 @@ use crate::codec::CodecKind;
 use crate::payload::{PayloadSource, RngKind};
 
 /// What to measure and how, for `run` and `recommend`.
-pub struct MeasureConfig {
+pub(crate) struct MeasureConfig {
     /// What to measure, in order.
     pub payloads: Vec<PayloadSource>,
     /// How many timed iterations each cell gets.
@@ -51,7 +51,7 @@ pub struct MeasureConfig {
 
 /// How `run --measure instructions` counts: under which valgrind and how many calls.
 #[derive(Clone, Debug)]
-pub struct InstructionPlan {
+pub(crate) struct InstructionPlan {
     /// `valgrind --version`.
     pub valgrind: String,
     /// Counted calls per direction.
@@ -61,7 +61,7 @@ pub struct InstructionPlan {
 impl MeasureConfig {
     /// What processes would spread: the fixed `--iterations`, if any, and whether
     /// `--precision` is set.
-    pub fn spread(&self) -> (Option<u32>, bool) {
+    pub(crate) fn spread(&self) -> (Option<u32>, bool) {
         let fixed = match self.iterations {
             IterationChoice::Fixed(count) => Some(count),
             _ => None,
@@ -70,7 +70,7 @@ impl MeasureConfig {
     }
 
     /// How each direction of each cell of a body of `bytes` is measured.
-    pub fn plan(&self, bytes: usize) -> Plan {
+    pub(crate) fn plan(&self, bytes: usize) -> Plan {
         Plan {
             warmup: self.warmup,
             rounds: self.rounds,
@@ -83,7 +83,7 @@ impl MeasureConfig {
     /// settings `keep` names, and, where the iterations follow the body's size, each
     /// direction of each cell timed for [`BRACKET_MIN_TIME`] (at most the iterations of a
     /// body that small). The sign of a gain is what such a body is measured for.
-    pub fn for_bracket(&mut self, keep: &[crate::vocab::CellId]) {
+    pub(crate) fn for_bracket(&mut self, keep: &[crate::vocab::CellId]) {
         for setting in &mut self.settings {
             let codec = &setting.codec;
             setting
@@ -100,7 +100,7 @@ impl MeasureConfig {
     }
 
     /// Validates `args`: payload names and paths, and every level against its codec's range.
-    pub fn from_args(args: MeasureArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: MeasureArgs) -> Result<Self> {
         let payloads = payload_sources(&args.payloads.payloads, &args.payloads.records)?;
         let mut settings = codec_settings(&args)?;
         if !args.zstd_dict.is_empty() {
@@ -129,13 +129,13 @@ impl MeasureConfig {
 impl MeasureConfig {
     /// Also measures zstd through the one-shot API at those of `levels` that zstd is
     /// measured at.
-    pub fn add_one_shot_zstd(&mut self, levels: &[i32]) {
+    pub(crate) fn add_one_shot_zstd(&mut self, levels: &[i32]) {
         self.add_through(CodecKind::Zstd, Api::OneShot, |l| levels.contains(&l));
     }
 
     /// Also measures each of `settings` that is measured as ASP.NET Core's middleware
     /// feeds it for a minimal API.
-    pub fn add_aspnetcore_wire(&mut self, settings: &[(CodecKind, i32)]) {
+    pub(crate) fn add_aspnetcore_wire(&mut self, settings: &[(CodecKind, i32)]) {
         let writer = crate::vocab::AspnetcoreWriter::Minimal;
         for kind in CodecKind::ALL {
             let api = Api::Aspnetcore { writer };
@@ -232,7 +232,7 @@ fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Res
 impl MeasureConfig {
     /// What would make imprecise medians precise, leaving out what is already in use:
     /// for the noise warning.
-    pub fn noise_remedies(&self) -> Vec<String> {
+    pub(crate) fn noise_remedies(&self) -> Vec<String> {
         let mut remedies = vec![match (self.precision, self.iterations) {
             (Some(_), _) => "a larger --precision-budget".to_string(),
             (None, IterationChoice::Fixed(n)) => format!("--iterations above {n}"),
@@ -253,7 +253,7 @@ impl MeasureConfig {
 
 /// How `run` decides each cell's timed iterations.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum IterationChoice {
+pub(crate) enum IterationChoice {
     /// The article's counts, from each payload's size.
     BySize,
     /// `--iterations N`.
@@ -269,7 +269,7 @@ pub enum IterationChoice {
 
 impl IterationChoice {
     /// The runner's iterations for a payload of `bytes`.
-    pub fn for_payload(self, bytes: usize) -> Iterations {
+    pub(crate) fn for_payload(self, bytes: usize) -> Iterations {
         match self {
             IterationChoice::BySize => Iterations::Fixed(default_iterations(bytes)),
             IterationChoice::Fixed(count) => Iterations::Fixed(count),
@@ -286,13 +286,13 @@ impl IterationChoice {
 
 /// The timed time per direction of each cell on a body cut to place the minimum body
 /// size, when `--iterations` and `--min-time` are not given.
-pub const BRACKET_MIN_TIME: Duration = Duration::from_millis(200);
+pub(crate) const BRACKET_MIN_TIME: Duration = Duration::from_millis(200);
 /// `--quick`'s time per direction of each cell.
-pub const QUICK_MIN_TIME: Duration = Duration::from_millis(50);
+pub(crate) const QUICK_MIN_TIME: Duration = Duration::from_millis(50);
 /// `--quick`'s cap on iterations.
-pub const QUICK_MAX_ITERATIONS: u32 = 200;
+pub(crate) const QUICK_MAX_ITERATIONS: u32 = 200;
 /// The cap on iterations `--min-time` sizes when `--max-iterations` is not given.
-pub const DEFAULT_MAX_ITERATIONS: u32 = 100_000;
+pub(crate) const DEFAULT_MAX_ITERATIONS: u32 = 100_000;
 
 fn iteration_choice(args: &MeasureArgs) -> Result<IterationChoice> {
     let budget = |min_time: Duration, default_cap: u32| IterationChoice::Budget {

@@ -1,13 +1,13 @@
 //! Turns the parsed command line into typed, validated settings, once. Every check of
 //! user input that clap cannot express happens here, before anything is measured.
 
-pub mod analysis;
-pub mod compare;
-pub mod http;
-pub mod levels;
-pub mod measure;
-pub mod outputs;
-pub mod probe;
+pub(crate) mod analysis;
+pub(crate) mod compare;
+pub(crate) mod http;
+pub(crate) mod levels;
+pub(crate) mod measure;
+pub(crate) mod outputs;
+pub(crate) mod probe;
 mod processes;
 mod settings;
 
@@ -19,11 +19,11 @@ use crate::cli::{Metric, PayloadsArgs, RunArgs};
 use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
 
-pub use measure::{InstructionPlan, IterationChoice, MeasureConfig};
-pub use processes::Processes;
+pub(crate) use measure::{InstructionPlan, MeasureConfig};
+pub(crate) use processes::Processes;
 
 /// Settings of `codecbench run`.
-pub struct RunConfig {
+pub(crate) struct RunConfig {
     /// What to measure and how; with `--measure instructions`, its instruction plan.
     pub measure: MeasureConfig,
     /// What stdout shows.
@@ -34,7 +34,7 @@ pub struct RunConfig {
 
 impl RunConfig {
     /// Validates `args`; see [`MeasureConfig::from_args`].
-    pub fn from_args(args: RunArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: RunArgs) -> Result<Self> {
         let mut measure = MeasureConfig::from_args(args.measure)?;
         if args.metrics.contains(&Metric::Instructions) {
             measure.instructions = Some(InstructionPlan {
@@ -66,7 +66,7 @@ impl RunConfig {
 
 /// Settings of the hidden `time-worker` child: the run's settings, and which share of
 /// which body it measures where.
-pub struct TimeWorkerConfig {
+pub(crate) struct TimeWorkerConfig {
     /// The run's settings, so the cells are built as the run built them.
     pub measure: MeasureConfig,
     /// The body.
@@ -81,7 +81,7 @@ pub struct TimeWorkerConfig {
 
 impl TimeWorkerConfig {
     /// The run's options checked as `run` checks them; the outputs are the parent's.
-    pub fn from_args(args: crate::cli::TimeWorkerArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: crate::cli::TimeWorkerArgs) -> Result<Self> {
         let mut measure = MeasureConfig::from_args(args.run.measure)?;
         // The run's own rule, from the run's own options, so both share alike.
         measure.processes =
@@ -98,7 +98,7 @@ impl TimeWorkerConfig {
 
 /// Settings of the hidden `count-instructions` child: the run's settings, the cell, the
 /// body and the calls.
-pub struct CountConfig {
+pub(crate) struct CountConfig {
     /// The run's settings, so the cell is built as the run built it.
     pub measure: MeasureConfig,
     /// The cell's place in the settings.
@@ -111,7 +111,7 @@ pub struct CountConfig {
 
 impl CountConfig {
     /// The run's options checked as `run` checks them; the outputs are the parent's.
-    pub fn from_args(args: crate::cli::CountArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: crate::cli::CountArgs) -> Result<Self> {
         Ok(CountConfig {
             measure: MeasureConfig::from_args(args.run.measure)?,
             cell: args.count_cell,
@@ -123,7 +123,7 @@ impl CountConfig {
 
 /// The export files `output` asks for, checked: none overwrites a payload or another
 /// export, and each is writable.
-pub fn exports(
+pub(crate) fn exports(
     output: &crate::cli::OutputArgs,
     payloads: &[PayloadSource],
 ) -> Result<outputs::Exports> {
@@ -143,7 +143,7 @@ pub(crate) fn exports_of(output: &crate::cli::OutputArgs) -> outputs::Exports {
 }
 
 /// The payloads `--payload` names, or the three built-ins when it is not given.
-pub fn payload_sources(names: &[String], records: &[String]) -> Result<Vec<PayloadSource>> {
+pub(crate) fn payload_sources(names: &[String], records: &[String]) -> Result<Vec<PayloadSource>> {
     if names.is_empty() && records.is_empty() {
         return Ok(crate::payload::BuiltinPayload::ALL
             .into_iter()
@@ -173,7 +173,7 @@ fn record_count(text: &str, option: &str) -> Result<u64> {
 }
 
 /// Settings of `codecbench payloads`.
-pub struct PayloadsConfig {
+pub(crate) struct PayloadsConfig {
     /// Directory to write into.
     pub out: PathBuf,
     /// `Some(n)`: write only `records-n.json`; `None`: the three built-ins.
@@ -187,7 +187,7 @@ pub struct PayloadsConfig {
 impl PayloadsConfig {
     /// Copies the parsed options, refusing a record count past
     /// [`crate::payload::MAX_RECORDS`].
-    pub fn from_args(args: PayloadsArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: PayloadsArgs) -> Result<Self> {
         if let Some(records) = args.records {
             record_count(&records.to_string(), "--records")?;
         }

@@ -12,7 +12,7 @@ use crate::payload::PayloadSource;
 /// Where `path` points once every link is followed: the file itself when it exists,
 /// else its directory's real path joined with its name. `None` for a path with no file
 /// name or no existing directory.
-pub fn resolve(path: &Path) -> Option<PathBuf> {
+pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
     if let Ok(real) = path.canonicalize() {
         return Some(real);
     }
@@ -25,7 +25,7 @@ pub fn resolve(path: &Path) -> Option<PathBuf> {
 }
 
 /// What a command reads, for the check against what it writes.
-pub enum Input<'a> {
+pub(crate) enum Input<'a> {
     /// A file or a directory read as payloads.
     Payloads(&'a [PayloadSource]),
     /// A saved run or another file read whole.
@@ -34,7 +34,7 @@ pub enum Input<'a> {
 
 /// Refuses any of `outputs` (as `(option, path)`) that resolves to one of `inputs` or
 /// lies inside an input directory, then proves each writable.
-pub fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
+pub(crate) fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
     let mut read: Vec<(PathBuf, bool)> = Vec::new();
     for input in inputs {
         match input {
@@ -120,7 +120,7 @@ fn may_write(target: &Path) -> std::io::Result<()> {
 
 /// A format a measuring command can keep a file of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Export {
+pub(crate) enum Export {
     /// One row per result.
     Csv,
     /// Everything, every sample included; what `compare` and `merge` read best.
@@ -135,7 +135,7 @@ pub enum Export {
 
 impl Export {
     /// The option that asks for it.
-    pub fn option(self) -> &'static str {
+    pub(crate) fn option(self) -> &'static str {
         match self {
             Export::Csv => "--export-csv",
             Export::Json => "--export-json",
@@ -148,7 +148,7 @@ impl Export {
 
 /// The files a measuring command keeps up to date, one per format at most.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Exports {
+pub(crate) struct Exports {
     /// Where CSV goes, if anywhere.
     pub csv: Option<PathBuf>,
     /// Where JSON goes, if anywhere.
@@ -163,7 +163,7 @@ pub struct Exports {
 
 impl Exports {
     /// Each format asked for, with its path.
-    pub fn files(&self) -> Vec<(Export, &Path)> {
+    pub(crate) fn files(&self) -> Vec<(Export, &Path)> {
         [
             (Export::Csv, &self.csv),
             (Export::Json, &self.json),
@@ -178,7 +178,7 @@ impl Exports {
 
     /// Refuses two formats into one file and any file that is one of `inputs`, then
     /// proves each writable; see [`check`].
-    pub fn check(&self, inputs: &[Input]) -> Result<()> {
+    pub(crate) fn check(&self, inputs: &[Input]) -> Result<()> {
         let files = self.files();
         for (index, (export, path)) in files.iter().enumerate() {
             for (other, other_path) in &files[..index] {
@@ -199,7 +199,7 @@ impl Exports {
 }
 
 /// Whether `path` is `-`: standard output rather than a file.
-pub fn is_stdout(path: &Path) -> bool {
+pub(crate) fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 

@@ -14,7 +14,7 @@ use crate::vocab::Server;
 const MAX_BODY_CEILING: u64 = 4 << 30;
 
 /// Settings of `codecbench probe`.
-pub struct ProbeConfig {
+pub(crate) struct ProbeConfig {
     /// Where to send requests.
     pub targets: Vec<Target>,
     /// Extra request headers, `(name, value)`.
@@ -35,7 +35,7 @@ pub struct ProbeConfig {
 
 impl ProbeConfig {
     /// Checks the URLs, headers and bounds.
-    pub fn from_args(args: ProbeArgs) -> Result<Self> {
+    pub(crate) fn from_args(args: ProbeArgs) -> Result<Self> {
         let targets = args
             .urls
             .iter()

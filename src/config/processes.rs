@@ -15,7 +15,7 @@ const MOST_PROCESSES_BY_DEFAULT: u32 = 5;
 
 /// How many processes time each payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Processes {
+pub(crate) enum Processes {
     /// `--processes N`; 1 times in this process.
     Fixed(u32),
     /// `run`'s default: one process per 3 timed iterations of a fixed count, at most 5,
@@ -28,7 +28,7 @@ impl Processes {
     /// (`--iterations`, if fixed, and whether `--precision` is set): at least one
     /// iteration per process, and no `--precision` (each process would stop on its own
     /// samples). One where nothing is timed.
-    pub fn of_run(
+    pub(crate) fn of_run(
         asked: Option<u32>,
         metrics: &[Metric],
         (fixed_iterations, precision): (Option<u32>, bool),
@@ -53,17 +53,7 @@ impl Processes {
     }
 
     /// How many processes time a payload under `plan`.
-    ///
-    /// ```
-    /// use codecbench::bench::runner::{Iterations, Plan};
-    /// use codecbench::config::Processes;
-    ///
-    /// let plan = |n| Plan { warmup: 3, iterations: Iterations::Fixed(n), rounds: 5, precision: None };
-    /// let counts = [3, 5, 6, 15, 1000].map(|n| Processes::ByIterations.count(&plan(n)));
-    /// assert_eq!(counts, [1, 1, 2, 5, 5]);
-    /// assert_eq!(Processes::Fixed(10).count(&plan(30)), 10);
-    /// ```
-    pub fn count(self, plan: &Plan) -> u32 {
+    pub(crate) fn count(self, plan: &Plan) -> u32 {
         match (self, plan.iterations) {
             (Processes::Fixed(count), _) => count,
             (Processes::ByIterations, Iterations::Fixed(count)) if plan.precision.is_none() => {
@@ -75,7 +65,26 @@ impl Processes {
 
     /// Process `process`'s share (from 0) of `plan`, as [`Plan::share`] shares it among
     /// [`Processes::count`] processes. `None` for a process left with nothing.
-    pub fn share(self, plan: &Plan, process: u32) -> Option<Plan> {
+    pub(crate) fn share(self, plan: &Plan, process: u32) -> Option<Plan> {
         plan.share(process, self.count(plan))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::schedule::{Iterations, Plan};
+
+    #[test]
+    fn count_examples() {
+        let plan = |n| Plan {
+            warmup: 3,
+            iterations: Iterations::Fixed(n),
+            rounds: 5,
+            precision: None,
+        };
+        let counts = [3, 5, 6, 15, 1000].map(|n| Processes::ByIterations.count(&plan(n)));
+        assert_eq!(counts, [1, 1, 2, 5, 5]);
+        assert_eq!(Processes::Fixed(10).count(&plan(30)), 10);
     }
 }

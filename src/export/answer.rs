@@ -18,7 +18,7 @@ fn bodies(n: usize) -> String {
 
 /// `zstd 1`, `br 11`, with the library or variant only when it is not what a server
 /// runs by default.
-pub fn deployable(id: &CellId) -> String {
+pub(crate) fn deployable(id: &CellId) -> String {
     let mut name = format!("{} {}", id.codec.content_coding(), id.level);
     if id.library == Library::BrotliRs {
         name.push_str(" (brotli-rs)");
@@ -37,7 +37,7 @@ pub fn deployable(id: &CellId) -> String {
 
 /// e.g. `dynamic responses: zstd 1; fall back to br 4, then gzip 6; don't compress
 /// bodies under 640 bytes`.
-pub fn headline(line: &AnswerLine) -> String {
+pub(crate) fn headline(line: &AnswerLine) -> String {
     let Some((first, rest)) = line.encodings.split_first() else {
         return format!("{}: don't compress", line.scenario.short());
     };
@@ -101,7 +101,7 @@ fn evidence(first: &EncodingAnswer) -> String {
 }
 
 /// One sentence on why, with the figures behind it.
-pub fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String {
+pub(crate) fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String {
     let budget = line.scenario.budget_s(options);
     let per = if bodies == 1 {
         "per response".to_string()
@@ -161,7 +161,7 @@ pub fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String 
 
 /// Which clients ask for `codec`, as browsers and HTTP libraries stood at the end of
 /// 2026.
-pub fn reach(codec: CodecKind) -> &'static str {
+pub(crate) fn reach(codec: CodecKind) -> &'static str {
     match codec {
         CodecKind::Zstd => {
             "zstd reaches Chrome and Edge 123+, Firefox 126+ and Safari 26+, over HTTPS only, and few API clients"
@@ -215,7 +215,7 @@ fn placed_text(placed: &PlacedBy) -> String {
 }
 
 /// The block for each answer, under one heading.
-pub fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions) {
+pub(crate) fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions) {
     if answers.is_empty() {
         return;
     }

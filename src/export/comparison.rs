@@ -1,6 +1,6 @@
 //! Rendering a comparison of two runs: table, Markdown or JSON.
 
-pub use super::comparison_notes::failure_lines;
+pub(crate) use super::comparison_notes::failure_lines;
 use super::comparison_notes::{one_url, speed_text, summary_lines};
 use super::document::{Document, Table};
 use crate::analysis::compare::{Comparison, Direction, Row, RowKey, Verdict};
@@ -108,7 +108,7 @@ fn instructions_text(row: &Row) -> String {
 }
 
 /// The comparison's table, of cells or of encodings, and its summary below.
-pub fn document(comparison: &Comparison) -> Document {
+pub(crate) fn document(comparison: &Comparison) -> Document {
     let rows: Vec<Vec<String>> = ordered_rows(comparison)
         .into_iter()
         .map(|row| match &row.key {
@@ -150,7 +150,7 @@ pub fn document(comparison: &Comparison) -> Document {
 }
 
 /// The comparison as pretty JSON.
-pub fn render_json(comparison: &Comparison) -> Vec<u8> {
+pub(crate) fn render_json(comparison: &Comparison) -> Vec<u8> {
     let mut out = serde_json::to_vec_pretty(comparison).expect("comparison serialises");
     out.push(b'\n');
     out
@@ -216,9 +216,9 @@ mod tests {
     /// latency doubled.
     fn http_comparison() -> Comparison {
         let report = crate::export::http::fixtures::report();
-        let load = |report: &crate::http::HttpReport, label: &str| {
+        let load = |report: &crate::results::http::HttpReport, label: &str| {
             let json = crate::export::http::render_json(report, None);
-            crate::results::parse(&json, label, label).unwrap()
+            crate::results::read::parse(&json, label, label).unwrap()
         };
         let mut slower = report.clone();
         let gzip = &mut slower.payloads[0].encodings[1];

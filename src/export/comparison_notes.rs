@@ -337,7 +337,7 @@ fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
 }
 
 /// Why the comparison fails the job, one reason a line: `1 size drift`, `2 regressed`.
-pub fn failure_lines(comparison: &Comparison) -> Vec<String> {
+pub(crate) fn failure_lines(comparison: &Comparison) -> Vec<String> {
     comparison
         .failures()
         .into_iter()

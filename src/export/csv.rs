@@ -6,7 +6,7 @@ use crate::stats::Summary;
 
 // NOTE: docs/schema.md documents these columns; change both together.
 /// The column names, in order. Each direction has the same nine statistics columns.
-pub const COLUMNS: [&str; 38] = [
+pub(crate) const COLUMNS: [&str; 38] = [
     "payload",
     "input_bytes",
     "codec",
@@ -48,23 +48,24 @@ pub const COLUMNS: [&str; 38] = [
 ];
 
 /// The header line.
-pub fn header() -> Vec<u8> {
+pub(crate) fn header() -> Vec<u8> {
     write_records([COLUMNS.map(String::from)])
 }
 
 /// One cell's row, header excluded, so rows can be appended as cells finish.
-pub fn row(payload: &PayloadResult, cell: &CellResult) -> Vec<u8> {
+pub(crate) fn row(payload: &PayloadResult, cell: &CellResult) -> Vec<u8> {
     write_records([fields(payload, cell)])
 }
 
 /// A whole report: header and every row.
-pub fn render(report: &RunReport) -> Vec<u8> {
+#[cfg(test)]
+pub(crate) fn render(report: &RunReport) -> Vec<u8> {
     render_with(report, None)
 }
 
 /// As [`render`], with `in_progress` (a payload still being measured) after the
 /// finished ones, without copying the report.
-pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> Vec<u8> {
+pub(crate) fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> Vec<u8> {
     let mut out = header();
     for payload in report.payloads.iter().chain(in_progress) {
         for cell in &payload.cells {

@@ -65,7 +65,10 @@ fn entries<'a>(report: &'a RunReport, current: Option<&'a PayloadResult>) -> Vec
 /// github-action-benchmark's custom JSON: each time in ms (the median, its 95%
 /// interval's larger half-width as `range`), then each instruction count, then the
 /// compressed size in bytes; smaller is better for all three.
-pub fn render_github_benchmark(report: &RunReport, current: Option<&PayloadResult>) -> Vec<u8> {
+pub(crate) fn render_github_benchmark(
+    report: &RunReport,
+    current: Option<&PayloadResult>,
+) -> Vec<u8> {
     let mut list = Vec::new();
     for entry in entries(report, current) {
         if let Some(time) = entry.time {
@@ -101,7 +104,7 @@ pub fn render_github_benchmark(report: &RunReport, current: Option<&PayloadResul
 /// Bencher Metric Format: per cell and direction, `latency` in nanoseconds (the median,
 /// bounded by its 95% interval where known), `instructions` where counted, and on the
 /// compress direction `file-size`, the compressed bytes (Bencher's built-in measure).
-pub fn render_bencher(report: &RunReport, current: Option<&PayloadResult>) -> Vec<u8> {
+pub(crate) fn render_bencher(report: &RunReport, current: Option<&PayloadResult>) -> Vec<u8> {
     let mut benchmarks = Map::new();
     for entry in entries(report, current) {
         let mut measures = Map::new();

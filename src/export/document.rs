@@ -4,14 +4,14 @@
 
 /// A report as blocks, in order.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Document {
+pub(crate) struct Document {
     /// The blocks.
     pub blocks: Vec<Block>,
 }
 
 /// One block of a document.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Block {
+pub(crate) enum Block {
     /// A heading: level 1 for a whole document, 2 for a section.
     Heading {
         /// 1 or 2.
@@ -37,7 +37,7 @@ pub enum Block {
 /// A table: a header, rows of display strings, and which columns hold numbers (drawn
 /// right-aligned).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Table {
+pub(crate) struct Table {
     /// Column titles.
     pub header: Vec<String>,
     /// Rows, as wide as the header.
@@ -48,7 +48,11 @@ pub struct Table {
 
 impl Table {
     /// A table of `rows` under `header`.
-    pub fn new<S: AsRef<str>>(header: &[S], numeric: &[bool], rows: Vec<Vec<String>>) -> Self {
+    pub(crate) fn new<S: AsRef<str>>(
+        header: &[S],
+        numeric: &[bool],
+        rows: Vec<Vec<String>>,
+    ) -> Self {
         Table {
             header: header.iter().map(|h| h.as_ref().to_string()).collect(),
             rows,
@@ -59,18 +63,18 @@ impl Table {
 
 impl Document {
     /// An empty document.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Document::default()
     }
 
     /// Adds a block.
-    pub fn push(&mut self, block: Block) -> &mut Self {
+    pub(crate) fn push(&mut self, block: Block) -> &mut Self {
         self.blocks.push(block);
         self
     }
 
     /// Adds a section heading.
-    pub fn heading(&mut self, text: impl Into<String>) -> &mut Self {
+    pub(crate) fn heading(&mut self, text: impl Into<String>) -> &mut Self {
         self.push(Block::Heading {
             level: 2,
             text: text.into(),
@@ -78,17 +82,17 @@ impl Document {
     }
 
     /// Adds a table's title line.
-    pub fn title(&mut self, text: impl Into<String>) -> &mut Self {
+    pub(crate) fn title(&mut self, text: impl Into<String>) -> &mut Self {
         self.push(Block::Title(text.into()))
     }
 
     /// Adds a table.
-    pub fn table(&mut self, table: Table) -> &mut Self {
+    pub(crate) fn table(&mut self, table: Table) -> &mut Self {
         self.push(Block::Table(table))
     }
 
     /// Adds notes, if there are any.
-    pub fn notes(&mut self, lines: Vec<String>) -> &mut Self {
+    pub(crate) fn notes(&mut self, lines: Vec<String>) -> &mut Self {
         if !lines.is_empty() {
             self.push(Block::Notes(lines));
         }
@@ -96,24 +100,24 @@ impl Document {
     }
 
     /// Adds notes a terminal wraps to its width.
-    pub fn prose(&mut self, lines: Vec<String>) -> &mut Self {
+    pub(crate) fn prose(&mut self, lines: Vec<String>) -> &mut Self {
         self.push(Block::Prose(lines))
     }
 
     /// Adds a line of text.
-    pub fn paragraph(&mut self, text: impl Into<String>) -> &mut Self {
+    pub(crate) fn paragraph(&mut self, text: impl Into<String>) -> &mut Self {
         self.push(Block::Paragraph(text.into()))
     }
 
     /// Adds an empty line.
-    pub fn gap(&mut self) -> &mut Self {
+    pub(crate) fn gap(&mut self) -> &mut Self {
         self.push(Block::Gap)
     }
 }
 
 /// How a document is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     /// Terminal tables and plain lines.
     Terminal,
     /// GitHub-flavoured Markdown.

@@ -72,7 +72,7 @@ fn table(payload: &HttpPayloadResult) -> Table {
 }
 
 /// One payload's table under a title line.
-pub fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
+pub(crate) fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
     let mut document = Document::new();
     document
         .title(title(payload, load))
@@ -89,7 +89,7 @@ pub fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Document {
 // NOTE: docs/schema.md documents these columns; change both together.
 /// The CSV columns of `http`, in order. Everything HTTP-specific has the `http_` prefix;
 /// `payload` and `input_bytes` mean what they mean in `run`'s CSV.
-pub const COLUMNS: [&str; 16] = [
+pub(crate) const COLUMNS: [&str; 16] = [
     "payload",
     "input_bytes",
     "http_encoding",
@@ -109,12 +109,16 @@ pub const COLUMNS: [&str; 16] = [
 ];
 
 /// The CSV header line.
-pub fn csv_header() -> Vec<u8> {
+pub(crate) fn csv_header() -> Vec<u8> {
     super::csv::write_records([COLUMNS.map(String::from)])
 }
 
 /// One encoding's CSV row, header excluded, so rows can follow as encodings finish.
-pub fn csv_row(payload: &HttpPayloadResult, load: &LoadSettings, r: &EncodingResult) -> Vec<u8> {
+pub(crate) fn csv_row(
+    payload: &HttpPayloadResult,
+    load: &LoadSettings,
+    r: &EncodingResult,
+) -> Vec<u8> {
     let optional = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
     let figure = |v: f64| super::csv_figure(Some(v));
     let bytes = |v: f64| format!("{v:.0}");
@@ -140,7 +144,7 @@ pub fn csv_row(payload: &HttpPayloadResult, load: &LoadSettings, r: &EncodingRes
 
 /// A whole report as CSV, with `in_progress` (a payload still being measured) after the
 /// finished ones.
-pub fn render_csv(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) -> Vec<u8> {
+pub(crate) fn render_csv(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) -> Vec<u8> {
     let mut out = csv_header();
     for payload in report.payloads.iter().chain(in_progress) {
         for result in &payload.encodings {
@@ -152,7 +156,7 @@ pub fn render_csv(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) 
 
 /// A whole report as pretty JSON, with `in_progress` after the finished payloads. It
 /// reads back into an [`HttpReport`].
-pub fn render_json(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) -> Vec<u8> {
+pub(crate) fn render_json(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) -> Vec<u8> {
     #[derive(serde::Serialize)]
     struct View<'a> {
         schema_version: u32,
@@ -203,7 +207,7 @@ pub(crate) mod fixtures {
     }
 
     /// zstd:1, gzip:1 and identity on the small payload at 10 Mbit/s.
-    pub fn report() -> HttpReport {
+    pub(crate) fn report() -> HttpReport {
         HttpReport {
             schema_version: crate::results::codec::SCHEMA_VERSION,
             kind: HTTP_KIND.into(),

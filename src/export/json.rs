@@ -75,13 +75,14 @@ fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
 }
 
 /// The report as pretty-printed JSON, ending in a newline.
-pub fn render(report: &RunReport) -> Vec<u8> {
+#[cfg(test)]
+pub(crate) fn render(report: &RunReport) -> Vec<u8> {
     render_with(report, None)
 }
 
 /// As [`render`], with `in_progress` (a payload still being measured) after the
 /// finished ones, without copying the report.
-pub fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> Vec<u8> {
+pub(crate) fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> Vec<u8> {
     let view = ReportView {
         schema_version: report.schema_version,
         environment: &report.environment,

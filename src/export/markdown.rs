@@ -4,7 +4,7 @@
 use super::document::{Block, Document, Table};
 
 /// Draws `document` as Markdown.
-pub fn render(document: &Document) -> String {
+pub(crate) fn render(document: &Document) -> String {
     let mut out = String::new();
     for block in &document.blocks {
         match block {

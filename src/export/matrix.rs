@@ -8,7 +8,7 @@ use crate::results::codec::{CellResult, PayloadResult};
 use crate::stats::Summary;
 
 /// One payload's matrix as a document.
-pub fn document(payload: &PayloadResult) -> Document {
+pub(crate) fn document(payload: &PayloadResult) -> Document {
     let mut document = Document::new();
     let mut notes = legend(payload);
     notes.extend(failure_lines(payload));
@@ -64,7 +64,7 @@ const MATRIX_HEADER: [&str; 8] = [
 const MATRIX_NUMERIC: [bool; 8] = [false, false, true, true, true, true, true, true];
 
 /// Marks a figure from one timed iteration, whose spread cannot be known.
-pub const SINGLE_SAMPLE: &str = "*";
+pub(crate) const SINGLE_SAMPLE: &str = "*";
 
 /// One payload's matrix as display strings, one row per cell.
 fn matrix_rows(payload: &PayloadResult) -> Vec<Vec<String>> {

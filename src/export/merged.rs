@@ -88,7 +88,7 @@ type TableOf = fn(&Merged, Speeds) -> Table;
 /// The codec tables if there are codec rows (or nothing at all), then the `http` tables
 /// if there are `http` rows, then the probe tables, then each run's machine. Each kind has a raw table and a
 /// normalised one.
-pub fn document(merged: &Merged) -> Document {
+pub(crate) fn document(merged: &Merged) -> Document {
     let mut document = Document::new();
     let reference = &merged.reference;
     let mut kinds: Vec<([String; 2], TableOf)> = Vec::new();
@@ -148,7 +148,7 @@ fn machine_lines(merged: &Merged) -> Vec<String> {
 use super::{csv_figure, csv_ratio};
 
 /// The merged `http` runs as long-format CSV: one row per encoding and run.
-pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
+pub(crate) fn render_http_csv(merged: &Merged) -> Vec<u8> {
     long_csv(
         merged,
         &[
@@ -185,7 +185,7 @@ pub fn render_http_csv(merged: &Merged) -> Vec<u8> {
 }
 
 /// The merged runs as long-format CSV: one row per setting and run.
-pub fn render_csv(merged: &Merged) -> Vec<u8> {
+pub(crate) fn render_csv(merged: &Merged) -> Vec<u8> {
     long_csv(
         merged,
         &[
@@ -276,8 +276,8 @@ mod tests {
         let json = crate::export::http::render_json(&report, None);
         let csv = crate::export::http::render_csv(&report, None);
         let runs = [
-            crate::results::parse(&json, "epyc.json", "epyc.json").unwrap(),
-            crate::results::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
+            crate::results::read::parse(&json, "epyc.json", "epyc.json").unwrap(),
+            crate::results::read::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
         ];
         merge(&runs, crate::codec::CodecKind::Zstd, 1)
     }

@@ -81,7 +81,7 @@ pub(super) fn notes(merged: &Merged) -> Vec<String> {
 }
 
 /// The merged probes as long-format CSV: one row per URL, `Accept-Encoding` and probe.
-pub fn render_csv(merged: &Merged) -> Vec<u8> {
+pub(crate) fn render_csv(merged: &Merged) -> Vec<u8> {
     long_csv(
         merged,
         &[

@@ -3,33 +3,33 @@
 //! shared [`document::Document`] for the two human-readable formats. Only `commands`
 //! writes them anywhere.
 
-pub mod answer;
-pub mod comparison;
+pub(crate) mod answer;
+pub(crate) mod comparison;
 mod comparison_notes;
-pub mod csv;
-pub mod dashboards;
-pub mod document;
-pub mod emit;
-pub mod http;
-pub mod json;
-pub mod markdown;
-pub mod matrix;
+pub(crate) mod csv;
+pub(crate) mod dashboards;
+pub(crate) mod document;
+pub(crate) mod emit;
+pub(crate) mod http;
+pub(crate) mod json;
+pub(crate) mod markdown;
+pub(crate) mod matrix;
 mod merge_parts;
-pub mod merged;
-pub mod merged_probe;
-pub mod noise;
-pub mod probe;
+pub(crate) mod merged;
+pub(crate) mod merged_probe;
+pub(crate) mod noise;
+pub(crate) mod probe;
 #[cfg(test)]
 mod read_back;
-pub mod recommendation;
-pub mod reproduction;
-pub mod seam;
-pub mod svg;
-pub mod table;
-pub mod zstd_params;
+pub(crate) mod recommendation;
+pub(crate) mod reproduction;
+pub(crate) mod seam;
+pub(crate) mod svg;
+pub(crate) mod table;
+pub(crate) mod zstd_params;
 
-pub use document::{Document, Style};
-pub use seam::{exporter, Exporter, Subject};
+pub(crate) use document::{Document, Style};
+pub(crate) use seam::{exporter, Exporter, Subject};
 
 use crate::results::codec::PayloadResult;
 
@@ -57,7 +57,7 @@ impl std::fmt::Display for Format {
 
 /// Documents in `style`, one after another with an empty line between: what `run`
 /// and `http` print on stdout, payload by payload, and what `--export-markdown` holds.
-pub fn render_each(documents: impl IntoIterator<Item = Document>, style: Style) -> Vec<u8> {
+pub(crate) fn render_each(documents: impl IntoIterator<Item = Document>, style: Style) -> Vec<u8> {
     let mut out = Vec::new();
     for (index, document) in documents.into_iter().enumerate() {
         if index > 0 {
@@ -105,7 +105,7 @@ pub(crate) fn server_notes(
 
 /// How many iterations each cell ran, e.g. `60 timed iterations after 3 warm-up, in 5
 /// rounds`, or the time budget that sized them.
-pub fn iteration_text(payload: &PayloadResult) -> String {
+pub(crate) fn iteration_text(payload: &PayloadResult) -> String {
     let count = match (payload.iterations, payload.min_time_s) {
         (Some(n), _) => format!("{n} timed iterations"),
         (None, Some(t)) => format!("at least {t} s of timed iterations"),
@@ -121,7 +121,7 @@ pub fn iteration_text(payload: &PayloadResult) -> String {
 }
 
 /// Draws `document` in `style`.
-pub fn render(document: &Document, style: Style) -> Vec<u8> {
+pub(crate) fn render(document: &Document, style: Style) -> Vec<u8> {
     match style {
         Style::Terminal => table::render(document),
         Style::Markdown => markdown::render(document),
@@ -184,7 +184,7 @@ pub(crate) mod fixtures {
     }
 
     /// Two zstd cells, one brotli, one failed gzip cell.
-    pub fn report() -> RunReport {
+    pub(crate) fn report() -> RunReport {
         let mut failed = cell("gzip", 1, Some("Fastest"), 69_832, &[], &[]);
         failed.fail(
             "round trip mismatch: decompressed 5 bytes differ from the 298727-byte input".into(),

@@ -10,7 +10,11 @@ use crate::stats::IMPRECISE_RATIO;
 
 /// The warning for one payload, ending in a newline; `None` when every timing is
 /// precise. `remedies` are the options worth trying, in the order to try them.
-pub fn warning(payload: &PayloadResult, remedies: &[String], verbose: bool) -> Option<String> {
+pub(crate) fn warning(
+    payload: &PayloadResult,
+    remedies: &[String],
+    verbose: bool,
+) -> Option<String> {
     let noisy: Vec<(String, Noise)> = payload
         .cells
         .iter()

@@ -52,7 +52,7 @@ fn cells(row: &ProbeRow) -> Vec<String> {
 }
 
 /// One URL's table, with what its columns mean.
-pub fn document(url: &UrlResult, report: &ProbeReport) -> Document {
+pub(crate) fn document(url: &UrlResult, report: &ProbeReport) -> Document {
     let mut document = Document::new();
     let size = url
         .identity_bytes
@@ -116,7 +116,7 @@ pub fn document(url: &UrlResult, report: &ProbeReport) -> Document {
 
 // NOTE: docs/schema.md documents these columns; change both together.
 /// The CSV columns.
-pub const COLUMNS: [&str; 18] = [
+pub(crate) const COLUMNS: [&str; 18] = [
     "url",
     "identity_bytes",
     "accept_encoding",
@@ -138,7 +138,7 @@ pub const COLUMNS: [&str; 18] = [
 ];
 
 /// Every row of `report`, with the header.
-pub fn render_csv(report: &ProbeReport) -> Vec<u8> {
+pub(crate) fn render_csv(report: &ProbeReport) -> Vec<u8> {
     let mut records: Vec<[String; COLUMNS.len()]> = vec![COLUMNS.map(String::from)];
     for url in &report.urls {
         for row in &url.rows {
@@ -174,7 +174,7 @@ pub fn render_csv(report: &ProbeReport) -> Vec<u8> {
 }
 
 /// The whole report as pretty-printed JSON, ending in a newline.
-pub fn render_json(report: &ProbeReport) -> Vec<u8> {
+pub(crate) fn render_json(report: &ProbeReport) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(report).expect("a probe report serialises");
     bytes.push(b'\n');
     bytes
@@ -209,7 +209,7 @@ pub(crate) mod fixtures {
     }
 
     /// identity, gzip 6 (predicted exactly) and a br request that failed.
-    pub fn report() -> ProbeReport {
+    pub(crate) fn report() -> ProbeReport {
         let mut gzip = row("gzip", "gzip", 47_113.0, 4.2);
         gzip.predicted_level = Some(6);
         gzip.predicted_body_bytes = Some(47_113);

@@ -2,7 +2,7 @@
 //! same, and damaged or impossible files are errors naming what is wrong. These tests
 //! live above both layers, so that `results` never imports `export`.
 
-use crate::results::{load, parse};
+use crate::results::read::{load, parse};
 
 #[test]
 fn csv_and_json_of_one_report_load_to_the_same_sizes_and_medians() {
@@ -71,7 +71,7 @@ fn http_runs_load_from_json_and_csv() {
 }
 
 mod garbage {
-    use crate::results::parse;
+    use crate::results::read::parse;
     use proptest::prelude::*;
 
     const JSON: &[u8] = include_bytes!("../../tests/fixtures/base.json");

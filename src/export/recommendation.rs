@@ -270,7 +270,11 @@ fn budgets(options: &AdviceOptions) -> String {
 
 /// The one-answer block, then every payload's sections under its heading, each table
 /// under its title, then the budgets.
-pub fn document(answers: &[Answer], advice: &[PayloadAdvice], options: &AdviceOptions) -> Document {
+pub(crate) fn document(
+    answers: &[Answer],
+    advice: &[PayloadAdvice],
+    options: &AdviceOptions,
+) -> Document {
     let mut document = Document::new();
     super::answer::add(&mut document, answers, options);
     for payload in advice {
@@ -295,7 +299,7 @@ pub fn document(answers: &[Answer], advice: &[PayloadAdvice], options: &AdviceOp
 
 /// The answers and the advice per payload as pretty-printed JSON, ending in a newline.
 /// Each scenario's pick keeps its `reason` sentence beside the figures it is made of.
-pub fn render_json(answers: &[Answer], advice: &[PayloadAdvice]) -> Vec<u8> {
+pub(crate) fn render_json(answers: &[Answer], advice: &[PayloadAdvice]) -> Vec<u8> {
     #[derive(serde::Serialize)]
     struct View<'a> {
         answers: &'a [Answer],

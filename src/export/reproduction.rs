@@ -23,7 +23,7 @@ fn rows(claims: &[Claim]) -> Vec<Vec<String>> {
 }
 
 /// A claim's measured figure as the table shows it.
-pub fn measured_text(measured: &Measured) -> String {
+pub(crate) fn measured_text(measured: &Measured) -> String {
     match measured {
         Measured::Missing => "cell missing from the run".into(),
         Measured::Bytes { bytes } => format!("{} B", thousands(*bytes)),
@@ -85,7 +85,7 @@ fn tally(claims: &[Claim]) -> String {
 }
 
 /// The claims' table and a tally, for the terminal.
-pub fn document(claims: &[Claim]) -> Document {
+pub(crate) fn document(claims: &[Claim]) -> Document {
     let mut document = Document::new();
     document
         .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
@@ -94,7 +94,7 @@ pub fn document(claims: &[Claim]) -> Document {
 }
 
 /// results/REPRODUCTION.md: what was run, where, and the table.
-pub fn file_document(claims: &[Claim], source: &str, machine: Option<&str>) -> Document {
+pub(crate) fn file_document(claims: &[Claim], source: &str, machine: Option<&str>) -> Document {
     let mut document = Document::new();
     document
         .push(Block::Heading {

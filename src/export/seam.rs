@@ -13,7 +13,7 @@ use crate::results::codec::{PayloadResult, RunReport};
 use crate::results::http::{HttpPayloadResult, HttpReport};
 
 /// Something a command writes.
-pub enum Subject<'a> {
+pub(crate) enum Subject<'a> {
     /// A `run`, with the payload being measured, if any.
     Run {
         /// The finished payloads.
@@ -48,23 +48,23 @@ pub enum Subject<'a> {
 }
 
 /// Turns any [`Subject`] into this format's bytes.
-pub trait Exporter {
+pub(crate) trait Exporter {
     /// `subject` in this format; an error where the format cannot hold it (the config
     /// refuses those combinations first, so this is the last line).
     fn export(&self, subject: &Subject) -> Result<Vec<u8>>;
 }
 
 /// CSV: a row per measured result.
-pub struct Csv;
+pub(crate) struct Csv;
 
 /// JSON: everything, every sample included.
-pub struct Json;
+pub(crate) struct Json;
 
 /// Terminal tables or Markdown, through the shared [`Document`].
-pub struct Text(pub Style);
+pub(crate) struct Text(pub Style);
 
 /// The exporter of `format`.
-pub fn exporter(format: Format) -> &'static dyn Exporter {
+pub(crate) fn exporter(format: Format) -> &'static dyn Exporter {
     match format {
         Format::Csv => &Csv,
         Format::Json => &Json,
@@ -74,9 +74,9 @@ pub fn exporter(format: Format) -> &'static dyn Exporter {
 }
 
 /// github-action-benchmark's custom JSON, for `run` results.
-pub struct GithubBenchmark;
+pub(crate) struct GithubBenchmark;
 /// Bencher Metric Format, for `run` results.
-pub struct Bencher;
+pub(crate) struct Bencher;
 
 impl Exporter for GithubBenchmark {
     fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
@@ -150,7 +150,7 @@ impl Exporter for Text {
 
 /// The documents the text formats draw for `subject`, one per payload where it has
 /// several.
-pub fn documents(subject: &Subject) -> Vec<Document> {
+pub(crate) fn documents(subject: &Subject) -> Vec<Document> {
     match subject {
         Subject::Run { report, current } => report
             .payloads

@@ -8,10 +8,10 @@ use comfy_table::{
 };
 
 /// The width tables fit when `$COLUMNS` does not say.
-pub const DEFAULT_WIDTH: u16 = 100;
+pub(crate) const DEFAULT_WIDTH: u16 = 100;
 
 /// The width to fit: `$COLUMNS` if it holds a usable width, else [`DEFAULT_WIDTH`].
-pub fn width() -> u16 {
+pub(crate) fn width() -> u16 {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|v| v.trim().parse::<u16>().ok())
@@ -22,7 +22,7 @@ pub fn width() -> u16 {
 use super::document::{Block, Document, Table};
 
 /// Draws `document` for a terminal.
-pub fn render(document: &Document) -> String {
+pub(crate) fn render(document: &Document) -> String {
     let mut out = String::new();
     for block in &document.blocks {
         match block {

@@ -6,7 +6,7 @@ use crate::analysis::zstd_params::{article_row, LevelParams};
 use crate::format::thousands;
 
 /// The levels of one source size: `None` for a stream of unknown size.
-pub struct ParamsTable {
+pub(crate) struct ParamsTable {
     /// Payload name and size, or `None` for the unknown-size table.
     pub source: Option<(String, u64)>,
     /// One entry per level.
@@ -67,7 +67,7 @@ const LEGEND: &str =
     "\"a ≠ b\": libzstd selects a where the article's table (levels 1 to 6) prints b.";
 
 /// One titled table per source size, then the legend.
-pub fn document(tables: &[ParamsTable]) -> Document {
+pub(crate) fn document(tables: &[ParamsTable]) -> Document {
     let mut document = Document::new();
     for table in tables {
         document

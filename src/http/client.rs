@@ -156,7 +156,8 @@ async fn request(
 /// Starts the `auto` server, sends one request with `accept_encoding`, checks that the
 /// body decodes to `payload`, and returns the `Content-Encoding` the server chose
 /// (`None` for an uncompressed answer).
-pub fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>> {
+#[cfg(test)]
+pub(crate) fn negotiate(payload: &[u8], accept_encoding: &str) -> Result<Option<String>> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -154,7 +154,7 @@ impl Dictionary {
 
 /// Where the dictionary a client holds comes from.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Source {
+pub(crate) enum Source {
     /// The payload as it was, while the server sends a version with this share (0 to 1)
     /// of its records updated.
     Previous {
@@ -174,7 +174,7 @@ const TRAINING_RECORDS: usize = 1000;
 
 /// A [`Source`] made ready once for every payload: a trained dictionary is trained
 /// here, not again for each payload.
-pub enum Prepared {
+pub(crate) enum Prepared {
     /// Each payload's previous version, with this share of its records updated.
     Previous {
         /// The share of records updated.
@@ -188,7 +188,7 @@ pub enum Prepared {
 
 impl Prepared {
     /// `source` made ready; `seed` chooses updated records, `rng` makes training ones.
-    pub fn new(source: Source, seed: i32, rng: crate::payload::RngKind) -> Result<Self> {
+    pub(crate) fn new(source: Source, seed: i32, rng: crate::payload::RngKind) -> Result<Self> {
         Ok(match source {
             Source::Previous { changed } => Prepared::Previous {
                 changed,
@@ -205,7 +205,7 @@ impl Prepared {
 
     /// The body every encoding sends for `payload` (named `name`) and the dictionary
     /// the client holds.
-    pub fn version(&self, name: &str, payload: &[u8]) -> Result<(Vec<u8>, Dictionary)> {
+    pub(crate) fn version(&self, name: &str, payload: &[u8]) -> Result<(Vec<u8>, Dictionary)> {
         match self {
             Prepared::Previous { changed, seed } => {
                 let updated = crate::payload::change::change_records(payload, *changed, *seed)
@@ -219,13 +219,13 @@ impl Prepared {
 
 /// The bytes of a Structured Field Byte Sequence (`:<base64>:`, RFC 8941 §3.3.5), or
 /// `None` if `text` is not one.
-pub fn byte_sequence(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn byte_sequence(text: &str) -> Option<Vec<u8>> {
     let inner = text.trim().strip_prefix(':')?.strip_suffix(':')?;
     base64::engine::general_purpose::STANDARD.decode(inner).ok()
 }
 
 /// Whether an `Accept-Encoding` value lists `coding` (with a q-value above 0).
-pub fn accepts(accept_encoding: &str, coding: Coding) -> bool {
+pub(crate) fn accepts(accept_encoding: &str, coding: Coding) -> bool {
     accept_encoding.split(',').any(|item| {
         let mut parts = item.split(';').map(str::trim);
         let name = parts.next().unwrap_or("");

@@ -17,31 +17,28 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 
-pub use crate::results::http::{
-    load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings, HTTP_KIND,
-};
+pub(crate) use crate::results::http::{EncodingResult, LoadSettings};
 
 /// The most requests one encoding may send, whatever the options say.
-pub const MAX_REQUESTS: usize = 1_000_000;
+pub(crate) const MAX_REQUESTS: usize = 1_000_000;
 /// The longest one encoding may run, whatever the options say.
-pub const MAX_DURATION: Duration = Duration::from_secs(600);
+pub(crate) const MAX_DURATION: Duration = Duration::from_secs(600);
 
 mod client;
-pub mod dictionary;
+pub(crate) mod dictionary;
 mod encoding;
 mod offer;
-pub mod probe;
-pub mod probing;
-pub mod serve;
+pub(crate) mod probe;
+pub(crate) mod probing;
+pub(crate) mod serve;
 mod server;
 mod shaping;
 mod tls;
 
 use client::measure_encoding;
-pub use client::negotiate;
 use dictionary::Dictionary;
 use encoding::decode;
-pub use encoding::{Encoding, BROWSER_ACCEPT_ENCODING};
+pub(crate) use encoding::Encoding;
 use server::{start_server, ServerThread};
 use shaping::{Counting, Throttled};
 
@@ -57,7 +54,7 @@ async fn stopped() {
 
 /// How much load to send per encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Load {
+pub(crate) struct Load {
     /// Connections, each sending one request at a time.
     pub concurrency: usize,
     /// Stop after this many requests in all, if given.
@@ -84,7 +81,7 @@ impl From<Load> for LoadSettings {
 /// What the server sends, and the dictionary a client already holds, if any (RFC 9842:
 /// for `dcz`, the client's previous version of the resource).
 #[derive(Clone, Debug)]
-pub struct Resource {
+pub(crate) struct Resource {
     /// The body the server sends for every request.
     pub body: Arc<Vec<u8>>,
     /// A dictionary both sides hold, for `dcz` encodings.
@@ -93,7 +90,7 @@ pub struct Resource {
 
 /// Measures every encoding in turn on `payload` (compressed against `dictionary` for
 /// `dcz`), calling `on_result` after each.
-pub fn measure(
+pub(crate) fn measure(
     payload: &[u8],
     dictionary: Option<Dictionary>,
     encodings: &[Encoding],
@@ -173,7 +170,7 @@ mod tests {
     fn negotiation_follows_asp_net_core_preference_and_q_values() {
         let payload = crate::payload::generate(10, 42, crate::payload::RngKind::Dotnet);
         let cases = [
-            (BROWSER_ACCEPT_ENCODING, Some("zstd")),
+            (crate::vocab::BROWSER_ACCEPT_ENCODING, Some("zstd")),
             ("gzip, br", Some("br")),
             ("gzip", Some("gzip")),
             ("zstd;q=0, br;q=0, gzip", Some("gzip")),
@@ -184,7 +181,7 @@ mod tests {
             ("deflate", None),
         ];
         for (accept, expected) in cases {
-            let chosen = negotiate(&payload, accept).unwrap();
+            let chosen = client::negotiate(&payload, accept).unwrap();
             assert_eq!(chosen.as_deref(), expected, "Accept-Encoding: {accept}");
         }
     }

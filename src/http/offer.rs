@@ -9,7 +9,7 @@
 use super::probe::Target;
 
 /// The first dictionary a `Link` header names with `rel="compression-dictionary"`.
-pub fn linked_dictionary(link: &str) -> Option<&str> {
+pub(super) fn linked_dictionary(link: &str) -> Option<&str> {
     link.split(',').find_map(|entry| {
         let (uri, params) = entry.trim().strip_prefix('<')?.split_once('>')?;
         let named = params.split(';').any(|param| {
@@ -31,7 +31,7 @@ pub fn linked_dictionary(link: &str) -> Option<&str> {
 /// absolute, `//` keeps only the page's scheme (another host is another origin), `/`
 /// keeps its authority, `?` its path, and a relative path joins the page's directory;
 /// dot segments are removed and a fragment dropped.
-pub fn resolve(page: &Target, reference: &str) -> String {
+pub(super) fn resolve(page: &Target, reference: &str) -> String {
     let reference = reference.split('#').next().unwrap_or_default();
     if has_scheme(reference) {
         return reference.to_string();

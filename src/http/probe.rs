@@ -25,7 +25,7 @@ type Sender = hyper::client::conn::http1::SendRequest<Empty<Bytes>>;
 
 /// Where to send the requests.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
     /// The URL as given.
     pub url: String,
     /// The host to connect to and name in `Host`.
@@ -41,14 +41,14 @@ pub struct Target {
 impl Target {
     /// Whether `other` has the same origin (RFC 6454: scheme, host and port), the only
     /// place `-H` headers may go.
-    pub fn same_origin(&self, other: &Target) -> bool {
+    pub(crate) fn same_origin(&self, other: &Target) -> bool {
         self.tls == other.tls
             && self.port == other.port
             && self.host.eq_ignore_ascii_case(&other.host)
     }
 
     /// `scheme://host:port`, for messages.
-    pub fn origin(&self) -> String {
+    pub(crate) fn origin(&self) -> String {
         let scheme = if self.tls { "https" } else { "http" };
         match self.host.contains(':') {
             true => format!("{scheme}://[{}]:{}", self.host, self.port),
@@ -59,7 +59,7 @@ impl Target {
 
 /// How much to send per Accept-Encoding, and how far to trust the server.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ProbeLoad {
+pub(crate) struct ProbeLoad {
     /// Requests per Accept-Encoding, at most.
     pub requests: usize,
     /// The longest one Accept-Encoding may take.
@@ -77,7 +77,7 @@ pub struct ProbeLoad {
 
 /// One response as the client saw it.
 #[derive(Clone, Debug)]
-pub struct Exchange {
+pub(crate) struct Exchange {
     /// The status code.
     pub status: u16,
     /// `Content-Encoding`, if any.
@@ -102,7 +102,7 @@ pub struct Exchange {
 /// over `load.concurrency` connections, and hands each response to `each`; stops early
 /// at the load's duration, at the first error, or at a stop request, which drops the
 /// requests in flight at once.
-pub fn exchange_all(
+pub(crate) fn exchange_all(
     target: &Target,
     accept_encoding: &str,
     headers: &[(String, String)],
@@ -324,7 +324,7 @@ fn host_header(target: &Target) -> String {
 }
 
 /// Splits an `http[s]://HOST[:PORT]/PATH` URL; anything else is an error naming it.
-pub fn target(url: &str) -> Result<Target> {
+pub(crate) fn target(url: &str) -> Result<Target> {
     let (rest, tls) = match (url.strip_prefix("http://"), url.strip_prefix("https://")) {
         (Some(rest), _) => (rest, false),
         (_, Some(rest)) => (rest, true),

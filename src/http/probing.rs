@@ -18,11 +18,12 @@ use crate::vocab::{CodecKind, Server, BROWSER_ACCEPT_ENCODING};
 
 /// The `Accept-Encoding` values probe sends, the reference first; `dcz` and `dcb`
 /// follow where the server offers a dictionary.
-pub const ACCEPT_ENCODINGS: [&str; 5] = ["identity", "gzip", "br", "zstd", BROWSER_ACCEPT_ENCODING];
+pub(crate) const ACCEPT_ENCODINGS: [&str; 5] =
+    ["identity", "gzip", "br", "zstd", BROWSER_ACCEPT_ENCODING];
 
 /// How every URL is probed.
 #[derive(Clone, Copy, Debug)]
-pub struct Probing<'a> {
+pub(crate) struct Probing<'a> {
     /// Headers sent with every request (`-H`).
     pub headers: &'a [(String, String)],
     /// Requests, time and connections per `Accept-Encoding`.
@@ -37,7 +38,7 @@ pub struct Probing<'a> {
 /// Probes `target` with every [`ACCEPT_ENCODINGS`] value, and `dcz` and `dcb` against
 /// the dictionary the server offers, if it offers one. A stop request ends it with the
 /// rows measured so far, the row in flight marked as stopped.
-pub fn probe_url(target: &Target, probing: Probing) -> UrlResult {
+pub(crate) fn probe_url(target: &Target, probing: Probing) -> UrlResult {
     let (identity, first) = probe_one(target, "identity", probing.headers, probing.load, None);
     let reference = first.as_ref().map(|e| e.body.to_vec());
     let mut rows = vec![identity];

@@ -18,7 +18,7 @@ use super::server::app;
 use super::{Dictionary, Encoding, Resource};
 
 /// One payload to serve.
-pub struct Served {
+pub(crate) struct Served {
     /// Its name in the listing.
     pub name: String,
     /// The path segment: the name made URL-safe.
@@ -28,7 +28,7 @@ pub struct Served {
 }
 
 /// One URL the server answers, for the listing printed at start.
-pub struct Url {
+pub(crate) struct Url {
     /// The path, e.g. `/zstd-1/small`.
     pub path: String,
     /// What it serves, e.g. `zstd:1, small (298,727 bytes)`.
@@ -37,7 +37,7 @@ pub struct Url {
 
 impl Served {
     /// `body` under `name`, with `previous` as the client's dictionary if given.
-    pub fn new(name: &str, body: Vec<u8>, previous: Option<Dictionary>) -> Self {
+    pub(crate) fn new(name: &str, body: Vec<u8>, previous: Option<Dictionary>) -> Self {
         Served {
             name: name.to_string(),
             slug: slug(name),
@@ -50,7 +50,7 @@ impl Served {
 }
 
 /// `name` as one path segment: letters, digits, `.`, `_` and `-`, at most 60 of them.
-pub fn slug(name: &str) -> String {
+pub(crate) fn slug(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
         match c {
@@ -70,12 +70,12 @@ pub fn slug(name: &str) -> String {
 }
 
 /// The path segment of `encoding`: `zstd-1`, `identity`, `auto`.
-pub fn encoding_segment(encoding: Encoding) -> String {
+pub(crate) fn encoding_segment(encoding: Encoding) -> String {
     encoding.label().replace(':', "-")
 }
 
 /// Every route for `payloads` × `encodings`, and the URLs they answer.
-pub fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec<Url>) {
+pub(crate) fn routes(payloads: &[Served], encodings: &[Encoding]) -> (axum::Router, Vec<Url>) {
     let mut router = axum::Router::new();
     let mut urls = Vec::new();
     for served in payloads {
@@ -148,7 +148,7 @@ fn dictionary_route(path: &str, slug: &str, previous: Dictionary) -> axum::Route
 
 /// A listening socket on `address`: an address in use or not this machine's is bad
 /// input, found before anything is served.
-pub fn listen(address: SocketAddr) -> Result<std::net::TcpListener> {
+pub(crate) fn listen(address: SocketAddr) -> Result<std::net::TcpListener> {
     let listener = std::net::TcpListener::bind(address)
         .with_context(|| format!("cannot listen on {address}"))?;
     listener.set_nonblocking(true)?;
@@ -157,19 +157,19 @@ pub fn listen(address: SocketAddr) -> Result<std::net::TcpListener> {
 
 /// How long a connection may wait for a request's head, idle between requests or
 /// half-sent (nginx's `client_header_timeout` and `keepalive_timeout`, shorter).
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The most connections served at once; one more is closed as it is accepted. Idle and
 /// half-sent ones leave after [`HEADER_TIMEOUT`], so clients that hold connections open
 /// and send nothing hold no slot for long.
-pub const MAX_CONNECTIONS: usize = 4096;
+pub(crate) const MAX_CONNECTIONS: usize = 4096;
 
 /// How long responses in flight get to finish once a stop is requested.
 const STOP_GRACE: Duration = Duration::from_millis(500);
 
 /// Serves `router` on `listener` until a stop request (Ctrl-C, SIGTERM), which ends
 /// every connection within [`STOP_GRACE`], whatever the clients do.
-pub fn serve(router: axum::Router, listener: std::net::TcpListener) -> Result<()> {
+pub(crate) fn serve(router: axum::Router, listener: std::net::TcpListener) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -13,7 +13,7 @@ use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
 
 /// A client configuration for HTTP/1.1 over TLS; `insecure` accepts any certificate.
-pub fn client_config(insecure: bool) -> Result<Arc<rustls::ClientConfig>> {
+pub(super) fn client_config(insecure: bool) -> Result<Arc<rustls::ClientConfig>> {
     let provider = Arc::new(ring::default_provider());
     let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
@@ -34,7 +34,7 @@ pub fn client_config(insecure: bool) -> Result<Arc<rustls::ClientConfig>> {
 
 /// The TLS handshake with `host` over `stream`; a failure says what went wrong: a
 /// certificate (where `--insecure` helps), or a peer that does not speak TLS.
-pub async fn connect<S: AsyncRead + AsyncWrite + Unpin>(
+pub(super) async fn connect<S: AsyncRead + AsyncWrite + Unpin>(
     config: &Arc<rustls::ClientConfig>,
     host: &str,
     stream: S,

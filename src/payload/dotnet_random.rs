@@ -16,7 +16,7 @@ const MSEED: i32 = 161_803_398;
 
 /// A seeded generator that yields the same stream as .NET's `new Random(seed)`.
 #[derive(Clone, Debug)]
-pub struct DotnetRandom {
+pub(crate) struct DotnetRandom {
     seed_array: [i32; 56],
     inext: usize,
     inextp: usize,
@@ -24,7 +24,7 @@ pub struct DotnetRandom {
 
 impl DotnetRandom {
     /// Seeds the generator the way .NET's `Random(int Seed)` constructor does.
-    pub fn new(seed: i32) -> Self {
+    pub(crate) fn new(seed: i32) -> Self {
         let mut seed_array = [0i32; 56];
         let subtraction = if seed == i32::MIN { MBIG } else { seed.abs() };
         let mut mj = MSEED - subtraction;
@@ -89,13 +89,13 @@ impl DotnetRandom {
     }
 
     /// `Next(maxValue)`: an integer in `0..max`. `max` must be non-negative.
-    pub fn next_below(&mut self, max: i32) -> i32 {
+    pub(crate) fn next_below(&mut self, max: i32) -> i32 {
         debug_assert!(max >= 0);
         (self.sample() * f64::from(max)) as i32
     }
 
     /// `Next(minValue, maxValue)`: an integer in `min..max`, for ranges that fit in an `i32`.
-    pub fn next_in_range(&mut self, min: i32, max: i32) -> i32 {
+    pub(crate) fn next_in_range(&mut self, min: i32, max: i32) -> i32 {
         debug_assert!(min <= max);
         let range = i64::from(max) - i64::from(min);
         debug_assert!(range <= i64::from(i32::MAX));
@@ -103,12 +103,12 @@ impl DotnetRandom {
     }
 
     /// `NextDouble()`: a double in `[0, 1)`.
-    pub fn next_double(&mut self) -> f64 {
+    pub(crate) fn next_double(&mut self) -> f64 {
         self.sample()
     }
 
     /// `NextBytes(buffer)`: each byte is the low 8 bits of one raw step.
-    pub fn fill_bytes(&mut self, buffer: &mut [u8]) {
+    pub(crate) fn fill_bytes(&mut self, buffer: &mut [u8]) {
         for byte in buffer {
             *byte = self.internal_sample() as u8;
         }

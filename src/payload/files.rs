@@ -58,7 +58,6 @@ pub(super) fn read_file(path: &Path, name: String) -> Result<Payload> {
     Ok(Payload {
         name,
         bytes,
-        builtin: None,
         content_type: None,
     })
 }
@@ -67,7 +66,7 @@ pub(super) fn read_file(path: &Path, name: String) -> Result<Payload> {
 /// its size before a byte is read, and one that grows past the limit as it is read (a
 /// device such as `/dev/zero`, a file still being written) one byte past it. `what`
 /// names the file in the error, e.g. `saved run`.
-pub fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     use std::io::Read;
     let cannot_read = || format!("cannot read {what} {}", path.display());
     let file = std::fs::File::open(path).with_context(cannot_read)?;

@@ -118,7 +118,7 @@ fn kind(mime_type: &str) -> Kind {
 }
 
 /// The bodies of a capture, and what was left out.
-pub struct Capture {
+pub(crate) struct Capture {
     /// One payload per text body, named by method and URL.
     pub payloads: Vec<Payload>,
     /// Entries left out, by reason, with the content types and a count each.
@@ -128,7 +128,7 @@ pub struct Capture {
 impl Capture {
     /// e.g. `capture.har: 12 bodies (application/json 9, text/html 3); skipped 5
     /// (3 already compressed: image/png, font/woff2; 2 without a saved body)`.
-    pub fn summary(&self, path: &Path) -> String {
+    pub(crate) fn summary(&self, path: &Path) -> String {
         let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
         for payload in &self.payloads {
             *groups
@@ -222,7 +222,7 @@ fn outcome(entry: &Entry) -> Result<Outcome> {
 
 /// Reads the capture at `path`. A file that is not HAR, or an entry without the
 /// fields every HAR entry has, is an error naming the entry (counting from 1).
-pub fn read(path: &Path) -> Result<Capture> {
+pub(crate) fn read(path: &Path) -> Result<Capture> {
     let bytes = super::read_limited(path, MAX_HAR_BYTES, "HAR capture")?;
     let har: Har = serde_json::from_slice(&bytes).with_context(|| {
         format!(
@@ -256,7 +256,6 @@ pub fn read(path: &Path) -> Result<Capture> {
                         format!("{name} #{seen}")
                     },
                     bytes,
-                    builtin: None,
                     content_type: Some(group.to_string()),
                 });
             }

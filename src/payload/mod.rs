@@ -1,12 +1,12 @@
 //! Payloads: the article's generated customer records, and the user's own files.
 
-pub mod change;
-pub mod dotnet_random;
+pub(crate) mod change;
+pub(crate) mod dotnet_random;
 mod files;
-pub mod har;
-pub mod records;
-pub mod rng;
-pub mod smaller;
+pub(crate) mod har;
+pub(crate) mod records;
+pub(crate) mod rng;
+pub(crate) mod smaller;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -14,21 +14,21 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use self::dotnet_random::DotnetRandom;
-pub use self::files::read_limited;
+pub(crate) use self::files::read_limited;
 use self::files::{directory_files, read_file, root_name};
 use self::rng::{ChaChaRecordRng, RecordRng};
 
 /// The largest body codecbench measures: 256 MiB. A benchmark holds the body, its
 /// compressed form and a decompressed copy at once, besides the encoders; anything bigger
 /// is not a response a server compresses per request.
-pub const MAX_PAYLOAD_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_PAYLOAD_BYTES: u64 = 256 * 1024 * 1024;
 
 /// The most records `payloads --records` generates: about 240 MB of JSON, under
 /// [`MAX_PAYLOAD_BYTES`].
-pub const MAX_RECORDS: u64 = 800_000;
+pub(crate) const MAX_RECORDS: u64 = 800_000;
 
 /// The article's seed.
-pub const DEFAULT_SEED: i32 = 42;
+pub(crate) const DEFAULT_SEED: i32 = 42;
 
 /// Which random stream fills the records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -51,7 +51,7 @@ impl fmt::Display for RngKind {
 
 /// The three payloads the article measured (with `single` defined as one record).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BuiltinPayload {
+pub(crate) enum BuiltinPayload {
     /// 1 record: 290 bytes with the default seed.
     Single,
     /// 1,000 records: 298,727 bytes with the default seed.
@@ -62,14 +62,14 @@ pub enum BuiltinPayload {
 
 impl BuiltinPayload {
     /// All built-in payloads, smallest first.
-    pub const ALL: [BuiltinPayload; 3] = [
+    pub(crate) const ALL: [BuiltinPayload; 3] = [
         BuiltinPayload::Single,
         BuiltinPayload::Small,
         BuiltinPayload::Large,
     ];
 
     /// The name used on the command line, in reports and as the file stem.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             BuiltinPayload::Single => "single",
             BuiltinPayload::Small => "small",
@@ -78,7 +78,7 @@ impl BuiltinPayload {
     }
 
     /// How many records the payload holds.
-    pub fn records(self) -> u64 {
+    pub(crate) fn records(self) -> u64 {
         match self {
             BuiltinPayload::Single => 1,
             BuiltinPayload::Small => 1_000,
@@ -87,7 +87,7 @@ impl BuiltinPayload {
     }
 
     /// Looks a built-in payload up by name.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|p| p.name() == name)
     }
 }
@@ -95,7 +95,7 @@ impl BuiltinPayload {
 /// Generates `records` customer records from `seed` with the chosen stream.
 ///
 /// ```
-/// use codecbench::payload::{generate, RngKind};
+/// use codecbench::{generate, RngKind};
 ///
 /// let single = generate(1, 42, RngKind::Dotnet);
 /// assert_eq!(single.len(), 290);
@@ -121,20 +121,18 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// One payload to benchmark: a name for the reports and its bytes.
 #[derive(Clone, Debug)]
-pub struct Payload {
+pub(crate) struct Payload {
     /// `single`, `small`, `large`, or the file's path as the user gave it.
     pub name: String,
     /// The uncompressed body.
     pub bytes: Vec<u8>,
-    /// The built-in payload this is, if it is one; `None` for a user file.
-    pub builtin: Option<BuiltinPayload>,
     /// The content type a body from a HAR capture was served as.
     pub content_type: Option<String>,
 }
 
 /// What the user asked to benchmark: a built-in name, or a file or directory path.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PayloadSource {
+pub(crate) enum PayloadSource {
     /// A generated payload.
     Builtin(BuiltinPayload),
     /// A file, or a directory whose regular files are each a payload.
@@ -148,7 +146,7 @@ pub enum PayloadSource {
 impl PayloadSource {
     /// Parses `single|small|large|PATH`. A word that is neither a built-in name nor an
     /// existing path is an error that lists the built-in names.
-    pub fn parse(text: &str) -> Result<Self> {
+    pub(crate) fn parse(text: &str) -> Result<Self> {
         if let Some(builtin) = BuiltinPayload::from_name(text) {
             return Ok(PayloadSource::Builtin(builtin));
         }
@@ -170,7 +168,7 @@ impl PayloadSource {
 /// Materialises the sources into payloads, in the order given; a directory expands to
 /// its regular files sorted by name, a HAR capture to its text bodies. With them, one
 /// line per capture on what it held and what was skipped.
-pub fn load(
+pub(crate) fn load(
     sources: &[PayloadSource],
     seed: i32,
     rng: RngKind,
@@ -182,7 +180,6 @@ pub fn load(
             PayloadSource::Builtin(builtin) => payloads.push(Payload {
                 name: builtin.name().to_string(),
                 bytes: generate(builtin.records(), seed, rng),
-                builtin: Some(*builtin),
                 content_type: None,
             }),
             PayloadSource::Path(path) if path.is_dir() => {
@@ -210,7 +207,6 @@ pub fn load(
             PayloadSource::Records(count) => payloads.push(Payload {
                 name: records_name(*count),
                 bytes: generate(*count, seed, rng),
-                builtin: None,
                 content_type: None,
             }),
         }
@@ -219,7 +215,7 @@ pub fn load(
 }
 
 /// The name of a generated payload of `count` records: `30 records`.
-pub fn records_name(count: u64) -> String {
+pub(crate) fn records_name(count: u64) -> String {
     match count {
         1 => "1 record".to_string(),
         n => format!("{n} records"),

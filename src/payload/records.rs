@@ -25,7 +25,7 @@ const NOTES: &str = "Imported from the legacy CRM during the 2024 migration.";
 const MINUTES_PER_RECORD: u64 = 7;
 
 /// Serialises `count` records drawn from `rng` as one compact JSON array.
-pub fn make_list_payload(count: u64, rng: &mut dyn RecordRng) -> Vec<u8> {
+pub(crate) fn make_list_payload(count: u64, rng: &mut dyn RecordRng) -> Vec<u8> {
     // ~300 bytes a record; reserving avoids regrowth on the 10,000-record payload.
     let mut json = String::with_capacity(2 + count as usize * 302);
     json.push('[');
@@ -70,7 +70,7 @@ fn write_record(json: &mut String, i: u64, rng: &mut dyn RecordRng) {
 
 /// `Math.Round(value, digits)` as .NET computes it: scale by 10^digits, round half to
 /// even (banker's rounding), scale back, all in f64.
-pub fn round_half_even(value: f64, digits: i32) -> f64 {
+pub(crate) fn round_half_even(value: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (value * scale).round_ties_even() / scale
 }
@@ -78,14 +78,14 @@ pub fn round_half_even(value: f64, digits: i32) -> f64 {
 /// Formats a double as System.Text.Json does: the shortest string that round-trips,
 /// without a trailing `.0`. Rust's `Display` for f64 is also shortest-round-trip and never
 /// adds `.0`, and for the magnitudes generated here (below 10^15) never uses an exponent.
-pub fn format_dotnet_double(value: f64) -> String {
+pub(crate) fn format_dotnet_double(value: f64) -> String {
     debug_assert!(value.is_finite() && value.abs() < 1e15);
     format!("{value}")
 }
 
 /// Formats 2024-01-01T00:00:00 plus `seconds_after` in .NET's "O" round-trip format for a
 /// DateTime of Kind Unspecified: seven fractional digits and no offset.
-pub fn format_dotnet_roundtrip_date(seconds_after: u64) -> String {
+pub(crate) fn format_dotnet_roundtrip_date(seconds_after: u64) -> String {
     // Days from 1970-01-01 to 2024-01-01.
     const EPOCH_DAYS_2024: i64 = 19_723;
     let days = EPOCH_DAYS_2024 + (seconds_after / 86_400) as i64;

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use super::dotnet_random::DotnetRandom;
 
 /// The draws `MakeListPayload` makes, named after their .NET counterparts.
-pub trait RecordRng {
+pub(crate) trait RecordRng {
     /// `NextBytes`: fills `buffer` with random bytes.
     fn fill_bytes(&mut self, buffer: &mut [u8]);
     /// `Next(max)`: an integer in `0..max`.
@@ -37,11 +37,11 @@ impl RecordRng for DotnetRandom {
 /// A Rust-native stream (ChaCha8 from rand_chacha) with the same record shape. Its
 /// payloads do not match .NET's; use it to check that a conclusion does not hinge on one
 /// generator.
-pub struct ChaChaRecordRng(ChaCha8Rng);
+pub(crate) struct ChaChaRecordRng(ChaCha8Rng);
 
 impl ChaChaRecordRng {
     /// Seeds ChaCha8 from `seed` with `SeedableRng::seed_from_u64`.
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         ChaChaRecordRng(ChaCha8Rng::seed_from_u64(seed))
     }
 }

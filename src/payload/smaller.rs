@@ -6,14 +6,14 @@
 use super::Payload;
 
 /// The sizes to cut at, at most: 128 B to 64 KiB, doubling.
-pub const SIZES: [usize; 10] = [
+pub(crate) const SIZES: [usize; 10] = [
     128, 256, 512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536,
 ];
 
 /// Bodies of `payload` below its own size, each the largest cut of at most one of
 /// [`SIZES`], smallest first, without repeats; none for a body that is neither a JSON
 /// array of records nor UTF-8 text.
-pub fn smaller_bodies(payload: &Payload) -> Vec<Payload> {
+pub(crate) fn smaller_bodies(payload: &Payload) -> Vec<Payload> {
     let body = &payload.bytes;
     let cut = |limit: usize| -> Option<(Vec<u8>, String)> {
         match super::change::records(body) {
@@ -48,7 +48,6 @@ pub fn smaller_bodies(payload: &Payload) -> Vec<Payload> {
             bodies.push(Payload {
                 name,
                 bytes,
-                builtin: None,
                 content_type: payload.content_type.clone(),
             });
         }
@@ -64,7 +63,6 @@ mod tests {
         Payload {
             name: name.into(),
             bytes,
-            builtin: None,
             content_type: None,
         }
     }

@@ -52,23 +52,23 @@ pub fn by_sigterm() -> bool {
 }
 
 /// Asks the runner to stop after the iteration in flight.
-pub fn request() {
+pub(crate) fn request() {
     REQUESTED.store(true, Ordering::SeqCst);
 }
 
 /// Whether a stop was asked for.
-pub fn requested() -> bool {
+pub(crate) fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
 }
 
 /// Asks the runner to stop because whoever read stdout has gone (`| head`): the saved
 /// files are still finished, marked interrupted, and the command succeeds.
-pub fn stdout_closed() {
+pub(crate) fn stdout_closed() {
     STDOUT_CLOSED.store(true, Ordering::SeqCst);
     request();
 }
 
 /// Whether the stop was asked for by a closed stdout rather than a signal.
-pub fn by_closed_stdout() -> bool {
+pub(crate) fn by_closed_stdout() -> bool {
     STDOUT_CLOSED.load(Ordering::SeqCst)
 }

@@ -89,7 +89,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// beyond what it held before; `None` for the bytes when [`CountingAllocator`] is not the
 /// global allocator. Only this thread's allocations count, so a progress thread does not.
 /// Not reentrant: no measurement runs inside another.
-pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
+pub(crate) fn peak_during<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
     ACTIVE.with(|active| active.set(true));
     LIVE.with(|live| live.set(0));
     PEAK.with(|peak| peak.set(0));

@@ -1,5 +1,5 @@
 //! Process-wide state: whether a stop was asked for, and the allocator that counts heap
 //! bytes. Any layer may read them; they import nothing from codecbench.
 
-pub mod interrupt;
-pub mod memory;
+pub(crate) mod interrupt;
+pub(crate) mod memory;

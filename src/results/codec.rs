@@ -10,11 +10,11 @@ use crate::vocab::CellId;
 /// readers refuse versions they do not know.
 /// Version 2 gave cells a typed identity (`library`, `variant`, `version` instead of one
 /// `implementation` string) and a `status`; version 1 files are upgraded on reading.
-pub const SCHEMA_VERSION: u32 = 2;
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 /// Everything measured for one payload.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PayloadResult {
+pub(crate) struct PayloadResult {
     /// `single`, `small`, `large`, or the file path.
     pub payload: String,
     /// Uncompressed size in bytes.
@@ -69,7 +69,7 @@ pub(crate) fn is_one(count: &u32) -> bool {
 /// One codec at one level on one payload.
 // NOTE: the CSV columns in export/csv.rs and docs/schema.md follow these fields.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct CellResult {
+pub(crate) struct CellResult {
     /// What the cell measures: codec, library, variant and level.
     #[serde(flatten)]
     pub id: CellId,
@@ -107,7 +107,7 @@ pub struct CellResult {
 /// Whether a cell's measurement stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub(crate) enum Status {
     /// Every round trip matched; the timings stand.
     Ok,
     /// A round trip failed or a codec call returned an error; see `failure`.
@@ -116,7 +116,7 @@ pub enum Status {
 
 impl Status {
     /// `ok` or `failed`, as files write it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Status::Ok => "ok",
             Status::Failed => "failed",
@@ -127,7 +127,7 @@ impl Status {
 impl CellResult {
     /// Marks the cell failed, for `why`, dropping any timings: a failed cell's figures
     /// never reach a report as valid.
-    pub fn fail(&mut self, why: String) {
+    pub(crate) fn fail(&mut self, why: String) {
         self.status = Status::Failed;
         self.failure = Some(why);
         self.compress = None;
@@ -135,29 +135,29 @@ impl CellResult {
     }
 
     /// Whether a round trip failed.
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.status == Status::Failed
     }
 
     /// Uncompressed ÷ compressed size; `None` for an empty output (no cell produces one).
-    pub fn ratio(&self, input_bytes: u64) -> Option<f64> {
+    pub(crate) fn ratio(&self, input_bytes: u64) -> Option<f64> {
         (self.compressed_bytes > 0).then(|| input_bytes as f64 / self.compressed_bytes as f64)
     }
 
     /// Median compression throughput in MB/s (MB = 10^6 uncompressed bytes).
-    pub fn compress_mb_s(&self, input_bytes: u64) -> Option<f64> {
+    pub(crate) fn compress_mb_s(&self, input_bytes: u64) -> Option<f64> {
         self.compress.as_ref().map(|s| s.median_mb_s(input_bytes))
     }
 
     /// Median decompression throughput in MB/s, counted in uncompressed bytes.
-    pub fn decompress_mb_s(&self, input_bytes: u64) -> Option<f64> {
+    pub(crate) fn decompress_mb_s(&self, input_bytes: u64) -> Option<f64> {
         self.decompress.as_ref().map(|s| s.median_mb_s(input_bytes))
     }
 }
 
 /// A whole `run`: the environment it ran in and every payload's cells.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunReport {
+pub(crate) struct RunReport {
     /// [`SCHEMA_VERSION`] when written by this codecbench.
     pub schema_version: u32,
     /// Where and with what it ran.
@@ -176,7 +176,7 @@ pub struct RunReport {
 /// How a run counted instructions: which tool, on which architecture. Counts compare
 /// exactly between runs of one architecture and one library version.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InstructionCounter {
+pub(crate) struct InstructionCounter {
     /// The counter, e.g. `callgrind`.
     pub tool: String,
     /// Its version, e.g. `valgrind-3.19.0`.
@@ -198,7 +198,7 @@ fn release() -> String {
 
 impl InstructionCounter {
     /// What counts must share to compare: the architecture and the build.
-    pub fn comparable_on(&self) -> String {
+    pub(crate) fn comparable_on(&self) -> String {
         format!("{}, {} build", self.arch, self.build)
     }
 }
@@ -217,7 +217,7 @@ impl std::fmt::Display for InstructionCounter {
 
 impl RunReport {
     /// Every failed cell, named as `payload codec level: reason`.
-    pub fn failures(&self) -> Vec<String> {
+    pub(crate) fn failures(&self) -> Vec<String> {
         self.payloads
             .iter()
             .flat_map(|p| {

@@ -7,7 +7,7 @@ use crate::codec::all_implementations;
 
 /// The context of one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Environment {
+pub(crate) struct Environment {
     /// codecbench's version.
     pub codecbench_version: String,
     /// The git commit codecbench was built from; `None` when built outside a git checkout.
@@ -34,7 +34,7 @@ pub struct Environment {
 
 /// The outcome of `--pin CPU`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pin {
+pub(crate) struct Pin {
     /// The logical CPU asked for.
     pub cpu: usize,
     /// Whether the OS accepted it (macOS, for one, does not let a thread be pinned).
@@ -43,7 +43,7 @@ pub struct Pin {
 
 impl Environment {
     /// Reads the environment of the current process.
-    pub fn current() -> Self {
+    pub(crate) fn current() -> Self {
         Environment {
             codecbench_version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: option_env!("CODECBENCH_GIT_COMMIT").map(String::from),
@@ -64,7 +64,7 @@ impl Environment {
     }
 
     /// The day the run started, e.g. `2026-11-30`.
-    pub fn day(&self) -> String {
+    pub(crate) fn day(&self) -> String {
         self.timestamp
             .get(..10)
             .unwrap_or(&self.timestamp)
@@ -72,7 +72,7 @@ impl Environment {
     }
 
     /// One line naming the machine, e.g. `AMD EPYC, 2 cores, linux x86_64`.
-    pub fn machine(&self) -> String {
+    pub(crate) fn machine(&self) -> String {
         format!(
             "{}, {} cores, {} {}",
             self.cpu.as_deref().unwrap_or("unknown CPU"),

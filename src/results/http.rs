@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// What one encoding measured.
 // NOTE: the `http_` CSV columns in export/http.rs and docs/schema.md follow these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EncodingResult {
+pub(crate) struct EncodingResult {
     /// `zstd:1`, …, `identity`.
     pub encoding: String,
     /// Responses received and verified.
@@ -42,7 +42,7 @@ pub struct EncodingResult {
 
 /// The load settings, as saved with the results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LoadSettings {
+pub(crate) struct LoadSettings {
     /// Connections per encoding.
     pub concurrency: usize,
     /// The request count asked for, if any.
@@ -55,7 +55,7 @@ pub struct LoadSettings {
 
 /// Describes a load for matching results across runs: `1 connection, 10 Mbit/s` or
 /// `4 connections, unshaped`. Runs under different loads do not compare.
-pub fn load_label(concurrency: usize, bandwidth_mbit: Option<f64>) -> String {
+pub(crate) fn load_label(concurrency: usize, bandwidth_mbit: Option<f64>) -> String {
     let connections = if concurrency == 1 {
         "1 connection".to_string()
     } else {
@@ -68,11 +68,11 @@ pub fn load_label(concurrency: usize, bandwidth_mbit: Option<f64>) -> String {
 }
 
 /// The `kind` of a JSON document written by `http --json`.
-pub const HTTP_KIND: &str = "http";
+pub(crate) const HTTP_KIND: &str = "http";
 
 /// Everything `http` measured on one payload.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct HttpPayloadResult {
+pub(crate) struct HttpPayloadResult {
     /// `single`, `small`, `large`, or the file path.
     pub payload: String,
     /// Uncompressed size in bytes.
@@ -88,7 +88,7 @@ pub struct HttpPayloadResult {
 
 /// The JSON document of `http --json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct HttpReport {
+pub(crate) struct HttpReport {
     /// The same [`super::codec::SCHEMA_VERSION`] as `run`'s documents.
     pub schema_version: u32,
     /// Always [`HTTP_KIND`]: tells these documents from `run`'s.

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::vocab::{Library, Variant};
 
 /// Rewrites a version 1 JSON document into version 2 in place.
-pub fn upgrade_v1(document: &mut Value) -> Result<()> {
+pub(super) fn upgrade_v1(document: &mut Value) -> Result<()> {
     document["schema_version"] = Value::from(super::codec::SCHEMA_VERSION);
     let Some(payloads) = document.get_mut("payloads").and_then(Value::as_array_mut) else {
         return Ok(()); // serde names what is missing
@@ -44,7 +44,7 @@ fn upgrade_cell(cell: &mut Value) -> Result<()> {
 }
 
 /// Reads a version 1 `implementation` string.
-pub fn parse_implementation(text: &str) -> Result<(Library, Variant, String)> {
+pub(super) fn parse_implementation(text: &str) -> Result<(Library, Variant, String)> {
     let (name, version) = text
         .split_once(' ')
         .with_context(|| format!("implementation '{text}' has no version"))?;

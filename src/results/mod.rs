@@ -2,17 +2,17 @@
 //! what a run writes ([`codec`], [`http`]), what a cell is of ([`identity`]), and a
 //! saved run as the analyses read it ([`saved`], through [`read`]).
 
-pub mod codec;
-pub mod environment;
-pub mod http;
+pub(crate) mod codec;
+pub(crate) mod environment;
+pub(crate) mod http;
 mod legacy;
 mod pooled;
-pub mod probe;
-pub mod read;
+pub(crate) mod probe;
+pub(crate) mod read;
 mod read_csv;
-pub mod saved;
-pub mod timing;
+pub(crate) mod saved;
+pub(crate) mod timing;
 
-pub use read::{load, load_report, parse};
-pub use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
-pub use timing::{Statistic, Timing};
+pub(crate) use read::{load, load_report};
+pub(crate) use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
+pub(crate) use timing::{Statistic, Timing};

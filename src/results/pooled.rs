@@ -18,7 +18,7 @@ impl RunReport {
     /// they ran, as one run: every payload pooled as [`PayloadResult::pooled`] pools a
     /// run's processes, and the first run's environment. Runs of other payloads, other
     /// warm-ups or counted instructions (exact, so nothing to pool) are refused.
-    pub fn pooled(runs: Vec<(String, RunReport)>) -> Result<RunReport> {
+    pub(crate) fn pooled(runs: Vec<(String, RunReport)>) -> Result<RunReport> {
         let Some((first_name, first)) = runs.first() else {
             bail!("no runs to pool");
         };
@@ -61,7 +61,7 @@ impl PayloadResult {
     /// result; `None` without parts. A cell takes every process's samples; it fails if any
     /// process's copy failed or if the processes' compressed sizes differ (the codecs are
     /// deterministic). Counts and budgets add up; the run is interrupted if any part was.
-    pub fn pooled(parts: Vec<PayloadResult>) -> Option<PayloadResult> {
+    pub(crate) fn pooled(parts: Vec<PayloadResult>) -> Option<PayloadResult> {
         let first = parts.first()?;
         let sum = |field: fn(&PayloadResult) -> Option<f64>| -> Option<f64> {
             parts.iter().map(field).sum()

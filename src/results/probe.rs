@@ -8,11 +8,11 @@ use super::environment::Environment;
 use super::timing::Timing;
 
 /// The `kind` of a probe document.
-pub const PROBE_KIND: &str = "probe";
+pub(crate) const PROBE_KIND: &str = "probe";
 
 /// A whole `probe`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ProbeReport {
+pub(crate) struct ProbeReport {
     /// The results schema version, as `run`'s.
     pub schema_version: u32,
     /// [`PROBE_KIND`].
@@ -38,7 +38,7 @@ pub struct ProbeReport {
 
 /// Everything one URL answered.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct UrlResult {
+pub(crate) struct UrlResult {
     /// The URL.
     pub url: String,
     /// The uncompressed body's size, from the `identity` request; `None` when it failed.
@@ -53,7 +53,7 @@ pub struct UrlResult {
 
 /// A dictionary a server offered for a URL (RFC 9842).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OfferedDictionary {
+pub(crate) struct OfferedDictionary {
     /// Where it was fetched from.
     pub url: String,
     /// Its size; `None` when it could not be fetched.
@@ -63,7 +63,7 @@ pub struct OfferedDictionary {
 /// What one `Accept-Encoding` got.
 // NOTE: the CSV columns in export/probe.rs and docs/schema.md follow these fields.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ProbeRow {
+pub(crate) struct ProbeRow {
     /// The `Accept-Encoding` sent, e.g. `br` or a browser's `gzip, deflate, br, zstd`.
     pub accept_encoding: String,
     /// Responses received.
@@ -105,7 +105,7 @@ pub struct ProbeRow {
 
 impl ProbeReport {
     /// Every failed row, as `URL (Accept-Encoding: X): why`.
-    pub fn failures(&self) -> Vec<String> {
+    pub(crate) fn failures(&self) -> Vec<String> {
         self.urls
             .iter()
             .flat_map(|u| {
@@ -125,7 +125,7 @@ impl ProbeReport {
 /// What the server chose to send is a finding, not part of the identity: a change of
 /// encoding shows as a change of size.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct ProbeKey {
+pub(crate) struct ProbeKey {
     /// The URL.
     pub url: String,
     /// The `Accept-Encoding` sent.
@@ -135,7 +135,7 @@ pub struct ProbeKey {
 impl ProbeKey {
     /// Whether this is the `identity` request every other row of its URL is judged
     /// against.
-    pub fn is_identity(&self) -> bool {
+    pub(crate) fn is_identity(&self) -> bool {
         self.accept_encoding == "identity"
     }
 }
@@ -152,7 +152,7 @@ impl std::fmt::Display for ProbeKey {
 
 /// One row of a saved probe as the analyses read it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ProbeCell {
+pub(crate) struct ProbeCell {
     /// Which URL and `Accept-Encoding`.
     pub key: ProbeKey,
     /// The `Content-Encoding` the server sent, or `identity`.
@@ -172,7 +172,7 @@ pub struct ProbeCell {
 
 impl ProbeReport {
     /// Every row as the analyses read it.
-    pub fn cells(&self) -> Vec<ProbeCell> {
+    pub(crate) fn cells(&self) -> Vec<ProbeCell> {
         let mut cells = Vec::new();
         for url in &self.urls {
             for row in &url.rows {
@@ -198,7 +198,7 @@ impl ProbeReport {
 
     /// Refuses what no probe writes: an empty identity body, negative sizes, and times
     /// of a row that did not fail that are not above 0.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         for url in &self.urls {
             if url.identity_bytes == Some(0) {
                 bail!("{}: identity_bytes must be above 0", url.url);

@@ -15,7 +15,7 @@ use crate::vocab::Encoding;
 
 /// Reads a run saved by `run`, `http` or `probe` (JSON or CSV); the format is told by
 /// the content.
-pub fn load(path: &Path) -> Result<LoadedRun> {
+pub(crate) fn load(path: &Path) -> Result<LoadedRun> {
     let bytes = read_saved(path)?;
     let label = path
         .file_name()
@@ -26,7 +26,7 @@ pub fn load(path: &Path) -> Result<LoadedRun> {
 
 /// The largest saved run read: 256 MiB, a hundred times the reference run's JSON and
 /// room for a million CSV rows; a larger file is refused before it is read.
-pub const MAX_SAVED_RUN_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_SAVED_RUN_BYTES: u64 = 256 * 1024 * 1024;
 
 /// A saved run's bytes, at most [`MAX_SAVED_RUN_BYTES`].
 fn read_saved(path: &Path) -> Result<Vec<u8>> {
@@ -35,7 +35,7 @@ fn read_saved(path: &Path) -> Result<Vec<u8>> {
 
 /// Parses a saved run from `bytes`, calling it `label`; errors name it `source`. Any
 /// bytes give a run or an error, never a panic (a property test feeds it garbage).
-pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
+pub(crate) fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     let (environment, results) = match first {
         None => bail!("{source} is empty"),
@@ -65,7 +65,7 @@ pub fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun> {
 
 /// Reads a run saved as JSON by `run`, whole, as the model it was written from (for
 /// `pool`). CSV (medians only), `http` and `probe` runs are refused.
-pub fn load_report(path: &Path) -> Result<RunReport> {
+pub(crate) fn load_report(path: &Path) -> Result<RunReport> {
     let source = path.display();
     let bytes = read_saved(path)?;
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {

@@ -13,7 +13,7 @@ use crate::vocab::Encoding;
 use crate::vocab::{CellId, Library, Variant};
 
 /// The rows of a CSV run, of whichever kind its header says.
-pub fn from_csv(bytes: &[u8]) -> Result<Results> {
+pub(super) fn from_csv(bytes: &[u8]) -> Result<Results> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = Headers(reader.headers()?.clone());
     if headers.0.iter().any(|h| h.starts_with("http_")) {

@@ -28,7 +28,7 @@ impl std::fmt::Display for CellKey {
 
 /// One cell of a saved run.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RunCell {
+pub(crate) struct RunCell {
     /// Which cell.
     pub key: CellKey,
     /// The library's version, e.g. `1.5.7`.
@@ -56,7 +56,7 @@ pub struct RunCell {
 
 /// A cell's instructions per call, and what counted them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Instructions {
+pub(crate) struct Instructions {
     /// Instructions of one compression.
     pub compress: u64,
     /// Instructions of one decompression.
@@ -71,14 +71,14 @@ pub struct Instructions {
 
 impl RunCell {
     /// Uncompressed ÷ compressed size.
-    pub fn ratio(&self) -> f64 {
+    pub(crate) fn ratio(&self) -> f64 {
         self.input_bytes as f64 / self.compressed_bytes.max(1) as f64
     }
 }
 
 /// Identifies one encoding of an `http` run across runs.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct HttpKey {
+pub(crate) struct HttpKey {
     /// Payload name.
     pub payload: String,
     /// The encoding served.
@@ -102,7 +102,7 @@ impl std::fmt::Display for HttpKey {
 
 /// One encoding of a saved `http` run.
 #[derive(Clone, Debug, PartialEq)]
-pub struct HttpCell {
+pub(crate) struct HttpCell {
     /// Which encoding.
     pub key: HttpKey,
     /// Uncompressed size.
@@ -117,17 +117,9 @@ pub struct HttpCell {
     pub latency: Timing,
 }
 
-impl HttpCell {
-    /// Uncompressed size delivered per second of p50 latency, in MB/s: the speed that
-    /// `compare` judges, higher being better like its codec speeds.
-    pub fn delivered_mb_s(&self) -> f64 {
-        self.latency.mb_s(self.input_bytes)
-    }
-}
-
 /// What a saved run holds: exactly one kind of result.
 #[derive(Clone, Debug)]
-pub enum Results {
+pub(crate) enum Results {
     /// The cells of `codecbench run`, in file order.
     Codec(Vec<RunCell>),
     /// The encodings of `codecbench http`, in file order.
@@ -138,7 +130,7 @@ pub enum Results {
 
 impl Results {
     /// `run` or `http` results, for messages.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             Results::Codec(_) => "`run` results",
             Results::Http(_) => "`http` results",
@@ -147,7 +139,7 @@ impl Results {
     }
 
     /// How many cells or encodings.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             Results::Codec(cells) => cells.len(),
             Results::Http(encodings) => encodings.len(),
@@ -156,14 +148,14 @@ impl Results {
     }
 
     /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }
 
 /// A saved run.
 #[derive(Clone, Debug)]
-pub struct LoadedRun {
+pub(crate) struct LoadedRun {
     /// A short name: the file name.
     pub label: String,
     /// The machine line from the JSON environment; `None` for CSV.
@@ -176,7 +168,7 @@ pub struct LoadedRun {
 
 impl LoadedRun {
     /// A run just measured, under `label`.
-    pub fn from_report(report: &RunReport, label: &str) -> Self {
+    pub(crate) fn from_report(report: &RunReport, label: &str) -> Self {
         LoadedRun {
             label: label.to_string(),
             machine: Some(report.environment.machine()),
@@ -187,7 +179,7 @@ impl LoadedRun {
 
     /// The codec cells, or an error naming the run for the commands that analyse
     /// `run`'s results only.
-    pub fn cells(&self) -> Result<&[RunCell]> {
+    pub(crate) fn cells(&self) -> Result<&[RunCell]> {
         match &self.results {
             Results::Codec(cells) => Ok(cells),
             Results::Http(_) => bail!(
@@ -202,7 +194,7 @@ impl LoadedRun {
     }
 
     /// The codec cells; none for an `http` run.
-    pub fn codec_cells(&self) -> &[RunCell] {
+    pub(crate) fn codec_cells(&self) -> &[RunCell] {
         match &self.results {
             Results::Codec(cells) => cells,
             Results::Http(_) | Results::Probe(_) => &[],
@@ -210,7 +202,7 @@ impl LoadedRun {
     }
 
     /// The `http` encodings; none for another kind.
-    pub fn http_cells(&self) -> &[HttpCell] {
+    pub(crate) fn http_cells(&self) -> &[HttpCell] {
         match &self.results {
             Results::Http(encodings) => encodings,
             Results::Codec(_) | Results::Probe(_) => &[],
@@ -218,7 +210,7 @@ impl LoadedRun {
     }
 
     /// The `probe` rows; none for another kind.
-    pub fn probe_cells(&self) -> &[ProbeCell] {
+    pub(crate) fn probe_cells(&self) -> &[ProbeCell] {
         match &self.results {
             Results::Probe(rows) => rows,
             Results::Codec(_) | Results::Http(_) => &[],
@@ -226,7 +218,7 @@ impl LoadedRun {
     }
 
     /// The cell `id` on `payload`, if the run has it.
-    pub fn cell_on(&self, payload: &str, id: &CellId) -> Option<&RunCell> {
+    pub(crate) fn cell_on(&self, payload: &str, id: &CellId) -> Option<&RunCell> {
         self.codec_cells()
             .iter()
             .find(|c| c.key.payload == payload && &c.key.id == id)

@@ -4,7 +4,7 @@ use crate::stats::{median_relative_standard_error, quantile, quantile_relative_s
 
 /// The timings of one direction of one cell.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Timing {
+pub(crate) struct Timing {
     /// Median seconds per iteration.
     pub median_s: f64,
     /// Every timed sample in seconds; empty when the run was read from CSV.
@@ -16,7 +16,7 @@ pub struct Timing {
 
 impl Timing {
     /// A timing with this median and these samples.
-    pub fn of(median_s: f64, samples_s: Vec<f64>) -> Self {
+    pub(crate) fn of(median_s: f64, samples_s: Vec<f64>) -> Self {
         Timing {
             median_s,
             samples_s,
@@ -25,7 +25,7 @@ impl Timing {
     }
 
     /// This timing, its samples from `processes` processes.
-    pub fn in_processes(self, processes: u32) -> Self {
+    pub(crate) fn in_processes(self, processes: u32) -> Self {
         Timing {
             processes: Some(processes),
             ..self
@@ -33,19 +33,19 @@ impl Timing {
     }
 
     /// Median throughput for a body of `input_bytes`, in MB/s (MB = 10^6 bytes).
-    pub fn mb_s(&self, input_bytes: u64) -> f64 {
+    pub(crate) fn mb_s(&self, input_bytes: u64) -> f64 {
         crate::stats::mb_per_s(input_bytes, self.median_s)
     }
 
     /// This speed as a multiple of `reference`'s on the same input: the inverse ratio
     /// of their median times.
-    pub fn relative_to(&self, reference: &Timing) -> f64 {
+    pub(crate) fn relative_to(&self, reference: &Timing) -> f64 {
         reference.median_s / self.median_s
     }
 
     /// Relative standard error of the median; `None` with fewer than 3 samples. See
     /// [`median_relative_standard_error`].
-    pub fn relative_standard_error(&self) -> Option<f64> {
+    pub(crate) fn relative_standard_error(&self) -> Option<f64> {
         median_relative_standard_error(&self.samples_s, self.median_s)
     }
 
@@ -57,7 +57,7 @@ impl Timing {
     /// standard deviation of 2 to 3%, its median's 7 to 10%. The minimum, which lzbench
     /// and `zstd -b` report, is as stable but rests on one sample and has no standard
     /// error; a quantile has both.
-    pub fn judged(&self, statistic: Statistic) -> (f64, Option<f64>) {
+    pub(crate) fn judged(&self, statistic: Statistic) -> (f64, Option<f64>) {
         if statistic == Statistic::Median || self.samples_s.len() < MIN_SAMPLES_FOR_QUANTILE {
             return (self.median_s, self.relative_standard_error());
         }
@@ -72,7 +72,7 @@ impl Timing {
 
 /// Which time of a cell `compare` judges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Statistic {
+pub(crate) enum Statistic {
     /// The [`JUDGED_QUANTILE`]: see [`Timing::judged`].
     LowQuantile,
     /// The median.
@@ -84,7 +84,7 @@ impl Statistic {
     /// [`MIN_SAMPLES_FOR_QUANTILE`] samples, else the median: the two sides of a change
     /// (and their references) are always judged by the same statistic, so a JSON run and
     /// the CSV of the same run (medians only) compare clean.
-    pub fn common(timings: &[&Timing]) -> Self {
+    pub(crate) fn common(timings: &[&Timing]) -> Self {
         if timings
             .iter()
             .all(|t| t.samples_s.len() >= MIN_SAMPLES_FOR_QUANTILE)
@@ -97,7 +97,7 @@ impl Statistic {
 }
 
 /// The quantile of a cell's times that `compare` judges: see [`Timing::judged`].
-pub const JUDGED_QUANTILE: f64 = 0.1;
+pub(crate) const JUDGED_QUANTILE: f64 = 0.1;
 
 /// Fewest samples for judging [`JUDGED_QUANTILE`]; below it, the median.
-pub const MIN_SAMPLES_FOR_QUANTILE: usize = 10;
+pub(crate) const MIN_SAMPLES_FOR_QUANTILE: usize = 10;

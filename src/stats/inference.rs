@@ -15,7 +15,7 @@ use super::median;
 
 /// The `p`-quantile (0 ≤ p ≤ 1) of `sorted` samples, interpolating linearly between the
 /// two nearest (Hyndman & Fan's type 7, as R and NumPy compute it by default).
-pub fn quantile(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn quantile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
     }
@@ -28,7 +28,7 @@ pub fn quantile(sorted: &[f64], p: f64) -> f64 {
 /// Relative standard error of the `p`-quantile of `sorted` samples, with the density
 /// estimated over `p ± h` (clamped to 0..1); `None` with fewer than 3 samples or a
 /// quantile of 0.
-pub fn quantile_relative_standard_error(sorted: &[f64], p: f64, h: f64) -> Option<f64> {
+pub(crate) fn quantile_relative_standard_error(sorted: &[f64], p: f64, h: f64) -> Option<f64> {
     let n = sorted.len();
     let value = quantile(sorted, p);
     if n < 3 || value <= 0.0 {
@@ -47,7 +47,7 @@ pub fn quantile_relative_standard_error(sorted: &[f64], p: f64, h: f64) -> Optio
 /// standard error is then about 1.2533 σ / √n (its asymptotic efficiency against the
 /// mean, √(π/2)). Both are textbook: Rousseeuw & Croux (1993) for the MAD, Kendall &
 /// Stuart for the median's variance.
-pub fn median_relative_standard_error(samples: &[f64], median_value: f64) -> Option<f64> {
+pub(crate) fn median_relative_standard_error(samples: &[f64], median_value: f64) -> Option<f64> {
     let n = samples.len();
     if n < 3 || median_value <= 0.0 {
         return None;
@@ -58,7 +58,7 @@ pub fn median_relative_standard_error(samples: &[f64], median_value: f64) -> Opt
 }
 
 /// Sample standard deviation (n − 1) from a count, a sum and a sum of squares.
-pub fn sample_sd(n: usize, sum: f64, sum_sq: f64) -> f64 {
+pub(crate) fn sample_sd(n: usize, sum: f64, sum_sq: f64) -> f64 {
     if n < 2 {
         return 0.0;
     }
@@ -69,7 +69,7 @@ pub fn sample_sd(n: usize, sum: f64, sum_sq: f64) -> f64 {
 /// The standard normal quantile function Φ⁻¹(p), for 0 < p < 1, by Acklam's rational
 /// approximation (relative error below 1.15 × 10⁻⁹): P. J. Acklam, "An algorithm for
 /// computing the inverse normal cumulative distribution function" (2003).
-pub fn normal_quantile(p: f64) -> f64 {
+pub(crate) fn normal_quantile(p: f64) -> f64 {
     const A: [f64; 6] = [
         -3.969_683_028_665_376e1,
         2.209_460_984_245_205e2,
@@ -118,7 +118,7 @@ pub fn normal_quantile(p: f64) -> f64 {
 }
 
 /// The `p`-th percentile (0 < p ≤ 100) of sorted `values` by the nearest-rank method.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

@@ -21,7 +21,7 @@ mod inference;
 
 use std::time::Duration;
 
-pub use inference::{
+pub(crate) use inference::{
     median_relative_standard_error, normal_quantile, percentile, quantile,
     quantile_relative_standard_error, sample_sd,
 };
@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 /// Timing summary of one direction (compress or decompress) of one cell.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Median time of one iteration, in seconds.
     pub median_s: f64,
     /// Fastest iteration, in seconds.
@@ -57,13 +57,13 @@ pub struct Summary {
 
 impl Summary {
     /// Summarises `samples`; `None` when there are none.
-    pub fn from_durations(samples: &[Duration]) -> Option<Summary> {
+    pub(crate) fn from_durations(samples: &[Duration]) -> Option<Summary> {
         let seconds: Vec<f64> = samples.iter().map(Duration::as_secs_f64).collect();
         Summary::from_seconds(seconds)
     }
 
     /// Summarises samples given in seconds; `None` when there are none.
-    pub fn from_seconds(samples_s: Vec<f64>) -> Option<Summary> {
+    pub(crate) fn from_seconds(samples_s: Vec<f64>) -> Option<Summary> {
         if samples_s.is_empty() {
             return None;
         }
@@ -96,19 +96,14 @@ impl Summary {
     }
 
     /// Throughput at the median: `bytes` ÷ median seconds, in MB/s (MB = 10^6 bytes).
-    pub fn median_mb_s(&self, bytes: u64) -> f64 {
+    pub(crate) fn median_mb_s(&self, bytes: u64) -> f64 {
         mb_per_s(bytes, self.median_s)
-    }
-
-    /// Throughput of the fastest iteration, in MB/s (MB = 10^6 bytes).
-    pub fn best_mb_s(&self, bytes: u64) -> f64 {
-        mb_per_s(bytes, self.min_s)
     }
 }
 
 /// The median of `values`, sorting them in place; 0 for none. An even count takes the
 /// mean of the two middle values.
-pub fn median(values: &mut [f64]) -> f64 {
+pub(crate) fn median(values: &mut [f64]) -> f64 {
     if values.is_empty() {
         return 0.0;
     }
@@ -127,15 +122,15 @@ pub fn median(values: &mut [f64]) -> f64 {
 /// of 66 timings of `small` above it, `--iterations 15` 45 of 66, 0.05 s per cell 1–2.
 /// The MAD alone (5% before) fired on 31 of 66 at the defaults, since many samples make
 /// a median precise even when they spread.
-pub const IMPRECISE_RATIO: f64 = 0.10;
+pub(crate) const IMPRECISE_RATIO: f64 = 0.10;
 /// How much slower than the rest the first iterations may be before they count as a slow
 /// start. At 1.5x the default settings flagged 18 of 66 timings whose medians were
 /// precise; 2x flagged none in seven runs.
-pub const SLOW_START_RATIO: f64 = 2.0;
+pub(crate) const SLOW_START_RATIO: f64 = 2.0;
 
 /// Why a direction's median is less trustworthy than the gate needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Noise {
+pub(crate) enum Noise {
     /// The 95% interval of the median is this wide on either side, ÷ the median: above
     /// [`IMPRECISE_RATIO`].
     Imprecise(f64),
@@ -159,7 +154,7 @@ impl Summary {
     /// The half-width of the median's 95% interval ÷ the median: from order statistics
     /// when there are enough samples, else from the MAD (1.96 standard errors); `None`
     /// with fewer than 2 samples.
-    pub fn median_uncertainty(&self) -> Option<f64> {
+    pub(crate) fn median_uncertainty(&self) -> Option<f64> {
         if self.median_s <= 0.0 {
             return None;
         }
@@ -174,7 +169,7 @@ impl Summary {
 
     /// Whether this median is less precise than the gate needs, and why; the interval
     /// is checked first, a slow start (at least 4 samples) second.
-    pub fn noise(&self) -> Option<Noise> {
+    pub(crate) fn noise(&self) -> Option<Noise> {
         if let Some(ratio) = self.median_uncertainty().filter(|r| *r > IMPRECISE_RATIO) {
             return Some(Noise::Imprecise(ratio));
         }
@@ -194,7 +189,7 @@ impl Summary {
 /// The rank `l` (from 1) such that the `l`-th smallest and `l`-th largest of `n` samples
 /// bound a confidence interval of the median at level at least `1 − alpha`; `None` when
 /// `n` is too small for any. See the module documentation.
-pub fn median_ci_rank(n: usize, alpha: f64) -> Option<usize> {
+pub(crate) fn median_ci_rank(n: usize, alpha: f64) -> Option<usize> {
     // Walk the Binomial(n, ½) CDF in log space, so large n does not underflow 2^-n.
     let log_half_n = -(n as f64) * std::f64::consts::LN_2;
     let mut log_choose = 0.0; // ln C(n, k)
@@ -213,7 +208,7 @@ pub fn median_ci_rank(n: usize, alpha: f64) -> Option<usize> {
 }
 
 /// `bytes` ÷ `seconds`, in MB/s with MB = 10^6 bytes; infinite for a zero time.
-pub fn mb_per_s(bytes: u64, seconds: f64) -> f64 {
+pub(crate) fn mb_per_s(bytes: u64, seconds: f64) -> f64 {
     bytes as f64 / 1e6 / seconds
 }
 
@@ -316,7 +311,6 @@ mod tests {
     fn throughput_uses_decimal_megabytes() {
         let s = Summary::from_seconds(vec![0.5, 0.25, 1.0]).unwrap();
         assert_eq!(s.median_mb_s(1_000_000), 2.0);
-        assert_eq!(s.best_mb_s(1_000_000), 4.0);
         assert!((mb_per_s(298_727, 0.001) - 298.727).abs() < 1e-9);
     }
 }

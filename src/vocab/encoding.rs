@@ -6,11 +6,11 @@ use anyhow::{bail, Context as _, Result};
 use super::CodecKind;
 
 /// The level `auto` serves every codec at, as ASP.NET Core's Fastest does.
-pub const AUTO_LEVEL: i32 = 1;
+pub(crate) const AUTO_LEVEL: i32 = 1;
 
 /// A content coding and its level, as `zstd:1`, `br:4`, `gzip:1` or `identity`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Encoding {
+pub(crate) enum Encoding {
     /// `Content-Encoding: zstd` at this level.
     Zstd(i32),
     /// `Content-Encoding: br` at this quality.
@@ -32,7 +32,7 @@ pub enum Encoding {
 }
 
 /// What a browser sends: Chrome and Firefox list all four.
-pub const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
+pub(crate) const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
 
 impl std::fmt::Display for Encoding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -52,7 +52,7 @@ impl serde::Serialize for Encoding {
 
 impl Encoding {
     /// `codec` at `level`, as HTTP names it.
-    pub fn of(codec: CodecKind, level: i32) -> Self {
+    pub(crate) fn of(codec: CodecKind, level: i32) -> Self {
         match codec {
             CodecKind::Zstd => Encoding::Zstd(level),
             CodecKind::Brotli => Encoding::Br(level),
@@ -61,7 +61,7 @@ impl Encoding {
     }
 
     /// Parses `zstd:1`, `br:4`, `gzip:6` or `identity`, checking the level's range.
-    pub fn parse(text: &str) -> Result<Self> {
+    pub(crate) fn parse(text: &str) -> Result<Self> {
         match text {
             "identity" => return Ok(Encoding::Identity),
             "auto" => return Ok(Encoding::Auto),
@@ -94,7 +94,7 @@ impl Encoding {
     }
 
     /// The `Content-Encoding` token; `identity` for none.
-    pub fn token(self) -> &'static str {
+    pub(crate) fn token(self) -> &'static str {
         match self {
             Encoding::Zstd(_) => "zstd",
             Encoding::Br(_) => "br",
@@ -108,7 +108,7 @@ impl Encoding {
 
     /// The label a table shows: `auto → zstd:1`, naming what every response to a
     /// browser's Accept-Encoding was checked to carry, else [`Encoding::label`].
-    pub fn table_label(self) -> String {
+    pub(crate) fn table_label(self) -> String {
         match self {
             Encoding::Auto => format!("auto → {}", Encoding::Zstd(AUTO_LEVEL).label()),
             other => other.label(),
@@ -116,7 +116,7 @@ impl Encoding {
     }
 
     /// `zstd:1`, or `identity`.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         match self {
             Encoding::Zstd(l)
             | Encoding::Br(l)
@@ -130,7 +130,7 @@ impl Encoding {
     }
 
     /// Whether the client offers its dictionary: `dcz` and `dcb`.
-    pub fn uses_dictionary(self) -> bool {
+    pub(crate) fn uses_dictionary(self) -> bool {
         matches!(self, Encoding::Dcz(_) | Encoding::Dcb(_))
     }
 }

@@ -8,9 +8,9 @@ mod server;
 
 use std::fmt;
 
-pub use cell::{CellId, Library, Variant};
-pub use encoding::{Encoding, AUTO_LEVEL, BROWSER_ACCEPT_ENCODING};
-pub use server::{AspnetcoreWriter, Server};
+pub(crate) use cell::{CellId, Library, Variant};
+pub(crate) use encoding::{Encoding, AUTO_LEVEL, BROWSER_ACCEPT_ENCODING};
+pub(crate) use server::{AspnetcoreWriter, Server};
 
 /// The content codings the article compares.
 #[derive(

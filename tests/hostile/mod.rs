@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::common::probe_row as row;
 use brotlic::{BrotliEncoderOptions, CompressorWriter, Quality};
-use codecbench::http::dictionary::{DCB_MAGIC, DCZ_MAGIC};
+use codecbench::{DCB_MAGIC, DCZ_MAGIC};
 use peer::{response, run, Answer, Ended, Greeting, Peer, Signal};
 use serde_json::Value;
 use sha2::Digest;

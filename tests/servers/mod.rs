@@ -317,7 +317,7 @@ pub fn fetch(url: &str, accept_encoding: &str) -> Fetched {
 /// GETs `url` sending `accept_encoding` and checks that it came with `content_encoding`
 /// (empty for none) and decodes to `original`.
 pub fn assert_sends(url: &str, accept_encoding: &str, content_encoding: &str, original: &[u8]) {
-    use codecbench::codec::{server_codec, CodecKind};
+    use codecbench::{server_codec, CodecKind};
     let sent = fetch(url, accept_encoding);
     assert_eq!(
         sent.content_encoding, content_encoding,

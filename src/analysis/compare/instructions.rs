@@ -11,7 +11,7 @@ use crate::results::Instructions;
 
 /// One direction's instructions per input byte in both runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct InstructionChange {
+pub(crate) struct InstructionChange {
     /// Baseline instructions per uncompressed byte.
     pub baseline_per_byte: f64,
     /// Candidate instructions per uncompressed byte.

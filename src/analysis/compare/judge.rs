@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-pub use super::verdict::Verdict;
+pub(crate) use super::verdict::Verdict;
 use super::verdict::{samples_for_a_verdict, verdict};
 use super::{CompareOptions, Comparison, Direction, SpeedBasis, FAMILY_ERROR_RATE};
 use crate::results::{Statistic, Timing};
@@ -13,11 +13,11 @@ use crate::stats::{median, normal_quantile, sample_sd};
 
 /// Fewest other cells on a payload and direction from which a between-cell spread and
 /// the reference's drift are estimated.
-pub const MIN_CELLS_FOR_SPREAD: usize = 4;
+pub(crate) const MIN_CELLS_FOR_SPREAD: usize = 4;
 
 /// One direction's speed in both runs.
 #[derive(Clone, Debug, Serialize)]
-pub struct SpeedChange {
+pub(crate) struct SpeedChange {
     /// Baseline speed: MB/s, or the ratio to the reference cell.
     pub baseline: f64,
     /// Candidate speed, in the same unit.
@@ -48,7 +48,7 @@ pub struct SpeedChange {
 
 /// The common movement of one payload and direction, removed before judging.
 #[derive(Clone, Debug, Serialize)]
-pub struct Drift {
+pub(crate) struct Drift {
     /// Payload name.
     pub payload: String,
     /// The direction.
@@ -65,7 +65,7 @@ pub struct Drift {
 /// reference itself, or every cell together (a slower machine, a build without
 /// optimisations). Normalised speeds cannot show either.
 #[derive(Clone, Debug, Serialize)]
-pub struct MachineChange {
+pub(crate) struct MachineChange {
     /// Payload name.
     pub payload: String,
     /// The direction.
@@ -85,7 +85,7 @@ pub struct MachineChange {
 
 impl MachineChange {
     /// Beyond both the threshold and the noise, either way.
-    pub fn flagged(&self) -> bool {
+    pub(crate) fn flagged(&self) -> bool {
         matches!(self.verdict, Verdict::Regressed | Verdict::Improved)
     }
 }

@@ -60,16 +60,15 @@ use serde::Serialize;
 use crate::codec::CodecKind;
 use crate::results::{LoadedRun, Results};
 use entry::Entry;
-pub use instructions::InstructionChange;
-pub use judge::{Drift, MachineChange, SpeedChange, Verdict, MIN_CELLS_FOR_SPREAD};
-pub use row::{Direction, FailReason, Failed, Row, RowKey};
+pub(crate) use judge::{Drift, MachineChange, SpeedChange, Verdict};
+pub(crate) use row::{Direction, FailReason, Failed, Row, RowKey};
 
 /// The chance, across a whole comparison, that noise alone flags any cell.
-pub const FAMILY_ERROR_RATE: f64 = 0.05;
+pub(crate) const FAMILY_ERROR_RATE: f64 = 0.05;
 
 /// What speeds are compared as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum SpeedBasis {
+pub(crate) enum SpeedBasis {
     /// Relative to the same run's reference cell: this codec at this level, fresh, from
     /// the library servers run, on the same payload.
     Normalized {
@@ -83,7 +82,7 @@ pub enum SpeedBasis {
 }
 
 /// Parses a reference written `CODEC:LEVEL`: `zstd:1`, `brotli:4` or `br:4`, `gzip:1`.
-pub fn parse_reference(text: &str) -> Result<(CodecKind, i32)> {
+pub(crate) fn parse_reference(text: &str) -> Result<(CodecKind, i32)> {
     let Some((codec, level)) = text.split_once(':') else {
         bail!("--normalize-to '{text}' must look like CODEC:LEVEL, e.g. zstd:1");
     };
@@ -102,7 +101,7 @@ pub fn parse_reference(text: &str) -> Result<(CodecKind, i32)> {
 
 /// Settings of a comparison.
 #[derive(Clone, Debug)]
-pub struct CompareOptions {
+pub(crate) struct CompareOptions {
     /// Smallest relative change that counts, e.g. 0.10 for 10%.
     pub threshold: f64,
     /// Normalised or absolute speeds.
@@ -120,7 +119,7 @@ pub struct CompareOptions {
 
 /// The outcome of comparing two runs.
 #[derive(Clone, Debug, Serialize)]
-pub struct Comparison {
+pub(crate) struct Comparison {
     /// Baseline label.
     pub baseline: String,
     /// Candidate label.
@@ -160,30 +159,30 @@ pub struct Comparison {
 
 impl Comparison {
     /// Rows whose size changed.
-    pub fn size_drifts(&self) -> impl Iterator<Item = &Row> {
+    pub(crate) fn size_drifts(&self) -> impl Iterator<Item = &Row> {
         self.rows.iter().filter(|r| r.size_drift())
     }
 
     /// Rows that regressed.
-    pub fn regressions(&self) -> impl Iterator<Item = &Row> {
+    pub(crate) fn regressions(&self) -> impl Iterator<Item = &Row> {
         self.rows.iter().filter(|r| r.regressed())
     }
 
     /// Rows with an inconclusive speed and none regressed.
-    pub fn inconclusive(&self) -> impl Iterator<Item = &Row> {
+    pub(crate) fn inconclusive(&self) -> impl Iterator<Item = &Row> {
         self.rows
             .iter()
             .filter(|r| !r.regressed() && r.has_verdict(Verdict::Inconclusive))
     }
 
     /// Machine-level changes beyond threshold and noise.
-    pub fn machine_changes(&self) -> impl Iterator<Item = &MachineChange> {
+    pub(crate) fn machine_changes(&self) -> impl Iterator<Item = &MachineChange> {
         self.machine.iter().filter(|m| m.flagged())
     }
 
     /// Each library whose version differs between the runs, as `(baseline, candidate)`
     /// with the library's name, once each.
-    pub fn library_changes(&self) -> Vec<(String, String)> {
+    pub(crate) fn library_changes(&self) -> Vec<(String, String)> {
         let mut changes: Vec<(String, String)> = Vec::new();
         for row in &self.rows {
             let (RowKey::Cell(key), Some((before, after))) = (&row.key, &row.versions) else {
@@ -200,7 +199,7 @@ impl Comparison {
 
     /// Why the comparison fails the job, each reason with the results it counts; empty
     /// when it passes.
-    pub fn failures(&self) -> Vec<(FailReason, usize)> {
+    pub(crate) fn failures(&self) -> Vec<(FailReason, usize)> {
         let machine_fails = self.basis == SpeedBasis::Absolute;
         let slower = self
             .machine_changes()
@@ -249,14 +248,15 @@ impl Comparison {
     }
 
     /// True when the comparison should fail the job.
-    pub fn failed(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn failed(&self) -> bool {
         !self.failures().is_empty()
     }
 }
 
 /// Compares `candidate` against `baseline`. Runs of different kinds, or with no result
 /// in common, are an error.
-pub fn compare(
+pub(crate) fn compare(
     baseline: &LoadedRun,
     candidate: &LoadedRun,
     options: &CompareOptions,

@@ -12,7 +12,7 @@ use crate::results::{CellKey, HttpKey};
 /// Which result a row is about.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum RowKey {
+pub(crate) enum RowKey {
     /// A cell of `run`.
     Cell(CellKey),
     /// An encoding of `http`.
@@ -23,7 +23,7 @@ pub enum RowKey {
 
 impl RowKey {
     /// The payload it was measured on; a probe row's URL.
-    pub fn payload(&self) -> &str {
+    pub(crate) fn payload(&self) -> &str {
         match self {
             RowKey::Cell(key) => &key.payload,
             RowKey::Http(key) => &key.payload,
@@ -45,7 +45,7 @@ impl std::fmt::Display for RowKey {
 /// One speed's direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Direction {
+pub(crate) enum Direction {
     /// Compression.
     Compress,
     /// Decompression.
@@ -56,7 +56,7 @@ pub enum Direction {
 
 impl Direction {
     /// For summaries.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Direction::Compress => "compress",
             Direction::Decompress => "decompress",
@@ -67,7 +67,7 @@ impl Direction {
 
 /// One result present in both runs.
 #[derive(Clone, Debug, Serialize)]
-pub struct Row {
+pub(crate) struct Row {
     /// Which cell or encoding.
     pub key: RowKey,
     /// Whether it is the reference the other speeds are normalised to.
@@ -92,33 +92,33 @@ pub struct Row {
 impl Row {
     /// Whether the size changed; for a probe row, also whether the server now sends
     /// another `Content-Encoding`.
-    pub fn size_drift(&self) -> bool {
+    pub(crate) fn size_drift(&self) -> bool {
         let other_coding = matches!(self.key, RowKey::Probe(_))
             && self.versions.as_ref().is_some_and(|(b, c)| b != c);
         self.baseline_bytes != self.candidate_bytes || other_coding
     }
 
     /// Whether any direction regressed.
-    pub fn regressed(&self) -> bool {
+    pub(crate) fn regressed(&self) -> bool {
         self.has_verdict(Verdict::Regressed)
     }
 
     /// Whether any direction's instructions grew beyond the threshold.
-    pub fn instructions_regressed(&self) -> bool {
+    pub(crate) fn instructions_regressed(&self) -> bool {
         self.instructions
             .iter()
             .any(|(_, change)| change.verdict == Verdict::Regressed)
     }
 
     /// Whether any direction got `verdict`.
-    pub fn has_verdict(&self, verdict: Verdict) -> bool {
+    pub(crate) fn has_verdict(&self, verdict: Verdict) -> bool {
         self.speeds
             .iter()
             .any(|(_, s)| s.as_ref().is_some_and(|s| s.verdict == verdict))
     }
 
     /// The change in `direction`, if measured in both runs.
-    pub fn speed(&self, direction: Direction) -> Option<&SpeedChange> {
+    pub(crate) fn speed(&self, direction: Direction) -> Option<&SpeedChange> {
         self.speeds
             .iter()
             .find(|(d, _)| *d == direction)
@@ -128,7 +128,7 @@ impl Row {
 
 /// A reason a comparison fails the job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailReason {
+pub(crate) enum FailReason {
     /// Results that failed in the candidate.
     Failed,
     /// Results the baseline has and the candidate lacks (unless allowed).
@@ -147,7 +147,7 @@ pub enum FailReason {
 
 /// A result that failed in the candidate, with the reason it gave.
 #[derive(Clone, Debug, Serialize)]
-pub struct Failed {
+pub(crate) struct Failed {
     /// Which cell.
     pub key: RowKey,
     /// Why, as the candidate recorded it.

@@ -8,7 +8,7 @@ use super::FAMILY_ERROR_RATE;
 /// The verdict on one speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// The whole band lies within the threshold.
     Unchanged,
     /// The band straddles the threshold, or too few samples bound it: more samples
@@ -22,7 +22,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// A short word for tables.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Verdict::Unchanged => "",
             Verdict::Inconclusive => "inconclusive",
@@ -37,7 +37,7 @@ impl Verdict {
 /// confidence 1 − 2 · 2⁻ⁿ, which must reach the Bonferroni share 1 − α / m. Below it no
 /// band holds at the family's 5%, so the change is inconclusive: 8 samples for 4
 /// speeds, 12 for the 66 of a small-payload run.
-pub fn samples_for_a_verdict(tests: usize) -> usize {
+pub(super) fn samples_for_a_verdict(tests: usize) -> usize {
     let needed = (2.0 * tests.max(1) as f64 / FAMILY_ERROR_RATE)
         .log2()
         .ceil();

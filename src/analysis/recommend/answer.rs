@@ -239,7 +239,7 @@ fn line(
 
 /// The answer for the bodies of one group, out of `all_bodies` measured, with settings
 /// restricted to those `allowed` (e.g. the levels a server can express).
-pub fn answer(
+pub(crate) fn answer(
     group: &str,
     bodies: &[&Body],
     all_bodies: usize,

@@ -6,7 +6,7 @@ use crate::results::{LoadedRun, RunCell};
 
 /// One measured body and its settings.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Body {
+pub(crate) struct Body {
     /// Payload name.
     pub payload: String,
     /// Uncompressed size.
@@ -22,7 +22,7 @@ pub struct Body {
 
 /// The bodies of `run`, in the order they appear. Cells that failed or have no timings
 /// are left out, and so are bodies left with none.
-pub fn bodies(run: &LoadedRun) -> Vec<Body> {
+pub(crate) fn bodies(run: &LoadedRun) -> Vec<Body> {
     let mut payloads: Vec<&str> = Vec::new();
     for cell in run.codec_cells() {
         if !payloads.contains(&cell.key.payload.as_str()) {

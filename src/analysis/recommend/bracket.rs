@@ -29,7 +29,7 @@ pub struct PlacedBy {
 
 /// Every setting `answers` name, first encodings and fallbacks, each once: the settings a
 /// smaller body is measured with.
-pub fn settings(answers: &[Answer]) -> Vec<CellId> {
+pub(crate) fn settings(answers: &[Answer]) -> Vec<CellId> {
     let mut ids: Vec<CellId> = answers
         .iter()
         .flat_map(|a| a.lines.iter())
@@ -43,7 +43,7 @@ pub fn settings(answers: &[Answer]) -> Vec<CellId> {
 /// Each encoding's open interval (exclusive bounds, in bytes) that holds its minimum body
 /// size: from the size where sending as is won (0 when none did) to the size where
 /// compressing won from.
-pub fn open_intervals(answers: &[Answer]) -> Vec<(u64, u64)> {
+pub(crate) fn open_intervals(answers: &[Answer]) -> Vec<(u64, u64)> {
     let mut intervals: Vec<(u64, u64)> = answers
         .iter()
         .flat_map(|a| a.lines.iter())
@@ -75,16 +75,7 @@ fn inside(interval: (u64, u64), candidates: &[u64]) -> Vec<u64> {
 /// The size to measure next out of `candidates` (the cut sizes not measured yet): the
 /// middle one inside the first interval that holds any, so that measuring it halves
 /// that interval. `None` when every interval is as narrow as the candidates allow.
-///
-/// ```
-/// use codecbench::analysis::recommend::bracket::next_size;
-///
-/// let cuts = [290, 580, 1_160, 2_320, 4_640, 9_280];
-/// assert_eq!(next_size(&[(0, 298_727)], &cuts), Some(2_320));
-/// assert_eq!(next_size(&[(290, 1_160)], &cuts), Some(580));
-/// assert_eq!(next_size(&[(290, 580)], &cuts), None);
-/// ```
-pub fn next_size(intervals: &[(u64, u64)], candidates: &[u64]) -> Option<u64> {
+pub(crate) fn next_size(intervals: &[(u64, u64)], candidates: &[u64]) -> Option<u64> {
     intervals
         .iter()
         .map(|&interval| inside(interval, candidates))
@@ -94,16 +85,7 @@ pub fn next_size(intervals: &[(u64, u64)], candidates: &[u64]) -> Option<u64> {
 
 /// The most bodies bisection may still measure: per interval, log2 of its candidates
 /// plus one, rounded up, but never more than the candidates inside any interval.
-///
-/// ```
-/// use codecbench::analysis::recommend::bracket::most_left;
-///
-/// let cuts = [290, 580, 1_160, 2_320, 4_640, 9_280, 18_560];
-/// assert_eq!(most_left(&[(0, 298_727)], &cuts), 3);
-/// assert_eq!(most_left(&[(290, 1_160), (0, 298_727)], &cuts), 4);
-/// assert_eq!(most_left(&[(290, 580)], &cuts), 0);
-/// ```
-pub fn most_left(intervals: &[(u64, u64)], candidates: &[u64]) -> usize {
+pub(crate) fn most_left(intervals: &[(u64, u64)], candidates: &[u64]) -> usize {
     let steps: usize = intervals
         .iter()
         .map(|&interval| inside(interval, candidates).len())
@@ -138,6 +120,22 @@ pub(super) fn placed_by(bodies: &[&super::Body]) -> Option<PlacedBy> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_size_examples() {
+        let cuts = [290, 580, 1_160, 2_320, 4_640, 9_280];
+        assert_eq!(next_size(&[(0, 298_727)], &cuts), Some(2_320));
+        assert_eq!(next_size(&[(290, 1_160)], &cuts), Some(580));
+        assert_eq!(next_size(&[(290, 580)], &cuts), None);
+    }
+
+    #[test]
+    fn most_left_examples() {
+        let cuts = [290, 580, 1_160, 2_320, 4_640, 9_280, 18_560];
+        assert_eq!(most_left(&[(0, 298_727)], &cuts), 3);
+        assert_eq!(most_left(&[(290, 1_160), (0, 298_727)], &cuts), 4);
+        assert_eq!(most_left(&[(290, 580)], &cuts), 0);
+    }
 
     #[test]
     fn bisection_brackets_every_interval_in_few_bodies() {

@@ -18,7 +18,7 @@ fn cell(codec: &str, level: i32, bytes: u64, compress_ms: f64, decompress_ms: f6
 }
 
 /// The shape of the article's small-payload matrix.
-pub fn run() -> LoadedRun {
+pub(crate) fn run() -> LoadedRun {
     LoadedRun {
         label: "run.json".into(),
         machine: None,
@@ -34,7 +34,7 @@ pub fn run() -> LoadedRun {
     }
 }
 
-pub fn options() -> AdviceOptions {
+pub(crate) fn options() -> AdviceOptions {
     AdviceOptions {
         bandwidths_mbit: vec![10.0, 1000.0],
         ..AdviceOptions::default()

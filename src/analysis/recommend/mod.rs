@@ -18,20 +18,20 @@ use serde::Serialize;
 use crate::results::{CellKey, LoadedRun};
 use crate::vocab::{CellId, Library, Variant};
 
-pub mod answer;
+pub(crate) mod answer;
 mod body;
-pub mod bracket;
-mod minimum;
-pub mod scenario;
-pub mod wire;
+pub(crate) mod bracket;
+pub(crate) mod minimum;
+pub(crate) mod scenario;
+pub(crate) mod wire;
 
-pub use answer::{Answer, AnswerLine, EncodingAnswer};
+pub(crate) use answer::{Answer, AnswerLine, EncodingAnswer};
 #[cfg(test)]
 use body::setting;
-pub use body::{bodies, Body};
-pub use minimum::{Evidence, MinBody};
-pub use scenario::{EncodingPick, Scenario, ScenarioPick, Why};
-pub use wire::Link;
+pub(crate) use body::{bodies, Body};
+pub(crate) use minimum::Evidence;
+pub(crate) use scenario::{Scenario, ScenarioPick, Why};
+pub(crate) use wire::Link;
 
 /// What `recommend` needs to know besides the run.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,7 +121,7 @@ impl Setting {
 
 /// A dominated setting and one that dominates it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Domination {
+pub(crate) struct Domination {
     /// The setting no one should pick.
     pub dominated: Setting,
     /// The best-ratio setting that is at least as small and as fast, and better on one.
@@ -130,7 +130,7 @@ pub struct Domination {
 
 /// One row of the end-to-end table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BandwidthRow {
+pub(crate) struct BandwidthRow {
     /// Link speed in Mbit/s.
     pub mbit: f64,
     /// Sending the body uncompressed, in seconds.
@@ -144,7 +144,7 @@ pub struct BandwidthRow {
 
 /// The advice for one payload.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PayloadAdvice {
+pub(crate) struct PayloadAdvice {
     /// Payload name.
     pub payload: String,
     /// Uncompressed size.
@@ -166,7 +166,7 @@ pub struct PayloadAdvice {
 
 /// One setting measured with a fresh encoder per response and with a reused one.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PoolSaving {
+pub(crate) struct PoolSaving {
     /// A fresh encoder per response.
     pub fresh: Setting,
     /// One encoder kept and reset between responses, as a pool would.
@@ -175,7 +175,7 @@ pub struct PoolSaving {
 
 impl PoolSaving {
     /// The share of the compression time a pool saves: 0.84 when set-up is 84% of it.
-    pub fn share_saved(&self) -> f64 {
+    pub(crate) fn share_saved(&self) -> f64 {
         1.0 - self.reused.compress_s / self.fresh.compress_s
     }
 }
@@ -201,7 +201,7 @@ fn pool_savings(settings: &[Setting]) -> Vec<PoolSaving> {
 
 /// Advice for every payload of `run`, in the order they appear; bodies cut only to
 /// place the minimum size get none.
-pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
+pub(crate) fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
     bodies(run)
         .iter()
         .filter(|body| body.cut_from.is_none())
@@ -211,12 +211,12 @@ pub fn advise(run: &LoadedRun, options: &AdviceOptions) -> Vec<PayloadAdvice> {
 
 /// One answer over all the bodies of `run`, picking among the settings a server may
 /// deploy ([`AdviceOptions::may_pick`]).
-pub fn answers(run: &LoadedRun, options: &AdviceOptions) -> Vec<Answer> {
+pub(crate) fn answers(run: &LoadedRun, options: &AdviceOptions) -> Vec<Answer> {
     answers_among(run, options, &|id| options.may_pick(id))
 }
 
 /// As [`answers`], picking only among the settings `allowed`.
-pub fn answers_among(
+pub(crate) fn answers_among(
     run: &LoadedRun,
     options: &AdviceOptions,
     allowed: &dyn Fn(&CellId) -> bool,

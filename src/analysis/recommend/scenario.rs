@@ -67,7 +67,7 @@ impl Scenario {
 
 /// The pick for one scenario and one payload.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ScenarioPick {
+pub(crate) struct ScenarioPick {
     /// Which scenario.
     pub scenario: Scenario,
     /// The setting the client gets its body soonest with, if one beats sending it
@@ -92,7 +92,7 @@ pub struct ScenarioPick {
 /// Why a scenario's pick is what it is; `export` writes it as a sentence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Why {
+pub(crate) enum Why {
     /// A setting beat sending the body uncompressed within the budget.
     Chosen,
     /// Every setting took longer than the budget to compress the body.
@@ -103,7 +103,7 @@ pub enum Why {
 
 /// The best setting of one codec for a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EncodingPick {
+pub(crate) struct EncodingPick {
     /// The codec.
     pub codec: CodecKind,
     /// Its best setting under the scenario's rule, if one beats identity.
@@ -133,7 +133,7 @@ fn best<'a>(
 }
 
 /// The pick for `scenario` on one payload, why, and the same within each codec.
-pub fn pick(
+pub(crate) fn pick(
     settings: &[Setting],
     scenario: Scenario,
     input_bytes: u64,

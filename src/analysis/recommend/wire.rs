@@ -17,11 +17,11 @@ use serde::Serialize;
 use crate::codec::CodecKind;
 
 /// Payload bytes per TCP segment.
-pub const SEGMENT_PAYLOAD: u64 = 1448;
+pub(crate) const SEGMENT_PAYLOAD: u64 = 1448;
 /// IPv4, TCP and timestamp-option header bytes per segment.
-pub const SEGMENT_HEADERS: u64 = 52;
+pub(crate) const SEGMENT_HEADERS: u64 = 52;
 /// Segments TCP sends in the first round trip of a new connection (RFC 6928).
-pub const INITIAL_WINDOW: u64 = 10;
+pub(crate) const INITIAL_WINDOW: u64 = 10;
 
 /// The link a response crosses.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -44,7 +44,7 @@ impl Link {
 }
 
 /// The `Content-Encoding: <coding>` header line an encoded body adds, CRLF included.
-pub fn header_bytes(coding: CodecKind) -> u64 {
+pub(crate) fn header_bytes(coding: CodecKind) -> u64 {
     ("Content-Encoding: ".len() + coding.content_coding().len() + 2) as u64
 }
 

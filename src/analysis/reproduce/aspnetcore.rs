@@ -15,13 +15,14 @@ use crate::results::RunCell;
 use crate::vocab::{AspnetcoreWriter, CellId, Variant};
 
 /// The zstd provider's default quality in the newest upstream source codecbench cites.
-pub const UPSTREAM_ZSTD_QUALITY: i32 = 1;
+pub(crate) const UPSTREAM_ZSTD_QUALITY: i32 = 1;
 
 /// Where [`UPSTREAM_ZSTD_QUALITY`] is read.
-pub const UPSTREAM_ZSTD_SOURCE: &str = "dotnet/aspnetcore@7a9ec13";
+pub(crate) const UPSTREAM_ZSTD_SOURCE: &str = "dotnet/aspnetcore@7a9ec13";
 
 /// The settings `reproduce` also measures as ASP.NET Core's middleware feeds them.
-pub const WIRE_SETTINGS: [(CodecKind, i32); 4] = [(Zstd, 1), (Zstd, 3), (Brotli, 1), (Gzip, 1)];
+pub(crate) const WIRE_SETTINGS: [(CodecKind, i32); 4] =
+    [(Zstd, 1), (Zstd, 3), (Brotli, 1), (Gzip, 1)];
 
 /// libzstd's level for a quality: 0 means its default, 3.
 fn libzstd_level(quality: i32) -> i32 {

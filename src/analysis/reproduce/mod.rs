@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-pub mod aspnetcore;
+pub(crate) mod aspnetcore;
 mod claims;
 
 use crate::codec::CodecKind::{self, Zstd};
@@ -15,12 +15,12 @@ use crate::vocab::{CellId, Variant};
 
 /// The zstd levels whose ratios on large the article took from native libzstd's one-shot
 /// call.
-pub const ONE_SHOT_ZSTD_LEVELS: [i32; 4] = [-5, 1, 3, 19];
+pub(crate) const ONE_SHOT_ZSTD_LEVELS: [i32; 4] = [-5, 1, 3, 19];
 
 /// Whether a claim holds here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// It holds as stated.
     Holds,
     /// Its direction holds, its size does not.
@@ -36,7 +36,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// The word in the table.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Verdict::Holds => "holds",
             Verdict::Partly => "partly",
@@ -49,7 +49,7 @@ impl Verdict {
 
 /// One claim of the article.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Claim {
+pub(crate) struct Claim {
     /// What the article says.
     pub claim: String,
     /// The article's figure.
@@ -63,7 +63,7 @@ pub struct Claim {
 /// A figure measured for a claim; `export` writes it as text.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Measured {
+pub(crate) enum Measured {
     /// The run lacks a cell the claim needs.
     Missing,
     /// A size in bytes.
@@ -146,7 +146,7 @@ pub enum Measured {
 
 impl Measured {
     /// `41,132 vs 43,644 B` for [`Measured::Sizes`]; empty for the others.
-    pub fn sizes_text(&self) -> String {
+    pub(crate) fn sizes_text(&self) -> String {
         match self {
             Measured::Sizes { sizes } => {
                 let each: Vec<String> =
@@ -161,7 +161,7 @@ impl Measured {
 /// Which API measured a ratio the article took from native libzstd's one-shot call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum RatioApi {
+pub(crate) enum RatioApi {
     /// The run's one-shot cell.
     OneShot,
     /// The streamed cell, for a run without one-shot cells.
@@ -298,7 +298,7 @@ fn first_level_beating_one(m: &Matrix, payload: &str) -> Option<Option<i32>> {
 }
 
 /// Every claim, in the order of FIGURES.md.
-pub fn check(run: &LoadedRun) -> Vec<Claim> {
+pub(crate) fn check(run: &LoadedRun) -> Vec<Claim> {
     claims::all(&Matrix { run })
 }
 

@@ -13,27 +13,25 @@ use std::hint::black_box;
 use std::io;
 use std::time::{Duration, Instant};
 
-pub use super::schedule::{
-    Iterations, Plan, Precision, Schedule, LONG_ITERATION, MAX_EXTRA_ROUNDS,
-};
+pub(crate) use super::schedule::{Iterations, Plan, Precision, Schedule, MAX_EXTRA_ROUNDS};
 use crate::codec::Codec;
 use crate::results::codec::{CellResult, Status};
 use crate::stats::Summary;
 
 /// A monotonic clock; the runner reads it around each timed iteration.
-pub trait Clock {
+pub(crate) trait Clock {
     /// Time elapsed since some fixed origin.
     fn now(&self) -> Duration;
 }
 
 /// The real clock: `Instant`, which is monotonic.
-pub struct SystemClock {
+pub(crate) struct SystemClock {
     origin: Instant,
 }
 
 impl SystemClock {
     /// A clock whose origin is now.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         SystemClock {
             origin: Instant::now(),
         }
@@ -110,7 +108,7 @@ impl Direction {
 /// every response. Each output is checked against the reference outside the timed
 /// region. A failure stops the cell and is recorded in it, not raised, so the other cells
 /// still run.
-pub struct CellRun<'a> {
+pub(crate) struct CellRun<'a> {
     codec: &'a dyn Codec,
     level: i32,
     input: &'a [u8],
@@ -122,7 +120,7 @@ pub struct CellRun<'a> {
 
 impl<'a> CellRun<'a> {
     /// Makes and times the reference round trip, and plans the rest.
-    pub fn start(
+    pub(crate) fn start(
         codec: &'a dyn Codec,
         level: i32,
         input: &'a [u8],
@@ -179,13 +177,13 @@ impl<'a> CellRun<'a> {
     }
 
     /// Whether a round trip has failed; a failed cell measures nothing more.
-    pub fn failed(&self) -> bool {
+    pub(crate) fn failed(&self) -> bool {
         self.cell.failed()
     }
 
     /// Runs round `round` (from 0): each direction's warm-up then timed iterations, if its
     /// schedule has that round.
-    pub fn measure_round(&mut self, round: usize, clock: &dyn Clock) {
+    pub(crate) fn measure_round(&mut self, round: usize, clock: &dyn Clock) {
         if self.failed() {
             return;
         }
@@ -235,7 +233,7 @@ impl<'a> CellRun<'a> {
     /// last planned round, or a schedule with fewer rounds, or a failure; with a
     /// precision, also its interval within the target or its budget spent, and the
     /// outcome is recorded in the cell.
-    pub fn done_after(&mut self, round: usize) -> bool {
+    pub(crate) fn done_after(&mut self, round: usize) -> bool {
         let Some((compress, decompress)) = &self.directions else {
             return true;
         };
@@ -267,14 +265,14 @@ impl<'a> CellRun<'a> {
 
     /// Whether both directions have at least one timed sample, so that a cell cut short
     /// by a stop request still says something.
-    pub fn has_samples(&self) -> bool {
+    pub(crate) fn has_samples(&self) -> bool {
         self.directions
             .as_ref()
             .is_some_and(|(c, d)| !c.samples.is_empty() && !d.samples.is_empty())
     }
 
     /// The cell with its statistics; a failed cell has none.
-    pub fn finish(mut self) -> CellResult {
+    pub(crate) fn finish(mut self) -> CellResult {
         if let (false, Some((compress, decompress))) = (self.failed(), &self.directions) {
             self.cell.compress = Summary::from_durations(&compress.samples);
             self.cell.decompress = Summary::from_durations(&decompress.samples);
@@ -284,7 +282,8 @@ impl<'a> CellRun<'a> {
 }
 
 /// Measures one codec at one level on `input`, its rounds back to back; see [`CellRun`].
-pub fn measure_cell(
+#[cfg(test)]
+fn measure_cell(
     codec: &dyn Codec,
     level: i32,
     input: &[u8],

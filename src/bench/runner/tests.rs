@@ -1,6 +1,7 @@
 //! Unit tests of the runner, on a fake clock.
 
 use super::*;
+use crate::bench::schedule::LONG_ITERATION;
 use crate::codec::{CodecKind, DotnetLevel};
 use std::cell::{Cell, RefCell};
 use std::ops::RangeInclusive;

@@ -27,7 +27,7 @@ pub(super) fn can_express(id: &CellId) -> bool {
 
 /// Caddyfile lines, for a site block.
 /// The Caddy this output was loaded into and fetched from in the tests.
-pub const CHECKED_WITH: &str = "Caddy 2.6.2 (Debian 12: caddy)";
+pub(super) const CHECKED_WITH: &str = "Caddy 2.6.2 (Debian 12: caddy)";
 
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);

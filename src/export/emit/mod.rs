@@ -12,7 +12,7 @@ mod tower_http;
 
 use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
 use crate::codec::CodecKind;
-pub use crate::vocab::Server;
+pub(crate) use crate::vocab::Server;
 use crate::vocab::{CellId, Library, Variant};
 
 impl Server {

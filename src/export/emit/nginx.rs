@@ -24,7 +24,7 @@ fn prefix(codec: CodecKind) -> &'static str {
 }
 
 /// The nginx and ngx_brotli this output was loaded into and fetched from in the tests.
-pub const CHECKED_WITH: &str = "nginx 1.22.1 with ngx_brotli 1.0.0~rc (Debian 12: nginx, \
+pub(super) const CHECKED_WITH: &str = "nginx 1.22.1 with ngx_brotli 1.0.0~rc (Debian 12: nginx, \
      libnginx-mod-http-brotli-filter, libnginx-mod-http-brotli-static)";
 
 /// nginx.conf lines, for the `http`, `server` or `location` context.

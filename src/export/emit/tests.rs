@@ -2,7 +2,7 @@
 //! documentation lists, and for the levels mapped onto its knobs.
 
 use super::*;
-use crate::analysis::recommend::{Evidence, MinBody};
+use crate::analysis::recommend::minimum::{Evidence, MinBody};
 
 /// Directives of nginx's gzip and gzip_static modules
 /// (nginx.org/en/docs/http/ngx_http_gzip_module.html, ngx_http_gzip_static_module.html),

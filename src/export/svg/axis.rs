@@ -9,13 +9,13 @@
 //! or 5 × 10^k.
 
 /// Fewest ticks an axis should have.
-pub const MIN_TICKS: usize = 4;
+pub(crate) const MIN_TICKS: usize = 4;
 /// Most ticks an axis should have before they crowd.
-pub const MAX_TICKS: usize = 11;
+pub(crate) const MAX_TICKS: usize = 11;
 
 /// A mapping from data values to pixels along one axis.
 #[derive(Clone, Copy, Debug)]
-pub struct Scale {
+pub(crate) struct Scale {
     /// Data range.
     pub lo: f64,
     /// Data range.
@@ -30,7 +30,7 @@ pub struct Scale {
 
 impl Scale {
     /// The pixel of `value`.
-    pub fn pixel(&self, value: f64) -> f64 {
+    pub(crate) fn pixel(&self, value: f64) -> f64 {
         let t = if self.log {
             (value.ln() - self.lo.ln()) / (self.hi.ln() - self.lo.ln())
         } else {
@@ -41,13 +41,13 @@ impl Scale {
 }
 
 /// A log range around `min..=max` with a margin, so no point sits on the frame.
-pub fn log_range(min: f64, max: f64) -> (f64, f64) {
+pub(crate) fn log_range(min: f64, max: f64) -> (f64, f64) {
     (min / 1.35, max * 1.35)
 }
 
 /// Ticks for a log axis over `lo..=hi`: the sparsest 1-2-5 family giving at least
 /// [`MIN_TICKS`], thinned to at most [`MAX_TICKS`]; linear ticks for narrow ranges.
-pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let families: [&[f64]; 4] = [
         &[1.0],
         &[1.0, 3.0],
@@ -82,7 +82,7 @@ fn decade_ticks(lo: f64, hi: f64, mantissas: &[f64]) -> Vec<f64> {
 
 /// Nice linear ticks over `lo..=hi` (at least [`MIN_TICKS`] where the range allows), and
 /// their step.
-pub fn linear_ticks(lo: f64, hi: f64) -> (Vec<f64>, f64) {
+pub(crate) fn linear_ticks(lo: f64, hi: f64) -> (Vec<f64>, f64) {
     let step = nice_step((hi - lo) / (MIN_TICKS + 1) as f64);
     let first = (lo / step).ceil() as i64;
     let last = (hi / step).floor() as i64;
@@ -93,7 +93,7 @@ pub fn linear_ticks(lo: f64, hi: f64) -> (Vec<f64>, f64) {
 }
 
 /// A linear range around `min..=max` that starts and ends on a nice step.
-pub fn linear_range(min: f64, max: f64) -> (f64, f64) {
+pub(crate) fn linear_range(min: f64, max: f64) -> (f64, f64) {
     let span = (max - min).max(max.abs() * 0.05).max(1e-9);
     let step = nice_step(span / (MIN_TICKS + 1) as f64);
     let lo = ((min - step * 0.5) / step).floor() * step;
@@ -118,7 +118,7 @@ fn round_to_precision(value: f64) -> f64 {
 }
 
 /// A tick as a person writes it: `0.05`, `1`, `1.5`, `200`, `1000`, `20,000`.
-pub fn tick_text(value: f64) -> String {
+pub(crate) fn tick_text(value: f64) -> String {
     if value >= 10_000.0 && value.fract() == 0.0 {
         return crate::format::thousands(value as u64);
     }

@@ -8,7 +8,7 @@
 
 /// A rectangle in pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rect {
+pub(crate) struct Rect {
     /// Left edge.
     pub x: f64,
     /// Top edge.
@@ -21,7 +21,7 @@ pub struct Rect {
 
 impl Rect {
     /// Whether the two share any area.
-    pub fn overlaps(&self, other: &Rect) -> bool {
+    pub(crate) fn overlaps(&self, other: &Rect) -> bool {
         self.x < other.x + other.w
             && other.x < self.x + self.w
             && self.y < other.y + other.h
@@ -29,7 +29,7 @@ impl Rect {
     }
 
     /// Whether `self` lies wholly inside `outer`.
-    pub fn inside(&self, outer: &Rect) -> bool {
+    pub(crate) fn inside(&self, outer: &Rect) -> bool {
         self.x >= outer.x
             && self.y >= outer.y
             && self.x + self.w <= outer.x + outer.w
@@ -38,12 +38,12 @@ impl Rect {
 }
 
 /// Font size of level labels, in pixels.
-pub const LABEL_SIZE: f64 = 11.0;
+pub(crate) const LABEL_SIZE: f64 = 11.0;
 /// Width of one character at [`LABEL_SIZE`]: 0.62 em, a little above the digit width of
 /// common sans-serif fonts (0.55 em), so the boxes err on the wide side.
 const CHAR_WIDTH: f64 = LABEL_SIZE * 0.62;
 /// Radius of a point's marker, with a pixel to spare.
-pub const MARKER_RADIUS: f64 = 5.0;
+pub(crate) const MARKER_RADIUS: f64 = 5.0;
 /// Gap between a marker and its label.
 const GAP: f64 = 2.0;
 
@@ -54,7 +54,7 @@ fn text_size(text: &str) -> (f64, f64) {
 
 /// For each point `(x, y, text)`, the box its label takes, or `None` where it is
 /// dropped; labels are placed in the order given, so put the important ones first.
-pub fn place(points: &[(f64, f64, String)], plot: &Rect) -> Vec<Option<Rect>> {
+pub(crate) fn place(points: &[(f64, f64, String)], plot: &Rect) -> Vec<Option<Rect>> {
     let markers: Vec<Rect> = points
         .iter()
         .map(|&(x, y, _)| Rect {

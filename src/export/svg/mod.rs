@@ -7,8 +7,8 @@
 //! every axis ([`axis`]) and labels that never overlap ([`labels`]). No font or system
 //! library is needed; the viewer draws the text.
 
-pub mod axis;
-pub mod labels;
+pub(crate) mod axis;
+pub(crate) mod labels;
 mod write;
 
 use axis::Scale;
@@ -32,7 +32,7 @@ const COLOURS: [&str; 8] = [
 
 /// What the title says about the run.
 #[derive(Clone, Debug, Default)]
-pub struct Caption {
+pub(crate) struct Caption {
     /// The run's name, e.g. its file name.
     pub run: String,
     /// The machine it ran on, if known.
@@ -43,7 +43,7 @@ pub struct Caption {
 
 /// A series: one codec with one library (and variant), e.g. `zstd (libzstd)`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Series {
+pub(crate) struct Series {
     /// e.g. `brotli (brotli-rs)`.
     pub name: String,
     /// Which marker it gets.
@@ -54,7 +54,7 @@ pub struct Series {
 
 /// One point in a panel, with its label's box if it has one.
 #[derive(Clone, Debug)]
-pub struct Mark {
+pub(crate) struct Mark {
     /// Centre, in pixels.
     pub x: f64,
     /// Centre, in pixels.
@@ -67,7 +67,7 @@ pub struct Mark {
 
 /// One panel: a payload and a direction.
 #[derive(Clone, Debug)]
-pub struct Panel {
+pub(crate) struct Panel {
     /// e.g. `small (298,727 bytes): compression`.
     pub caption: String,
     /// Title under the x axis.
@@ -86,7 +86,7 @@ pub struct Panel {
 
 /// The whole chart, laid out.
 #[derive(Clone, Debug)]
-pub struct Chart {
+pub(crate) struct Chart {
     /// Size in pixels.
     pub width: f64,
     /// Size in pixels.
@@ -97,20 +97,18 @@ pub struct Chart {
     pub subtitle: String,
     /// Legend entries, in first-seen order.
     pub series: Vec<Series>,
-    /// Where the panels start below the legend.
-    pub header_height: f64,
     /// Two per payload: compression, then decompression.
     pub panels: Vec<Panel>,
 }
 
 /// The chart of `run` as an SVG document: a row per payload in `advice`, compression on
 /// the left and decompression on the right.
-pub fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Vec<u8> {
+pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Vec<u8> {
     write::svg(&layout(run, advice, caption)).into_bytes()
 }
 
 /// Lays the chart out: series, scales, ticks, points, frontiers and label spots.
-pub fn layout(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Chart {
+pub(crate) fn layout(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Chart {
     let series = series_of(run.codec_cells());
     let header_height = 72.0 + write::legend_lines(&series, WIDTH) as f64 * LEGEND_LINE;
     let mut panels = Vec::new();
@@ -132,7 +130,6 @@ pub fn layout(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> C
         title: "Compression ratio against speed (numbers beside points are levels)".to_string(),
         subtitle: about.join(" · "),
         series,
-        header_height,
         panels,
     }
 }

@@ -30,14 +30,14 @@ fn legend_spots(series: &[Series], width: f64) -> Vec<(usize, f64)> {
 }
 
 /// Lines the legend takes at `width`.
-pub fn legend_lines(series: &[Series], width: f64) -> usize {
+pub(super) fn legend_lines(series: &[Series], width: f64) -> usize {
     legend_spots(series, width)
         .last()
         .map_or(1, |(line, _)| line + 1)
 }
 
 /// The chart as an SVG document.
-pub fn svg(chart: &Chart) -> String {
+pub(super) fn svg(chart: &Chart) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -169,43 +169,78 @@ fn every_module_imports_only_the_layers_below_it() {
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
-/// The sibling files each file of a folder names through `super::`.
-fn sibling_graph(files: &[PathBuf]) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
-    let mut graph = BTreeMap::new();
-    for file in files.iter().filter(|f| !f.ends_with("mod.rs")) {
-        let dir = file.parent().unwrap();
-        let code = without_comments(&without_tests(&fs::read_to_string(file).unwrap()));
-        let named = names_after(&code, "super::");
-        let mut edges = BTreeSet::new();
-        for sibling in files
-            .iter()
-            .filter(|f| f.parent() == Some(dir) && *f != file)
-        {
-            let stem = sibling.file_stem().unwrap().to_string_lossy().to_string();
-            if stem == "mod" {
-                continue;
-            }
-            if named.contains(&stem) {
-                edges.insert(sibling.clone());
+/// The names `mod.rs` brings in from its children, each with the child's module name:
+/// `pub(crate) use row::{Direction, Row as Line};` gives `Direction` and `Line` from
+/// `row`.
+fn re_exports(mod_code: &str) -> BTreeMap<String, String> {
+    let mut names = BTreeMap::new();
+    for statement in mod_code.split(';') {
+        let Some((_, path)) = statement.split_once("use ") else {
+            continue;
+        };
+        let path = path.trim().trim_start_matches("self::");
+        let Some((child, items)) = path.split_once("::") else {
+            continue;
+        };
+        for item in items.split([',', '{', '}']) {
+            let last = item.rsplit("::").next().unwrap_or("");
+            let name = last.rsplit(" as ").next().unwrap_or("").trim();
+            if !name.is_empty() && name != "self" && name != "*" {
+                names.insert(name.to_string(), child.trim().to_string());
             }
         }
+    }
+    names
+}
+
+/// The sibling files each file of a folder names through `super::`: by the sibling's
+/// module name, or by a name `mod.rs` re-exports from it, so that a ring through a
+/// re-export is a ring too. `files` maps each path to its code.
+fn sibling_graph(files: &BTreeMap<PathBuf, String>) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let mut graph = BTreeMap::new();
+    for (file, code) in files.iter().filter(|(f, _)| !f.ends_with("mod.rs")) {
+        let dir = file.parent().unwrap();
+        let through_mod = files
+            .get(&dir.join("mod.rs"))
+            .map(|code| re_exports(code))
+            .unwrap_or_default();
+        let named: BTreeSet<String> = names_after(code, "super::")
+            .into_iter()
+            .map(|name| through_mod.get(&name).cloned().unwrap_or(name))
+            .collect();
+        let edges = files
+            .keys()
+            .filter(|f| f.parent() == Some(dir) && *f != file && !f.ends_with("mod.rs"))
+            .filter(|f| named.contains(&*f.file_stem().unwrap().to_string_lossy()))
+            .cloned()
+            .collect();
         graph.insert(file.clone(), edges);
     }
     graph
 }
 
-#[test]
-fn no_two_files_of_a_folder_import_each_other() {
+/// Each library file's code, without its tests and comments.
+fn library_code() -> (PathBuf, BTreeMap<PathBuf, String>) {
     let (src, files) = library_files();
-    let graph = sibling_graph(&files);
-    // A file that reaches itself through its siblings closes a ring.
+    let code = files
+        .into_iter()
+        .map(|f| {
+            let text = without_comments(&without_tests(&fs::read_to_string(&f).unwrap()));
+            (f, text)
+        })
+        .collect();
+    (src, code)
+}
+
+/// The files of `graph` that reach themselves through their siblings.
+fn files_in_rings(graph: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<&PathBuf> {
     let mut rings = Vec::new();
     for start in graph.keys() {
         let mut seen = BTreeSet::new();
         let mut stack: Vec<&PathBuf> = graph[start].iter().collect();
         while let Some(next) = stack.pop() {
             if next == start {
-                rings.push(start.strip_prefix(&src).unwrap().display().to_string());
+                rings.push(start);
                 break;
             }
             if seen.insert(next.clone()) {
@@ -213,7 +248,45 @@ fn no_two_files_of_a_folder_import_each_other() {
             }
         }
     }
+    rings
+}
+
+#[test]
+fn no_two_files_of_a_folder_import_each_other() {
+    let (src, files) = library_code();
+    let graph = sibling_graph(&files);
+    let rings: Vec<_> = files_in_rings(&graph)
+        .into_iter()
+        .map(|f| f.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
     assert!(rings.is_empty(), "files in an import ring: {rings:?}");
+}
+
+/// A type has one path: a module re-exports only its own children's items, never
+/// another module's (`pub(crate) use crate::vocab::CodecKind` in `codec` would give
+/// `CodecKind` a second path). `lib.rs` is the crate's public face and may.
+#[test]
+fn no_module_re_exports_another_modules_items() {
+    let (src, files) = library_code();
+    let mut second_paths = Vec::new();
+    for (file, code) in &files {
+        if file.ends_with("lib.rs") {
+            continue;
+        }
+        for line in code.lines().map(str::trim) {
+            let Some(rest) = line.strip_prefix("pub") else {
+                continue;
+            };
+            let rest = rest.split_once(')').map_or(rest, |(_, r)| r).trim_start();
+            if let Some(path) = rest.strip_prefix("use ") {
+                if path.starts_with("crate::") || path.starts_with("super::") {
+                    let file = file.strip_prefix(&src).unwrap().display();
+                    second_paths.push(format!("{file}: {line}"));
+                }
+            }
+        }
+    }
+    assert!(second_paths.is_empty(), "{}", second_paths.join("\n"));
 }
 
 #[test]
@@ -230,4 +303,35 @@ fn the_checks_see_an_upward_import_and_a_ring() {
         siblings,
         BTreeSet::from(["brotli_c".into(), "Codec".into()])
     );
+}
+
+#[test]
+fn a_ring_through_a_re_export_is_found() {
+    let folder = Path::new("src/analysis/compare");
+    let file = |name: &str, code: &str| (folder.join(name), code.to_string());
+    let files = BTreeMap::from([
+        file(
+            "mod.rs",
+            "mod judge;\nmod row;\npub(crate) use row::Direction;\n",
+        ),
+        file(
+            "row.rs",
+            "use super::judge::Verdict;\npub(crate) enum Direction {}\n",
+        ),
+        file(
+            "judge.rs",
+            "use super::Direction;\npub(crate) struct Verdict;\n",
+        ),
+        file("other.rs", "use super::Direction;\n"),
+    ]);
+    let graph = sibling_graph(&files);
+    let rings = files_in_rings(&graph);
+    assert_eq!(
+        rings,
+        [&folder.join("judge.rs"), &folder.join("row.rs")],
+        "judge names row's Direction through mod.rs"
+    );
+    let names = re_exports("use a::{B, c::D as E};\npub(crate) use self::f::G;\nmod x;");
+    assert_eq!(names.keys().collect::<Vec<_>>(), ["B", "E", "G"]);
+    assert_eq!(names["E"], "a");
 }

@@ -5,10 +5,10 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::codec::CodecKind;
 use crate::results::probe::ProbeCell;
 use crate::results::{HttpCell, LoadedRun, RunCell, Timing};
 use crate::vocab::CellId;
+use crate::vocab::CodecKind;
 use crate::vocab::Encoding;
 
 /// One run's speeds for one setting.
@@ -352,7 +352,7 @@ mod tests {
                 cell("brotli", 11, 50, 1.0),
             ]),
         };
-        let merged = merge(&[a, b], crate::codec::CodecKind::Zstd, 1);
+        let merged = merge(&[a, b], crate::vocab::CodecKind::Zstd, 1);
         assert_eq!(merged.labels, ["a", "b"]);
         assert_eq!(merged.rows.len(), 3);
         let zstd = &merged.rows[0];

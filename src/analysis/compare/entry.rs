@@ -6,12 +6,14 @@ use std::hash::Hash;
 
 use anyhow::{bail, Result};
 
+use super::direction::Direction;
 use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
-use super::{reference_of, CompareOptions, Comparison, Direction, Failed, Row, RowKey};
-use crate::codec::CodecKind;
+use super::row::{Failed, Row, RowKey};
+use super::{reference_of, CompareOptions, Comparison};
 use crate::results::probe::ProbeCell;
 use crate::results::{HttpCell, Instructions, RunCell, Statistic, Timing};
 use crate::vocab::CellId;
+use crate::vocab::CodecKind;
 use crate::vocab::Encoding;
 
 /// What `compare` needs of one result.

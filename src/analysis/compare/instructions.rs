@@ -6,7 +6,8 @@
 
 use serde::Serialize;
 
-use super::{Direction, Verdict};
+use super::direction::Direction;
+use super::verdict::Verdict;
 use crate::results::Instructions;
 
 /// One direction's instructions per input byte in both runs.

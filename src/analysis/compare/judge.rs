@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-pub(crate) use super::verdict::Verdict;
-use super::verdict::{samples_for_a_verdict, verdict};
-use super::{CompareOptions, Comparison, Direction, SpeedBasis, FAMILY_ERROR_RATE};
+use super::direction::Direction;
+use super::verdict::{samples_for_a_verdict, verdict, Verdict};
+use super::{CompareOptions, Comparison, SpeedBasis, FAMILY_ERROR_RATE};
 use crate::results::{Statistic, Timing};
 use crate::stats::{median, normal_quantile, sample_sd};
 

@@ -44,6 +44,7 @@
 //! the last byte as a speed, normalised to the same probe's `identity` request of the
 //! same URL.
 
+mod direction;
 mod entry;
 #[cfg(test)]
 mod http_tests;
@@ -57,11 +58,13 @@ mod verdict;
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use crate::codec::CodecKind;
 use crate::results::{LoadedRun, Results};
+use crate::vocab::CodecKind;
+pub(crate) use direction::Direction;
 use entry::Entry;
-pub(crate) use judge::{Drift, MachineChange, SpeedChange, Verdict};
-pub(crate) use row::{Direction, FailReason, Failed, Row, RowKey};
+pub(crate) use judge::{Drift, MachineChange, SpeedChange};
+pub(crate) use row::{FailReason, Failed, Row, RowKey};
+pub(crate) use verdict::Verdict;
 
 /// The chance, across a whole comparison, that noise alone flags any cell.
 pub(crate) const FAMILY_ERROR_RATE: f64 = 0.05;

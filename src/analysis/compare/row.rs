@@ -4,8 +4,10 @@
 
 use serde::Serialize;
 
+use super::direction::Direction;
 use super::instructions::InstructionChange;
-use super::judge::{SpeedChange, Verdict};
+use super::judge::SpeedChange;
+use super::verdict::Verdict;
 use crate::results::probe::ProbeKey;
 use crate::results::{CellKey, HttpKey};
 
@@ -38,29 +40,6 @@ impl std::fmt::Display for RowKey {
             RowKey::Cell(key) => key.fmt(f),
             RowKey::Http(key) => key.fmt(f),
             RowKey::Probe(key) => key.fmt(f),
-        }
-    }
-}
-
-/// One speed's direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Direction {
-    /// Compression.
-    Compress,
-    /// Decompression.
-    Decompress,
-    /// An HTTP response, request to last byte.
-    HttpLatency,
-}
-
-impl Direction {
-    /// For summaries.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Direction::Compress => "compress",
-            Direction::Decompress => "decompress",
-            Direction::HttpLatency => "http latency",
         }
     }
 }

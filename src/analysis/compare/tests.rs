@@ -258,7 +258,7 @@ fn variants(label: &str, reference_s: f64, others_s: f64) -> LoadedRun {
         cells.push(c);
     }
     let mut rust_port = cell("brotli", 1, 12, &tight(others_s));
-    rust_port.key.id.library = crate::codec::Library::BrotliRs;
+    rust_port.key.id.library = crate::vocab::Library::BrotliRs;
     cells.push(rust_port);
     cells.extend((1..=6).map(|level| cell("gzip", level, 20, &tight(2.0 * others_s))));
     LoadedRun::of_cells(label, cells)

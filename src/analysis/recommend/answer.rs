@@ -21,11 +21,11 @@
 
 use serde::Serialize;
 
-use super::bracket::{placed_by, PlacedBy};
 use super::minimum::{min_body, Evidence, MinBody};
+use super::placed::{placed_by, PlacedBy};
 use super::{AdviceOptions, Body, Scenario, Setting};
-use crate::codec::CodecKind;
 use crate::vocab::CellId;
+use crate::vocab::CodecKind;
 
 /// The answer for one group of bodies.
 #[derive(Clone, Debug, PartialEq, Serialize)]

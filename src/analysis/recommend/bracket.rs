@@ -10,22 +10,8 @@
 //! the size, so measuring the middle candidate of an interval halves it: a bracket among
 //! `n` candidates takes about log2(n + 1) bodies, not `n`.
 
-use serde::Serialize;
-
 use super::{Answer, Evidence};
 use crate::vocab::CellId;
-
-/// The bodies cut from a payload to place the minimum body sizes, and the settings
-/// measured on them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlacedBy {
-    /// The payload they were cut from.
-    pub cut_from: String,
-    /// Their sizes in bytes, smallest first.
-    pub sizes: Vec<u64>,
-    /// The settings measured on every one of them.
-    pub settings: Vec<CellId>,
-}
 
 /// Every setting `answers` name, first encodings and fallbacks, each once: the settings a
 /// smaller body is measured with.
@@ -96,25 +82,6 @@ pub(crate) fn most_left(intervals: &[(u64, u64)], candidates: &[u64]) -> usize {
         .filter(|&&size| intervals.iter().any(|&i| !inside(i, &[size]).is_empty()))
         .count();
     steps.min(any)
-}
-
-/// What the cut bodies among `bodies` placed, if there are any.
-pub(super) fn placed_by(bodies: &[&super::Body]) -> Option<PlacedBy> {
-    let cuts: Vec<&&super::Body> = bodies.iter().filter(|b| b.cut_from.is_some()).collect();
-    let first = cuts.first()?;
-    let mut sizes: Vec<u64> = cuts.iter().map(|b| b.input_bytes).collect();
-    sizes.sort_unstable();
-    let mut settings: Vec<CellId> = first.settings.iter().map(|s| s.key.id).collect();
-    settings.retain(|id| {
-        cuts.iter()
-            .all(|b| b.settings.iter().any(|s| s.key.id == *id))
-    });
-    settings.sort();
-    Some(PlacedBy {
-        cut_from: first.cut_from.clone().unwrap_or_default(),
-        sizes,
-        settings,
-    })
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub(crate) mod answer;
 mod body;
 pub(crate) mod bracket;
 pub(crate) mod minimum;
+pub(crate) mod placed;
 pub(crate) mod scenario;
 pub(crate) mod wire;
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{AdviceOptions, Setting};
-use crate::codec::CodecKind;
+use crate::vocab::CodecKind;
 
 /// How often a body is compressed, relative to how often it is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -2,8 +2,8 @@
 
 use super::fixtures::{options, run};
 use super::*;
-use crate::codec::CodecKind;
 use crate::results::RunCell;
+use crate::vocab::CodecKind;
 
 fn names(settings: &[Setting]) -> Vec<String> {
     settings.iter().map(Setting::name).collect()

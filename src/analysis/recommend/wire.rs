@@ -14,7 +14,7 @@
 
 use serde::Serialize;
 
-use crate::codec::CodecKind;
+use crate::vocab::CodecKind;
 
 /// Payload bytes per TCP segment.
 pub(crate) const SEGMENT_PAYLOAD: u64 = 1448;

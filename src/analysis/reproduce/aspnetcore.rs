@@ -10,8 +10,8 @@
 //!   default level, 3.
 
 use super::{claim, Claim, Matrix, Measured, Verdict};
-use crate::codec::CodecKind::{self, Brotli, Gzip, Zstd};
 use crate::results::RunCell;
+use crate::vocab::CodecKind::{self, Brotli, Gzip, Zstd};
 use crate::vocab::{AspnetcoreWriter, CellId, Variant};
 
 /// The zstd provider's default quality in the newest upstream source codecbench cites.

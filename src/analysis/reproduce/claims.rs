@@ -5,7 +5,7 @@ use super::{
     claim, exact, first_level_beating_one, one_shot_ratio, two_decimals, Claim, Matrix, Measured,
     Verdict,
 };
-use crate::codec::CodecKind::{Brotli, Gzip, Zstd};
+use crate::vocab::CodecKind::{Brotli, Gzip, Zstd};
 
 /// Every claim, in the order of FIGURES.md.
 pub(super) fn all(m: &Matrix) -> Vec<Claim> {

@@ -9,8 +9,8 @@ use serde::Serialize;
 pub(crate) mod aspnetcore;
 mod claims;
 
-use crate::codec::CodecKind::{self, Zstd};
 use crate::results::{LoadedRun, RunCell};
+use crate::vocab::CodecKind::{self, Zstd};
 use crate::vocab::{CellId, Variant};
 
 /// The zstd levels whose ratios on large the article took from native libzstd's one-shot

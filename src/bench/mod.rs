@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use crate::codec::Codec;
 use crate::process::interrupt;
 use crate::results::codec::{CellResult, PayloadResult};
-use runner::{CellRun, Clock, Iterations, Plan};
+use runner::{CellRun, Clock};
+use schedule::{Iterations, Plan};
 
 /// One codec and the levels to measure with it.
 pub(crate) struct CodecSetting {

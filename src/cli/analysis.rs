@@ -163,7 +163,7 @@ pub struct RecommendArgs {
     /// Print configuration for these servers instead of the report, comma-separated:
     /// the answer among the settings each can express, ready to paste.
     #[arg(long, value_enum, value_name = "SERVER,...", value_delimiter = ',')]
-    pub emit: Vec<crate::export::emit::Server>,
+    pub emit: Vec<crate::vocab::Server>,
 
     /// Answer with the first encoding alone, without the br and gzip fallbacks that
     /// clients which do not accept it need.

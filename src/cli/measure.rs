@@ -5,9 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::codec::{BrotliImpl, CodecKind, EncoderChoice};
+use crate::codec::{BrotliImpl, EncoderChoice};
+
 use crate::export::Format;
 use crate::payload::{RngKind, DEFAULT_SEED};
+use crate::vocab::CodecKind;
 
 /// Options shared by everything that generates records.
 #[derive(Debug, Args)]

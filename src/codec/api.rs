@@ -14,7 +14,9 @@
 use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
-use super::{brotli_c, invalid_input, Codec, CodecKind, DotnetLevel, Library, Variant};
+use super::{brotli_c, invalid_input, Codec, DotnetLevel};
+
+use crate::vocab::{CodecKind, Library, Variant};
 
 /// How a server hands the body to the encoder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,8 +27,10 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
-use super::{brotli_c, CodecKind};
+use super::brotli_c;
+
 use crate::vocab::AspnetcoreWriter;
+use crate::vocab::CodecKind;
 
 /// The serializer hands its output on once more than this many bytes are pending:
 /// `(int)(4 * 4096 * 0.9f)` for a `PipeWriter`, `(int)(16384 * 0.9f)` for a `Stream`.

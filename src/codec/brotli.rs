@@ -6,8 +6,10 @@ use std::ops::RangeInclusive;
 
 use super::{
     brotli_c::{self, WINDOW_BITS},
-    compress_counting_heap, invalid_input, locked_version, Codec, CodecKind, DotnetLevel, Library,
+    compress_counting_heap, invalid_input, locked_version, Codec, DotnetLevel,
 };
+
+use crate::vocab::{CodecKind, Library};
 
 /// Size of the Rust port's internal staging buffers.
 const BUFFER_SIZE: usize = 4096;

@@ -3,7 +3,9 @@
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
-use super::{locked_version, Codec, CodecKind, DotnetLevel, Library};
+use super::{locked_version, Codec, DotnetLevel};
+
+use crate::vocab::{CodecKind, Library};
 
 /// flate2's gzip encoder and decoder on zlib-rs, a pure-Rust zlib-ng. .NET has shipped
 /// zlib-ng since .NET 9, so this gives .NET's sizes; classic zlib and miniz_oxide do not.

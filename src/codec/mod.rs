@@ -24,7 +24,7 @@ use std::ops::RangeInclusive;
 pub(crate) use self::brotli::{Brotli, BrotliLibrary};
 pub(crate) use self::gzip::GzipZlibRs;
 pub(crate) use self::zstd::Libzstd;
-pub(crate) use crate::vocab::{CellId, CodecKind, Library, Variant};
+use crate::vocab::{CellId, CodecKind, Library, Variant};
 
 /// An `InvalidInput` error for `why`, as the codecs report an out-of-range setting.
 pub(crate) fn invalid_input(why: impl fmt::Display) -> io::Error {

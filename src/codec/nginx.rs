@@ -22,7 +22,8 @@ use std::io;
 use std::ops::RangeInclusive;
 
 use super::zlib::{self, Deflate, DEFAULT_MEM_LEVEL, MAX_WINDOW_BITS};
-use super::{brotli_c, Codec, CodecKind, DotnetLevel, Library, Variant};
+use super::{brotli_c, Codec, DotnetLevel};
+use crate::vocab::{CodecKind, Library, Variant};
 
 /// The buffers nginx reads a body into before a filter sees it (`output_buffers`).
 pub(crate) const READ_BUFFER: usize = 32 * 1024;

@@ -16,9 +16,9 @@ use std::io::{self, Write};
 
 use flate2::{Compress, Compression, Crc, FlushCompress, Status};
 
-use super::{
-    compress_counting_heap, levels_of, Codec, CodecKind, GzipZlibRs, Library, Libzstd, Variant,
-};
+use super::{compress_counting_heap, levels_of, Codec, GzipZlibRs, Libzstd};
+
+use crate::vocab::{CodecKind, Library, Variant};
 
 /// libzstd with one context per cell, reset between responses.
 pub(crate) struct LibzstdReused {

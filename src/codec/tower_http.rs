@@ -22,7 +22,9 @@ use hyper::{header, Request, Response};
 use tower_http::compression::{Compression, CompressionLevel};
 use tower_service::Service;
 
-use super::{Codec, CodecKind, DotnetLevel, Library, Variant};
+use super::{Codec, DotnetLevel};
+
+use crate::vocab::{CodecKind, Library, Variant};
 
 thread_local! {
     /// One runtime per measuring thread, built once: the middleware's futures are

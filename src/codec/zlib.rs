@@ -202,8 +202,10 @@ unsafe fn run_inflate(strm: *mut z::z_stream, compressed: &[u8]) -> io::Result<V
 mod tests {
     use std::ops::RangeInclusive;
 
-    use super::super::{Codec, CodecKind, DotnetLevel, Library};
+    use super::super::{Codec, DotnetLevel};
+
     use super::*;
+    use crate::vocab::{CodecKind, Library};
 
     /// madler zlib's deflate with its defaults (window 15, memLevel 8), in one gzip member.
     struct GzipZlib;

@@ -3,7 +3,9 @@
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
-use super::{compress_counting_heap, Codec, CodecKind, DotnetLevel, Library};
+use super::{compress_counting_heap, Codec, DotnetLevel};
+
+use crate::vocab::{CodecKind, Library};
 
 /// libzstd (bundled by the `zstd` crate), driven through its streaming API.
 pub(crate) struct Libzstd;

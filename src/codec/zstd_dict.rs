@@ -11,7 +11,9 @@ use std::io::{self, Read, Write};
 
 use zstd::dict::{DecoderDictionary, EncoderDictionary};
 
-use super::{compress_counting_heap, levels_of, Codec, CodecKind, Library, Libzstd, Variant};
+use super::{compress_counting_heap, levels_of, Codec, Libzstd};
+
+use crate::vocab::{CodecKind, Library, Variant};
 
 /// Seeds of the training records start here, far from the measured payloads' seed.
 pub(crate) const TRAINING_SEED_BASE: i32 = 1_000_000;

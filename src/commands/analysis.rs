@@ -10,9 +10,9 @@ use crate::analysis::zstd_params::selected;
 
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::error::Failing;
-use crate::export::emit::Server;
 use crate::export::zstd_params::ParamsTable;
 use crate::export::{self, exporter, render, reproduction, Style, Subject};
+use crate::vocab::Server;
 use crate::{payload, results};
 
 /// Prints the advice for a run; a measured run's failed round trips fail the command
@@ -152,7 +152,7 @@ fn one_level_for_all(
     let mut levels: Vec<i32> = run
         .codec_cells()
         .iter()
-        .filter(|c| c.key.id.codec == crate::codec::CodecKind::Zstd)
+        .filter(|c| c.key.id.codec == crate::vocab::CodecKind::Zstd)
         .map(|c| c.key.id.level)
         .collect();
     levels.sort_unstable();

@@ -7,7 +7,8 @@ use anyhow::{bail, Result};
 
 use super::output::SavedFiles;
 use crate::bench::instructions::Counts;
-use crate::bench::runner::{Plan, SystemClock};
+use crate::bench::runner::SystemClock;
+use crate::bench::schedule::Plan;
 use crate::bench::{run_payload, Step};
 use crate::commands::progress::Progress;
 use crate::config::MeasureConfig;

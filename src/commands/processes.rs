@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{bail, Context as _, Result};
 
 use super::progress::Progress;
-use crate::bench::runner::{Plan, SystemClock};
+use crate::bench::runner::SystemClock;
+use crate::bench::schedule::Plan;
 use crate::bench::{run_payload, Step};
 use crate::config::{MeasureConfig, TimeWorkerConfig};
 use crate::error::Failing;

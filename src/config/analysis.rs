@@ -22,7 +22,7 @@ pub(crate) struct RecommendConfig {
     /// What stdout shows.
     pub format: Format,
     /// Servers to print configuration for instead of the report.
-    pub emit: Vec<crate::export::emit::Server>,
+    pub emit: Vec<crate::vocab::Server>,
     /// The nginx has zstd-nginx-module: write its directives live.
     pub nginx_zstd_module: bool,
 }

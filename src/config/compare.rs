@@ -7,8 +7,8 @@ use anyhow::{bail, Result};
 use super::outputs::{Exports, Input};
 use crate::analysis::compare::{parse_reference, CompareOptions, SpeedBasis};
 use crate::cli::{CompareArgs, MergeArgs, PoolArgs};
-use crate::codec::CodecKind;
 use crate::export::Format;
+use crate::vocab::CodecKind;
 
 /// Settings of `codecbench compare`.
 pub(crate) struct CompareConfig {

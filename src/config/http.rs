@@ -8,8 +8,9 @@ use super::payload_sources;
 use crate::cli::{DictionaryArgs, HttpArgs};
 use crate::export::Format;
 use crate::http::dictionary::Source;
-use crate::http::{Encoding, Load};
+use crate::http::Load;
 use crate::payload::{PayloadSource, RngKind};
+use crate::vocab::Encoding;
 
 /// The slowest link `--bandwidth` may shape, in Mbit/s: 1.25 kB/s.
 pub(crate) const MIN_BANDWIDTH_MBIT: f64 = 0.01;

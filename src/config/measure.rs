@@ -8,12 +8,12 @@ use anyhow::{bail, Context, Result};
 use super::payload_sources;
 use super::processes::Processes;
 use super::settings::codec_settings;
-use crate::bench::runner::{Iterations, Plan, Precision};
+use crate::bench::schedule::{Iterations, Plan, Precision};
 use crate::bench::{default_iterations, CodecSetting};
 use crate::cli::MeasureArgs;
 use crate::codec::api::{Api, ThroughApi};
-use crate::codec::CodecKind;
 use crate::payload::{PayloadSource, RngKind};
+use crate::vocab::CodecKind;
 
 /// What to measure and how, for `run` and `recommend`.
 pub(crate) struct MeasureConfig {

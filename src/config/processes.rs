@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Result};
 
-use crate::bench::runner::{Iterations, Plan};
+use crate::bench::schedule::{Iterations, Plan};
 use crate::cli::Metric;
 
 /// Timed iterations per process by default, as pyperf's 3 values per worker.

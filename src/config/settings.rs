@@ -7,7 +7,8 @@ use super::levels;
 use crate::bench::CodecSetting;
 use crate::cli::MeasureArgs;
 use crate::codec::api::{Api, ThroughApi};
-use crate::codec::{CodecKind, EncoderChoice};
+use crate::codec::EncoderChoice;
+use crate::vocab::CodecKind;
 use crate::vocab::{AspnetcoreWriter, Server};
 
 /// Every codec's settings: its implementations (and reused encoder) with its levels,

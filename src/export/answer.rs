@@ -2,7 +2,7 @@
 //! the order to prefer them, the minimum body size, and one line on why.
 
 use super::document::Document;
-use crate::analysis::recommend::bracket::PlacedBy;
+use crate::analysis::recommend::placed::PlacedBy;
 use crate::analysis::recommend::{
     AdviceOptions, Answer, AnswerLine, EncodingAnswer, Evidence, Scenario,
 };

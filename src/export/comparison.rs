@@ -1,6 +1,5 @@
 //! Rendering a comparison of two runs: table, Markdown or JSON.
 
-pub(crate) use super::comparison_notes::failure_lines;
 use super::comparison_notes::{one_url, speed_text, summary_lines};
 use super::document::{Document, Table};
 use crate::analysis::compare::{Comparison, Direction, Row, RowKey, Verdict};
@@ -183,7 +182,7 @@ mod tests {
         CompareOptions {
             threshold: 0.1,
             basis: SpeedBasis::Normalized {
-                codec: crate::codec::CodecKind::Zstd,
+                codec: crate::vocab::CodecKind::Zstd,
                 level: 1,
             },
             allow_size_drift: false,

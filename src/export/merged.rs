@@ -256,7 +256,7 @@ mod tests {
                 run("epyc", Some("AMD EPYC, 2 cores, linux x86_64"), 1.0),
                 run("laptop", None, 0.5),
             ],
-            crate::codec::CodecKind::Zstd,
+            crate::vocab::CodecKind::Zstd,
             1,
         )
     }
@@ -279,7 +279,7 @@ mod tests {
             crate::results::read::parse(&json, "epyc.json", "epyc.json").unwrap(),
             crate::results::read::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
         ];
-        merge(&runs, crate::codec::CodecKind::Zstd, 1)
+        merge(&runs, crate::vocab::CodecKind::Zstd, 1)
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 pub(crate) mod answer;
 pub(crate) mod comparison;
-mod comparison_notes;
+pub(crate) mod comparison_notes;
 pub(crate) mod csv;
 pub(crate) mod dashboards;
 pub(crate) mod document;

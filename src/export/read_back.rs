@@ -252,7 +252,7 @@ fn a_probe_compares_sizes_exactly_and_lists_failed_rows() {
     let options = CompareOptions {
         threshold: 0.1,
         basis: SpeedBasis::Normalized {
-            codec: crate::codec::CodecKind::Zstd,
+            codec: crate::vocab::CodecKind::Zstd,
             level: 1,
         },
         allow_size_drift: false,

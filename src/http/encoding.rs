@@ -6,7 +6,7 @@ use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 use super::dictionary::{Coding, Dictionary};
 use crate::codec::bounded::{read_bounded, Overrun};
-pub(crate) use crate::vocab::{Encoding, AUTO_LEVEL, BROWSER_ACCEPT_ENCODING};
+use crate::vocab::{Encoding, AUTO_LEVEL, BROWSER_ACCEPT_ENCODING};
 
 /// What the HTTP layer needs of an encoding beyond its identity.
 pub(super) trait Transport {

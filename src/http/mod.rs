@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 
-pub(crate) use crate::results::http::{EncodingResult, LoadSettings};
+use crate::results::http::{EncodingResult, LoadSettings};
 
 /// The most requests one encoding may send, whatever the options say.
 pub(crate) const MAX_REQUESTS: usize = 1_000_000;
@@ -35,10 +35,10 @@ mod server;
 mod shaping;
 mod tls;
 
+use crate::vocab::Encoding;
 use client::measure_encoding;
 use dictionary::Dictionary;
 use encoding::decode;
-pub(crate) use encoding::Encoding;
 use server::{start_server, ServerThread};
 use shaping::{Counting, Throttled};
 

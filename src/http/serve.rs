@@ -15,7 +15,8 @@ use std::time::Duration;
 use anyhow::{Context as _, Result};
 
 use super::server::app;
-use super::{Dictionary, Encoding, Resource};
+use super::{Dictionary, Resource};
+use crate::vocab::Encoding;
 
 /// One payload to serve.
 pub(crate) struct Served {

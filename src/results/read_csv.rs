@@ -8,7 +8,7 @@ use super::http::load_label;
 use super::probe::{ProbeCell, ProbeKey};
 use super::saved::{CellKey, HttpCell, HttpKey, Instructions, Results, RunCell};
 use super::timing::Timing;
-use crate::codec::CodecKind;
+use crate::vocab::CodecKind;
 use crate::vocab::Encoding;
 use crate::vocab::{CellId, Library, Variant};
 

@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::io;
 use std::time::{Duration, Instant};
 
-pub(crate) use super::schedule::{Iterations, Plan, Precision, Schedule, MAX_EXTRA_ROUNDS};
+use super::schedule::{Plan, Precision, Schedule, MAX_EXTRA_ROUNDS};
 use crate::codec::Codec;
 use crate::results::codec::{CellResult, Status};
 use crate::stats::Summary;

@@ -1,8 +1,9 @@
 //! Unit tests of the runner, on a fake clock.
 
 use super::*;
-use crate::bench::schedule::LONG_ITERATION;
-use crate::codec::{CodecKind, DotnetLevel};
+use crate::bench::schedule::{Iterations, LONG_ITERATION};
+use crate::codec::DotnetLevel;
+use crate::vocab::CodecKind;
 use std::cell::{Cell, RefCell};
 use std::ops::RangeInclusive;
 
@@ -48,8 +49,8 @@ impl Codec for ReverseCodec {
     fn kind(&self) -> CodecKind {
         CodecKind::Zstd
     }
-    fn library(&self) -> crate::codec::Library {
-        crate::codec::Library::Libzstd
+    fn library(&self) -> crate::vocab::Library {
+        crate::vocab::Library::Libzstd
     }
     fn version(&self) -> String {
         "0".into()

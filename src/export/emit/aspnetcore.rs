@@ -4,8 +4,8 @@
 //! Optimal and SmallestSize to brotli 1, 4, 11 and zlib-ng 1, 6, 9).
 
 use super::{comment, Plan};
-use crate::codec::CodecKind;
 use crate::vocab::CellId;
+use crate::vocab::CodecKind;
 
 /// The .NET `CompressionLevel` member for a brotli or gzip level, if one maps to it.
 fn dotnet_level(codec: CodecKind, level: i32) -> Option<&'static str> {

@@ -10,8 +10,8 @@
 //! 2.6 would drop silently is written as a comment instead.
 
 use super::{comment, Plan};
-use crate::codec::CodecKind;
 use crate::vocab::CellId;
+use crate::vocab::CodecKind;
 
 /// The zstd level Caddy 2.6 runs, its encoder's default.
 const ZSTD_DEFAULT: i32 = 3;

@@ -11,8 +11,8 @@ mod tests;
 mod tower_http;
 
 use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
-use crate::codec::CodecKind;
-pub(crate) use crate::vocab::Server;
+use crate::vocab::CodecKind;
+use crate::vocab::Server;
 use crate::vocab::{CellId, Library, Variant};
 
 impl Server {

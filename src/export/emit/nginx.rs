@@ -3,8 +3,8 @@
 //! files precompressed at build time.
 
 use super::{comment, Plan};
-use crate::codec::CodecKind;
 use crate::vocab::CellId;
+use crate::vocab::CodecKind;
 
 /// zstd 1..=22 (zstd_comp_level), brotli 0..=11, gzip 1..=9.
 pub(super) fn can_express(id: &CellId) -> bool {

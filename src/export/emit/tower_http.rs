@@ -5,8 +5,8 @@
 
 use super::{comment, Plan};
 use crate::analysis::recommend::EncodingAnswer;
-use crate::codec::CodecKind;
 use crate::vocab::CellId;
+use crate::vocab::CodecKind;
 
 /// The level `shared` becomes for `codec`: tower-http clamps one quality to each
 /// codec's range.

@@ -15,8 +15,8 @@ use axis::Scale;
 use labels::Rect;
 
 use crate::analysis::recommend::{PayloadAdvice, Setting};
-use crate::codec::CodecKind;
 use crate::results::{LoadedRun, RunCell};
+use crate::vocab::CodecKind;
 
 /// Width of the whole chart, in pixels: two panels side by side.
 const WIDTH: f64 = 1200.0;

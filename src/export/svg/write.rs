@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::labels::{LABEL_SIZE, MARKER_RADIUS};
 use super::{Chart, Panel, Series};
-use crate::codec::CodecKind;
+use crate::vocab::CodecKind;
 
 /// Font size of legend entries.
 const LEGEND_SIZE: f64 = 13.0;

@@ -14,13 +14,19 @@
 //! References: the callgrind manual (`--toggle-collect`, the `totals:` line of its
 //! output files); iai-callgrind and CodSpeed count instructions for the same reason.
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context as _, Result};
 
+use super::settings::CodecSetting;
+use super::workers::ChildBody;
 use crate::codec::Codec;
+use crate::results::codec::{InstructionCounter, PayloadResult};
+use crate::vocab::CellId;
 
 /// The function whose inclusive instructions are a compression's.
 const COMPRESS_MARKER: &str = "codecbench_count_compress";
@@ -100,6 +106,107 @@ pub(crate) fn count(child: &Command, dir: &Path, calls: u32) -> Result<Counts> {
         compress: per_call(count_inside(child, dir, COMPRESS_MARKER)?),
         decompress: per_call(count_inside(child, dir, DECOMPRESS_MARKER)?),
     })
+}
+
+/// What a run records about its counter: callgrind under `valgrind` (its version),
+/// `calls` counted calls each way, on this build.
+pub(crate) fn counter(valgrind: &str, calls: u32) -> InstructionCounter {
+    InstructionCounter {
+        tool: "callgrind".into(),
+        version: valgrind.to_string(),
+        arch: std::env::consts::ARCH.into(),
+        build: if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+        .into(),
+        calls,
+    }
+}
+
+/// The counts of every cell of `settings` on `body`, `calls` calls each way, by cell,
+/// two cells at a time. Each cell is counted in a child of this program run as
+/// `count-instructions` with `run_args`, the run's own options. `on_cell` hears of each
+/// cell as it is counted, or why it could not be; such a cell is left out.
+pub(crate) fn count_payload(
+    calls: u32,
+    run_args: &[std::ffi::OsString],
+    body: &[u8],
+    settings: &[CodecSetting],
+    on_cell: &mut dyn FnMut(CellId, &Result<Counts>),
+) -> Result<HashMap<CellId, Counts>> {
+    let cells: Vec<CellId> = super::settings::cells(settings)
+        .into_iter()
+        .map(|(codec, level)| codec.id(level))
+        .collect();
+    let ChildBody { dir, input, exe } = ChildBody::new(body)?;
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(cells.len());
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(CellId, Result<Counts>)>();
+    let mut counted = HashMap::new();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let done = done_tx.clone();
+            let (next, cells, input, exe, dir) = (&next, &cells, &input, &exe, dir.path());
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&id) = cells.get(index) else { break };
+                if crate::process::interrupt::requested() {
+                    break;
+                }
+                let result = count_cell(calls, run_args, exe, input, index, dir);
+                if done.send((id, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(done_tx);
+        // The caller hears on this thread: the workers report here as each is counted.
+        for (id, result) in done_rx {
+            on_cell(id, &result);
+            if let Ok(counts) = result {
+                counted.insert(id, counts);
+            }
+        }
+    });
+    Ok(counted)
+}
+
+/// One cell in its own child under callgrind, its files in a directory of its own.
+fn count_cell(
+    calls: u32,
+    run_args: &[std::ffi::OsString],
+    exe: &std::path::Path,
+    input: &std::path::Path,
+    index: usize,
+    parent: &std::path::Path,
+) -> Result<Counts> {
+    let dir = parent.join(format!("cell-{index}"));
+    std::fs::create_dir(&dir)?;
+    let mut child = Command::new(exe);
+    child
+        .arg("count-instructions")
+        .args(run_args)
+        .arg("--count-cell")
+        .arg(index.to_string())
+        .arg("--count-input")
+        .arg(input)
+        .arg("--count-calls")
+        .arg(calls.to_string());
+    count(&child, &dir, calls)
+}
+
+/// Puts the counts into the cells of `result`.
+pub(crate) fn fill(result: &mut PayloadResult, counts: &HashMap<CellId, Counts>) {
+    for cell in &mut result.cells {
+        if let Some(counts) = counts.get(&cell.id) {
+            cell.compress_instructions = Some(counts.compress);
+            cell.decompress_instructions = Some(counts.decompress);
+        }
+    }
 }
 
 /// The instructions `child` executes inside `marker`, under callgrind.

@@ -1,8 +1,11 @@
 //! Benchmarking: the runner, its statistics and the results it produces.
 
 pub(crate) mod instructions;
+pub(crate) mod method;
 pub(crate) mod runner;
 pub(crate) mod schedule;
+pub(crate) mod settings;
+pub(crate) mod workers;
 
 use std::collections::BTreeMap;
 
@@ -11,23 +14,7 @@ use crate::process::interrupt;
 use crate::results::codec::{CellResult, PayloadResult};
 use runner::{CellRun, Clock};
 use schedule::{Iterations, Plan};
-
-/// One codec and the levels to measure with it.
-pub(crate) struct CodecSetting {
-    /// The adapter.
-    pub codec: Box<dyn Codec>,
-    /// Levels, in the order to run them.
-    pub levels: Vec<i32>,
-}
-
-/// Every cell of `settings`, codec by codec, level by level: the order a run measures
-/// them in, and the index the instruction counter names a cell by.
-pub(crate) fn cells(settings: &[CodecSetting]) -> Vec<(&dyn Codec, i32)> {
-    settings
-        .iter()
-        .flat_map(|s| s.levels.iter().map(move |&level| (s.codec.as_ref(), level)))
-        .collect()
-}
+use settings::{cells, CodecSetting};
 
 /// Where a payload's measurement is, for progress display: about to measure `cell` of
 /// `cells` in `round` of `rounds` (both from 0).
@@ -51,16 +38,6 @@ fn payload_label(name: &str) -> &str {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or(name)
-}
-
-/// Timed iterations for a body of `bytes` when the user gives no count: the article's
-/// counts for its three payloads (1000 for one record, 60 for 292 KB, 15 for 2.9 MB).
-pub(crate) fn default_iterations(bytes: usize) -> u32 {
-    match bytes {
-        0..=10_000 => 1000,
-        10_001..=1_000_000 => 60,
-        _ => 15,
-    }
 }
 
 /// Measures every codec × level on one payload, in `plan.rounds` rounds that each visit
@@ -213,25 +190,14 @@ impl PayloadResult {
                 Iterations::Budget { min_time, .. } => Some(min_time.as_secs_f64()),
                 Iterations::Fixed(_) => None,
             },
-            rounds: plan.planned_rounds(),
-            processes: 1,
+            // Each process's, as a pooled result records them.
+            rounds: plan.rounds_of_each()[0],
+            processes: plan.processes,
             precision: plan.precision.map(|p| p.target),
             interrupted: false,
             content_type: None,
             cut_from: None,
             cells: Vec::new(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn default_iterations_reproduce_the_article_for_the_builtins() {
-        assert_eq!(default_iterations(290), 1000);
-        assert_eq!(default_iterations(298_727), 60);
-        assert_eq!(default_iterations(3_018_756), 15);
     }
 }

@@ -55,6 +55,9 @@ pub(crate) struct Plan {
     pub rounds: u32,
     /// Further rounds until a precision is reached, if asked for.
     pub precision: Option<Precision>,
+    /// Processes the timings are spread over, one after another; at least 1. Each runs
+    /// its [`Plan::share`].
+    pub processes: u32,
 }
 
 /// What one direction of one cell runs, decided once its first run is timed.
@@ -75,14 +78,14 @@ pub(crate) struct Schedule {
 }
 
 impl Plan {
-    /// Process `process`'s share (from 0) when the timings are spread over `processes`:
-    /// a fixed count split as evenly as it goes, the earlier processes taking the extra
+    /// Process `process`'s share (from 0) of the timings, a plan for one process: a
+    /// fixed count split as evenly as it goes, the earlier processes taking the extra
     /// ones; a time budget and its cap divided. Every process warms up as planned: each
     /// starts cold (its first timed compression of the large payload took about 100 page
     /// faults after a single warm-up, none after three). `None` for a process left with
     /// nothing.
-    pub(crate) fn share(self, process: u32, processes: u32) -> Option<Plan> {
-        let processes = processes.max(1);
+    pub(crate) fn share(self, process: u32) -> Option<Plan> {
+        let processes = self.processes.max(1);
         let iterations = match self.iterations {
             Iterations::Fixed(count) => {
                 let count = count / processes + u32::from(process < count % processes);
@@ -99,7 +102,22 @@ impl Plan {
                 max_iterations: max_iterations.div_ceil(processes),
             },
         };
-        Some(Plan { iterations, ..self })
+        Some(Plan {
+            iterations,
+            processes: 1,
+            ..self
+        })
+    }
+
+    /// The rounds each process runs before any that `precision` adds (0 for a process
+    /// with no share), in process order.
+    pub(crate) fn rounds_of_each(self) -> Vec<u32> {
+        (0..self.processes.max(1))
+            .map(|process| {
+                self.share(process)
+                    .map_or(0, |share| share.planned_rounds())
+            })
+            .collect()
     }
 
     /// The rounds a fixed count of `count` iterations runs in: those asked for, but
@@ -199,8 +217,9 @@ mod tests {
             iterations: Iterations::Fixed(7),
             rounds: 5,
             precision: None,
+            processes: 3,
         };
-        let shares: Vec<_> = (0..3).map(|p| plan.share(p, 3).unwrap()).collect();
+        let shares: Vec<_> = (0..3).map(|p| plan.share(p).unwrap()).collect();
         let counts: Vec<_> = shares.iter().map(|share| share.iterations).collect();
         assert_eq!(
             counts,
@@ -210,8 +229,15 @@ mod tests {
                 Iterations::Fixed(2)
             ]
         );
-        assert!(shares.iter().all(|share| share.warmup == 2));
-        assert_eq!(plan.share(7, 8), None);
+        assert!(shares
+            .iter()
+            .all(|share| share.warmup == 2 && share.processes == 1));
+        let eight = Plan {
+            processes: 8,
+            ..plan
+        };
+        assert_eq!(eight.share(7), None);
+        assert_eq!(eight.rounds_of_each(), [1, 1, 1, 1, 1, 1, 1, 0]);
     }
 
     #[test]
@@ -223,6 +249,7 @@ mod tests {
             iterations: Iterations::Fixed(12),
             rounds: 5,
             precision: None,
+            processes: 1,
         };
         let quick = plan.schedule(Duration::from_millis(1));
         assert_eq!(

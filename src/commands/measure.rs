@@ -6,9 +6,11 @@ use std::io::IsTerminal;
 use anyhow::{bail, Result};
 
 use super::output::SavedFiles;
-use crate::bench::instructions::Counts;
+use crate::bench::instructions::{self, Counts};
 use crate::bench::runner::SystemClock;
 use crate::bench::schedule::Plan;
+use crate::bench::settings::make_ready;
+use crate::bench::workers::measure_in_processes;
 use crate::bench::{run_payload, Step};
 use crate::commands::progress::Progress;
 use crate::config::MeasureConfig;
@@ -32,9 +34,11 @@ pub(super) struct Sinks<'a> {
     pub payload: &'a mut dyn FnMut(&RunReport, bool) -> Result<()>,
 }
 
-/// The payloads to measure, loaded, and `--pin` applied: everything that can be bad
-/// input, before anything is measured. What a HAR capture held goes to stderr.
-pub(super) fn prepare(config: &MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
+/// The payloads to measure, loaded, the settings made ready (dictionaries trained), and
+/// `--pin` applied: everything that can be bad input, before anything is measured. What
+/// a HAR capture held goes to stderr.
+pub(super) fn prepare(config: &mut MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
+    make_ready(&mut config.settings, config.dictionaries.as_ref())?;
     let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
     let pin = config.pin.map(pin_to).transpose()?;
     Ok((payloads, pin))
@@ -66,7 +70,8 @@ pub(super) fn empty_report(config: &MeasureConfig, pin: Option<Pin>) -> RunRepor
         seed: config.seed,
         rng: config.rng.to_string(),
         payloads: Vec::new(),
-        instructions: config.instructions.as_ref().map(super::counting::counter),
+        instructions: (config.instructions.as_ref())
+            .map(|plan| instructions::counter(&plan.valgrind, plan.calls)),
     }
 }
 
@@ -84,7 +89,7 @@ pub(super) fn measure_all(
         if interrupt::requested() {
             break;
         }
-        let plan = config.plan(payload.bytes.len());
+        let plan = config.method.plan(payload.bytes.len());
         let counts = count_instructions(config, payload, progress)?;
         start_payload(config, payload, plan, progress);
         let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
@@ -93,7 +98,7 @@ pub(super) fn measure_all(
             match &counts {
                 Some(counts) => {
                     let mut counted = so_far.clone();
-                    super::counting::fill(&mut counted, counts);
+                    instructions::fill(&mut counted, counts);
                     (sinks.cell)(&report, &counted, new)
                 }
                 None => (sinks.cell)(&report, so_far, new),
@@ -102,7 +107,7 @@ pub(super) fn measure_all(
         let mut result = measure_payload(config, payload, plan, progress, &mut on_cell)?;
         result.content_type = payload.content_type.clone();
         if let Some(counts) = &counts {
-            super::counting::fill(&mut result, counts);
+            instructions::fill(&mut result, counts);
         }
         // A run that was stopped says so, not how noisy its partial cells were.
         progress.finish();
@@ -124,7 +129,7 @@ fn count_instructions(
     payload: &Payload,
     progress: &Progress,
 ) -> Result<Option<HashMap<CellId, Counts>>> {
-    let Some(instructions) = &config.instructions else {
+    let Some(counting) = &config.instructions else {
         return Ok(None);
     };
     progress.line(&format!(
@@ -132,12 +137,20 @@ fn count_instructions(
         payload.name,
         crate::format::count(cell_count(config) as u64, "setting"),
     ));
-    let counts = super::counting::count_payload(
-        instructions,
+    let mut on_cell = |id: CellId, counted: &Result<Counts>| match counted {
+        Ok(counts) => progress.line(&format!(
+            "  {id}: {} / {} instructions",
+            thousands(counts.compress),
+            thousands(counts.decompress)
+        )),
+        Err(error) => progress.warn(&format!("instructions of {id} not counted: {error:#}")),
+    };
+    let counts = instructions::count_payload(
+        counting.calls,
         &config.child_args,
         &payload.bytes,
         &config.settings,
-        progress,
+        &mut on_cell,
     )?;
     Ok(Some(counts))
 }
@@ -149,21 +162,14 @@ fn cell_count(config: &MeasureConfig) -> usize {
 
 /// The cells·rounds measuring a body of `bytes` takes under `config`, every process's.
 pub(super) fn steps(config: &MeasureConfig, bytes: usize) -> u64 {
-    let rounds: u32 = super::processes::rounds_of_each(config, config.plan(bytes))
-        .iter()
-        .sum();
+    let rounds: u32 = config.method.plan(bytes).rounds_of_each().iter().sum();
     cell_count(config) as u64 * u64::from(rounds)
 }
 
 /// The payload's heading, and the progress count restarted for its cells·rounds, those
 /// of every process.
 fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress: &Progress) {
-    let rounds = super::processes::rounds_of_each(config, plan);
-    let planned = PayloadResult {
-        processes: rounds.len() as u32,
-        rounds: rounds[0], // each process's, as the pooled result records them
-        ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
-    };
+    let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
     let cells = cell_count(config);
     progress.start_payload(
         &format!(
@@ -177,7 +183,7 @@ fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress
     );
 }
 
-/// Times `payload` under `plan`, here or in children (see [`crate::config::Processes`]),
+/// Times `payload` under `plan`, here or in children (see [`crate::bench::workers`]),
 /// passing each finished cell to `on_cell` (with children, all of them once the last has
 /// ended).
 fn measure_payload(
@@ -187,7 +193,7 @@ fn measure_payload(
     progress: &Progress,
     on_cell: &mut dyn FnMut(&PayloadResult, usize) -> Result<()>,
 ) -> Result<PayloadResult> {
-    if config.processes.count(&plan) == 1 {
+    if plan.processes == 1 {
         let mut on_step = |step: Step| progress.step(&step);
         let (name, body) = (&payload.name, &payload.bytes);
         let clock = SystemClock::new();
@@ -201,7 +207,8 @@ fn measure_payload(
             on_cell,
         );
     }
-    let pooled = super::processes::measure_in_processes(config, payload, plan, progress)?;
+    let on_step = |step: Step| progress.step(&step);
+    let pooled = measure_in_processes(&config.child_args, payload, plan, &on_step)?;
     let mut so_far = PayloadResult {
         cells: Vec::new(),
         ..pooled.clone()

@@ -4,7 +4,7 @@
 mod analysis;
 mod bracket;
 mod compare;
-mod counting;
+mod count_instructions;
 mod http;
 mod measure;
 mod merge;
@@ -12,11 +12,11 @@ mod output;
 mod payloads;
 mod pool;
 mod probe;
-mod processes;
 pub(crate) mod progress;
 mod run;
 mod serve;
 mod source;
+mod time_worker;
 
 use crate::cli::{Cli, Command};
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
@@ -41,10 +41,10 @@ pub fn run(cli: Cli) -> Result {
         Command::Serve(args) => serve::run(ServeConfig::from_args(args)?),
         Command::Probe(args) => probe::run(crate::config::probe::ProbeConfig::from_args(args)?),
         Command::CountInstructions(args) => {
-            counting::run_child(crate::config::CountConfig::from_args(args)?)
+            count_instructions::run(crate::config::CountConfig::from_args(args)?)
         }
         Command::TimeWorker(args) => {
-            processes::run_worker_child(crate::config::TimeWorkerConfig::from_args(args)?)
+            time_worker::run(crate::config::TimeWorkerConfig::from_args(args)?)
         }
     }
 }

@@ -13,12 +13,7 @@ use crate::results::codec::{PayloadResult, RunReport};
 
 /// Runs `config`.
 pub(super) fn run(mut config: RunConfig) -> crate::error::Result {
-    // Its children (counting, timing) get this run's own options, to build the same cells.
-    config.measure.child_args = std::env::args_os()
-        .skip_while(|arg| arg != "run")
-        .skip(1)
-        .collect();
-    let (payloads, pin) = prepare(&config.measure)?;
+    let (payloads, pin) = prepare(&mut config.measure)?;
     // The paths were proved writable, and kept apart from the inputs, by the config; a
     // file already there stays as it was until the first result replaces it.
     let files = SavedFiles(config.exports.clone());

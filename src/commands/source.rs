@@ -30,7 +30,7 @@ pub(super) fn saved_or_measured(
     let mut config = MeasureConfig::from_args(source.measure)?;
     config.add_one_shot_zstd(&source.one_shot_zstd);
     config.add_aspnetcore_wire(&source.aspnetcore_wire);
-    let (payloads, pin) = prepare(&config)?;
+    let (payloads, pin) = prepare(&mut config)?;
     let files = SavedFiles(source.save);
     let progress = Progress::new(config.quiet);
     let report = empty_report(&config, pin);

@@ -3,14 +3,16 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use super::payload_sources;
-use super::processes::Processes;
 use super::settings::codec_settings;
-use crate::bench::schedule::{Iterations, Plan, Precision};
-use crate::bench::{default_iterations, CodecSetting};
-use crate::cli::MeasureArgs;
+use crate::bench::method::{
+    Method, Processes, DEFAULT_MAX_ITERATIONS, QUICK_MAX_ITERATIONS, QUICK_MIN_TIME,
+};
+use crate::bench::schedule::{Iterations, Precision};
+use crate::bench::settings::{CodecSetting, DictionaryPlan};
+use crate::cli::{MeasureArgs, Metric};
 use crate::codec::api::{Api, ThroughApi};
 use crate::payload::{PayloadSource, RngKind};
 use crate::vocab::CodecKind;
@@ -19,33 +21,27 @@ use crate::vocab::CodecKind;
 pub(crate) struct MeasureConfig {
     /// What to measure, in order.
     pub payloads: Vec<PayloadSource>,
-    /// How many timed iterations each cell gets.
-    pub iterations: IterationChoice,
+    /// How each payload is measured: warm-up, iterations, rounds, precision, processes.
+    pub method: Method,
     /// The logical CPU to pin to, if any.
     pub pin: Option<usize>,
     /// No progress output.
     pub quiet: bool,
     /// `-v`: every imprecise timing under the noise warning.
     pub verbose: bool,
-    /// Untimed warm-up iterations.
-    pub warmup: u32,
-    /// Rounds to spread the timed iterations over.
-    pub rounds: u32,
-    /// Further rounds until this precision, if asked for.
-    pub precision: Option<Precision>,
-    /// Codecs and their levels, in order.
+    /// Codecs and their levels, in order; `bench::settings::make_ready` adds the
+    /// dictionaries.
     pub settings: Vec<CodecSetting>,
+    /// The zstd dictionaries to train, if `--zstd-dict` asks for any.
+    pub dictionaries: Option<DictionaryPlan>,
     /// Generator seed for the built-in payloads.
     pub seed: i32,
     /// Generator stream for the built-in payloads.
     pub rng: RngKind,
     /// With `--measure instructions` (`run` only): how instructions are counted.
     pub instructions: Option<InstructionPlan>,
-    /// `run --processes`: how many processes the timings of each payload are spread
-    /// over.
-    pub processes: Processes,
     /// The run's options after `run`, which its children (counting or timing) are given;
-    /// filled in by `run` itself.
+    /// empty for the other commands, which start none.
     pub child_args: Vec<std::ffi::OsString>,
 }
 
@@ -59,30 +55,8 @@ pub(crate) struct InstructionPlan {
 }
 
 impl MeasureConfig {
-    /// What processes would spread: the fixed `--iterations`, if any, and whether
-    /// `--precision` is set.
-    pub(crate) fn spread(&self) -> (Option<u32>, bool) {
-        let fixed = match self.iterations {
-            IterationChoice::Fixed(count) => Some(count),
-            _ => None,
-        };
-        (fixed, self.precision.is_some())
-    }
-
-    /// How each direction of each cell of a body of `bytes` is measured.
-    pub(crate) fn plan(&self, bytes: usize) -> Plan {
-        Plan {
-            warmup: self.warmup,
-            rounds: self.rounds,
-            iterations: self.iterations.for_payload(bytes),
-            precision: self.precision,
-        }
-    }
-
     /// Narrows this configuration to bodies cut only to place the minimum body size: the
-    /// settings `keep` names, and, where the iterations follow the body's size, each
-    /// direction of each cell timed for [`BRACKET_MIN_TIME`] (at most the iterations of a
-    /// body that small). The sign of a gain is what such a body is measured for.
+    /// settings `keep` names, measured as [`Method::for_bracket`] says.
     pub(crate) fn for_bracket(&mut self, keep: &[crate::vocab::CellId]) {
         for setting in &mut self.settings {
             let codec = &setting.codec;
@@ -91,36 +65,31 @@ impl MeasureConfig {
                 .retain(|&level| keep.contains(&codec.id(level)));
         }
         self.settings.retain(|setting| !setting.levels.is_empty());
-        if self.iterations == IterationChoice::BySize {
-            self.iterations = IterationChoice::Budget {
-                min_time: BRACKET_MIN_TIME,
-                max_iterations: default_iterations(0),
-            };
-        }
+        self.method.for_bracket();
     }
 
     /// Validates `args`: payload names and paths, and every level against its codec's range.
     pub(crate) fn from_args(args: MeasureArgs) -> Result<Self> {
         let payloads = payload_sources(&args.payloads.payloads, &args.payloads.records)?;
-        let mut settings = codec_settings(&args)?;
-        if !args.zstd_dict.is_empty() {
-            add_dictionaries(&mut settings, &args)?;
-        }
-        corrupt_for_tests(&mut settings);
+        let settings = codec_settings(&args)?;
+        let dictionaries = dictionaries(&settings, &args)?;
         Ok(MeasureConfig {
             payloads,
-            iterations: iteration_choice(&args)?,
+            method: Method {
+                warmup: args.warmup,
+                rounds: args.rounds,
+                iterations: iterations(&args)?,
+                precision: precision(&args)?,
+                processes: Processes::Fixed(1),
+            },
             pin: args.pin,
             quiet: args.quiet,
             verbose: args.verbose,
-            warmup: args.warmup,
-            rounds: args.rounds,
-            precision: precision(&args)?,
             settings,
+            dictionaries,
             seed: args.generator.seed,
             rng: args.generator.rng,
             instructions: None,
-            processes: Processes::Fixed(1),
             child_args: Vec::new(),
         })
     }
@@ -161,22 +130,6 @@ impl MeasureConfig {
     }
 }
 
-/// The test aid: `CODECBENCH_TEST_CORRUPT=CODEC` puts a decoder that flips a bit in
-/// front of that codec, so end-to-end tests of the release binary can prove that a
-/// failed round trip never reaches a report as valid.
-fn corrupt_for_tests(settings: &mut [CodecSetting]) {
-    let Ok(name) = std::env::var("CODECBENCH_TEST_CORRUPT") else {
-        return;
-    };
-    for setting in settings
-        .iter_mut()
-        .filter(|s| s.codec.kind().name() == name)
-    {
-        let inner = std::mem::replace(&mut setting.codec, Box::new(crate::codec::Libzstd));
-        setting.codec = Box::new(crate::codec::Corrupting(inner));
-    }
-}
-
 /// `--precision` and its budget, checked.
 fn precision(args: &MeasureArgs) -> Result<Option<Precision>> {
     let Some(pct) = args.precision else {
@@ -195,15 +148,14 @@ fn precision(args: &MeasureArgs) -> Result<Option<Precision>> {
     }))
 }
 
-/// Adds a zstd-with-dictionary setting per `--zstd-dict` size, right after plain zstd,
-/// at plain zstd's levels.
-fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Result<()> {
-    let Some(zstd_index) = settings
-        .iter()
-        .position(|s| s.codec.kind() == CodecKind::Zstd)
-    else {
+/// The dictionaries `--zstd-dict` asks for, checked; `None` when it is not given.
+fn dictionaries(settings: &[CodecSetting], args: &MeasureArgs) -> Result<Option<DictionaryPlan>> {
+    if args.zstd_dict.is_empty() {
+        return Ok(None);
+    }
+    if !settings.iter().any(|s| s.codec.kind() == CodecKind::Zstd) {
         bail!("--zstd-dict was given but zstd is not in --codecs");
-    };
+    }
     if let Some(bad) = args.zstd_dict.iter().find(|&&k| !(1..=1024).contains(&k)) {
         bail!("--zstd-dict {bad}: dictionary sizes are 1 to 1024 KiB");
     }
@@ -213,34 +165,25 @@ fn add_dictionaries(settings: &mut Vec<CodecSetting>, args: &MeasureArgs) -> Res
             args.dict_samples
         );
     }
-    let levels = settings[zstd_index].levels.clone();
-    let samples = crate::codec::zstd_dict::training_samples(args.dict_samples, args.generator.rng);
-    for (offset, &kib) in args.zstd_dict.iter().enumerate() {
-        let codec = crate::codec::zstd_dict::ZstdDict::train(&samples, kib)
-            .with_context(|| format!("training a {kib} KiB zstd dictionary"))?;
-        settings.insert(
-            zstd_index + 1 + offset,
-            CodecSetting {
-                codec: Box::new(codec),
-                levels: levels.clone(),
-            },
-        );
-    }
-    Ok(())
+    Ok(Some(DictionaryPlan {
+        sizes_kib: args.zstd_dict.clone(),
+        samples: args.dict_samples,
+        rng: args.generator.rng,
+    }))
 }
 
 impl MeasureConfig {
     /// What would make imprecise medians precise, leaving out what is already in use:
     /// for the noise warning.
     pub(crate) fn noise_remedies(&self) -> Vec<String> {
-        let mut remedies = vec![match (self.precision, self.iterations) {
+        let mut remedies = vec![match (self.method.precision, self.method.iterations) {
             (Some(_), _) => "a larger --precision-budget".to_string(),
-            (None, IterationChoice::Fixed(n)) => format!("--iterations above {n}"),
-            (None, IterationChoice::Budget { min_time, .. }) if min_time == QUICK_MIN_TIME => {
+            (None, Some(Iterations::Fixed(n))) => format!("--iterations above {n}"),
+            (None, Some(Iterations::Budget { min_time, .. })) if min_time == QUICK_MIN_TIME => {
                 "the default iterations instead of --quick".to_string()
             }
-            (None, IterationChoice::Budget { .. }) => "a longer --min-time".to_string(),
-            (None, IterationChoice::BySize) => {
+            (None, Some(Iterations::Budget { .. })) => "a longer --min-time".to_string(),
+            (None, None) => {
                 "--precision 5 (extra rounds until each median is within ±5%)".to_string()
             }
         }];
@@ -251,53 +194,13 @@ impl MeasureConfig {
     }
 }
 
-/// How `run` decides each cell's timed iterations.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum IterationChoice {
-    /// The article's counts, from each payload's size.
-    BySize,
-    /// `--iterations N`.
-    Fixed(u32),
-    /// `--min-time` or `--quick`.
-    Budget {
-        /// Timed time to fill per direction.
-        min_time: Duration,
-        /// Cap on the count.
-        max_iterations: u32,
-    },
-}
-
-impl IterationChoice {
-    /// The runner's iterations for a payload of `bytes`.
-    pub(crate) fn for_payload(self, bytes: usize) -> Iterations {
-        match self {
-            IterationChoice::BySize => Iterations::Fixed(default_iterations(bytes)),
-            IterationChoice::Fixed(count) => Iterations::Fixed(count),
-            IterationChoice::Budget {
-                min_time,
-                max_iterations,
-            } => Iterations::Budget {
-                min_time,
-                max_iterations,
-            },
-        }
-    }
-}
-
-/// The timed time per direction of each cell on a body cut to place the minimum body
-/// size, when `--iterations` and `--min-time` are not given.
-pub(crate) const BRACKET_MIN_TIME: Duration = Duration::from_millis(200);
-/// `--quick`'s time per direction of each cell.
-pub(crate) const QUICK_MIN_TIME: Duration = Duration::from_millis(50);
-/// `--quick`'s cap on iterations.
-pub(crate) const QUICK_MAX_ITERATIONS: u32 = 200;
-/// The cap on iterations `--min-time` sizes when `--max-iterations` is not given.
-pub(crate) const DEFAULT_MAX_ITERATIONS: u32 = 100_000;
-
-fn iteration_choice(args: &MeasureArgs) -> Result<IterationChoice> {
-    let budget = |min_time: Duration, default_cap: u32| IterationChoice::Budget {
-        min_time,
-        max_iterations: args.max_iterations.unwrap_or(default_cap),
+/// `--iterations`, `--min-time` or `--quick`, checked; `None` when none is given.
+fn iterations(args: &MeasureArgs) -> Result<Option<Iterations>> {
+    let budget = |min_time: Duration, default_cap: u32| {
+        Some(Iterations::Budget {
+            min_time,
+            max_iterations: args.max_iterations.unwrap_or(default_cap),
+        })
     };
     Ok(match (args.iterations, args.min_time, args.quick) {
         (_, _, true) => budget(QUICK_MIN_TIME, QUICK_MAX_ITERATIONS),
@@ -311,9 +214,37 @@ fn iteration_choice(args: &MeasureArgs) -> Result<IterationChoice> {
             if args.max_iterations.is_some() {
                 bail!("--max-iterations applies only with --min-time or --quick");
             }
-            count.map_or(IterationChoice::BySize, IterationChoice::Fixed)
+            count.map(Iterations::Fixed)
         }
     })
+}
+
+/// `run`'s processes from `--processes` (`asked`), checked against what it spreads
+/// (`--iterations`, if fixed, and whether `--precision` is set): at least one iteration
+/// per process, and no `--precision` (each process would stop on its own samples). One
+/// where nothing is timed.
+pub(crate) fn processes_of_run(
+    asked: Option<u32>,
+    metrics: &[Metric],
+    method: &Method,
+) -> Result<Processes> {
+    if !metrics.contains(&Metric::Time) {
+        return Ok(Processes::Fixed(1)); // nothing timed to spread
+    }
+    let processes = match asked {
+        None => return Ok(Processes::ByIterations),
+        Some(1) => return Ok(Processes::Fixed(1)),
+        Some(processes) => processes,
+    };
+    if method.precision.is_some() {
+        bail!("--processes cannot be combined with --precision: each process would stop on its own samples");
+    }
+    if let Some(Iterations::Fixed(iterations)) = method.iterations {
+        if iterations < processes {
+            bail!("--processes {processes} needs at least {processes} --iterations, one per process (got {iterations})");
+        }
+    }
+    Ok(Processes::Fixed(processes))
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@ pub(crate) mod levels;
 pub(crate) mod measure;
 pub(crate) mod outputs;
 pub(crate) mod probe;
-mod processes;
 mod settings;
 
 use std::path::PathBuf;
@@ -20,7 +19,6 @@ use crate::export::Format;
 use crate::payload::{PayloadSource, RngKind};
 
 pub(crate) use measure::{InstructionPlan, MeasureConfig};
-pub(crate) use processes::Processes;
 
 /// Settings of `codecbench run`.
 pub(crate) struct RunConfig {
@@ -42,14 +40,16 @@ impl RunConfig {
                 calls: 1,
             });
             if !args.metrics.contains(&Metric::Time) {
-                // Times for the record only: one iteration each way, no warm-up.
-                measure.iterations = measure::IterationChoice::Fixed(1);
-                measure.warmup = 0;
-                measure.rounds = 1;
-                measure.precision = None;
+                measure.method.once();
             }
         }
-        measure.processes = Processes::of_run(args.processes, &args.metrics, measure.spread())?;
+        measure.method.processes =
+            measure::processes_of_run(args.processes, &args.metrics, &measure.method)?;
+        // Its children (counting, timing) get this run's own options, to build the same cells.
+        measure.child_args = std::env::args_os()
+            .skip_while(|arg| arg != "run")
+            .skip(1)
+            .collect();
         let exports = outputs::Exports {
             github_benchmark: args.github_benchmark.clone(),
             bencher: args.bencher.clone(),
@@ -84,8 +84,8 @@ impl TimeWorkerConfig {
     pub(crate) fn from_args(args: crate::cli::TimeWorkerArgs) -> Result<Self> {
         let mut measure = MeasureConfig::from_args(args.run.measure)?;
         // The run's own rule, from the run's own options, so both share alike.
-        measure.processes =
-            Processes::of_run(args.run.processes, &args.run.metrics, measure.spread())?;
+        measure.method.processes =
+            measure::processes_of_run(args.run.processes, &args.run.metrics, &measure.method)?;
         Ok(TimeWorkerConfig {
             measure,
             input: args.worker_input,

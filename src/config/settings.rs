@@ -4,7 +4,7 @@
 use anyhow::{bail, Result};
 
 use super::levels;
-use crate::bench::CodecSetting;
+use crate::bench::settings::CodecSetting;
 use crate::cli::MeasureArgs;
 use crate::codec::api::{Api, ThroughApi};
 use crate::codec::EncoderChoice;

@@ -91,6 +91,7 @@ fn fixed(warmup: u32, iterations: u32, rounds: u32) -> Plan {
         iterations: Iterations::Fixed(iterations),
         rounds,
         precision: None,
+        processes: 1,
     }
 }
 
@@ -103,6 +104,7 @@ fn budget(warmup: u32, min_time_ms: u64, max_iterations: u32, rounds: u32) -> Pl
         },
         rounds,
         precision: None,
+        processes: 1,
     }
 }
 

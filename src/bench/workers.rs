@@ -1,37 +1,34 @@
 //! `run --processes N`: each payload timed in N children of this binary, one after
 //! another (never side by side, which would time them against each other), their
-//! samples pooled (see [`PayloadResult::pooled`]); and the hidden `time-worker` command
-//! those children run.
+//! samples pooled (see [`PayloadResult::pooled`]). The children run the hidden
+//! `time-worker` command with the run's own options.
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context as _, Result};
 
-use super::progress::Progress;
-use crate::bench::runner::SystemClock;
-use crate::bench::schedule::Plan;
-use crate::bench::{run_payload, Step};
-use crate::config::{MeasureConfig, TimeWorkerConfig};
-use crate::error::Failing;
+use super::schedule::Plan;
+use super::Step;
 use crate::payload::Payload;
 use crate::process::interrupt;
 use crate::results::codec::PayloadResult;
 
-/// `payload` measured under `plan` in children, as many as `config.processes` makes
-/// for it, pooled. Each child's steps move `progress`. A stop request ends the child in
-/// flight after its iteration; what the children finished is kept, and the result says
-/// it was interrupted.
-pub(super) fn measure_in_processes(
-    config: &MeasureConfig,
+/// `payload` measured under `plan` in its `plan.processes` children, pooled. Each
+/// child is this program run as `time-worker` with `run_args`, the run's own options,
+/// and its steps go to `on_step`. A stop request ends the child in flight after its
+/// iteration; what the children finished is kept, and the result says it was
+/// interrupted.
+pub(crate) fn measure_in_processes(
+    run_args: &[OsString],
     payload: &Payload,
     plan: Plan,
-    progress: &Progress,
+    on_step: &dyn Fn(Step),
 ) -> Result<PayloadResult> {
     let ChildBody { dir, input, exe } = ChildBody::new(&payload.bytes)?;
-    let rounds = rounds_of_each(config, plan);
+    let rounds = plan.rounds_of_each();
     let (processes, all_rounds) = (rounds.len() as u32, rounds.iter().sum::<u32>());
     let mut parts = Vec::new();
     for process in 0..processes {
@@ -46,7 +43,7 @@ pub(super) fn measure_in_processes(
         let mut child = Command::new(&exe);
         child
             .arg("time-worker")
-            .args(&config.child_args)
+            .args(run_args)
             .arg("--worker-input")
             .arg(&input)
             .arg("--worker-name")
@@ -56,7 +53,7 @@ pub(super) fn measure_in_processes(
             .arg("--worker-output")
             .arg(&output);
         let status = run_worker(child, |step| {
-            progress.step(&Step {
+            on_step(Step {
                 round: rounds_before as usize + step.round,
                 rounds: all_rounds as usize,
                 ..step
@@ -92,20 +89,9 @@ pub(super) fn measure_in_processes(
     )
 }
 
-/// The rounds each process of `config` runs of `plan` (none for a process with no
-/// share).
-pub(super) fn rounds_of_each(config: &MeasureConfig, plan: Plan) -> Vec<u32> {
-    (0..config.processes.count(&plan))
-        .map(|process| {
-            let share = config.processes.share(&plan, process);
-            share.map_or(0, |share| share.planned_rounds())
-        })
-        .collect()
-}
-
 /// A body in a temporary directory of its own, for children of this program to read,
 /// and the program; children may write beside it.
-pub(super) struct ChildBody {
+pub(crate) struct ChildBody {
     /// The directory, removed when this is dropped.
     pub dir: tempfile::TempDir,
     /// The body's file in it.
@@ -116,7 +102,7 @@ pub(super) struct ChildBody {
 
 impl ChildBody {
     /// `body` written for children.
-    pub(super) fn new(body: &[u8]) -> Result<Self> {
+    pub(crate) fn new(body: &[u8]) -> Result<Self> {
         let dir = tempfile::tempdir().context("cannot make a directory for child processes")?;
         let input = dir.path().join("body");
         std::fs::write(&input, body).context("cannot write the body for child processes")?;
@@ -183,7 +169,7 @@ fn pass_on_a_stop(pid: u32, ended: &AtomicBool) {
 }
 
 /// A step as the worker prints it: round, rounds, cell and cells, then the label, by tabs.
-fn step_line(step: &Step) -> String {
+pub(crate) fn step_line(step: &Step) -> String {
     format!(
         "{}\t{}\t{}\t{}\t{}",
         step.round, step.rounds, step.cell, step.cells, step.label
@@ -202,39 +188,6 @@ fn parse_step(line: &str) -> Option<Step> {
         cells,
         label: fields.next()?.to_string(),
     })
-}
-
-/// The hidden child: measures its share of the body with the run's settings, printing
-/// each step on stdout, and writes the result as JSON, also when a stop cut it short.
-pub(super) fn run_worker_child(config: TimeWorkerConfig) -> crate::error::Result {
-    let body = std::fs::read(&config.input)
-        .with_context(|| format!("cannot read {}", config.input.display()))
-        .failing()?;
-    let measure = &config.measure;
-    let plan = measure.plan(body.len());
-    let Some(share) = measure.processes.share(&plan, config.process) else {
-        return Err(anyhow::anyhow!("process {} has no iterations", config.process).into());
-    };
-    let mut on_step = |step: Step| println!("{}", step_line(&step));
-    let mut on_cell = |_: &PayloadResult, _: usize| Ok(());
-    let clock = SystemClock::new();
-    let result = run_payload(
-        &config.name,
-        &body,
-        &measure.settings,
-        share,
-        &clock,
-        &mut on_step,
-        &mut on_cell,
-    )
-    .failing()?;
-    write_result(&config.output, &result).failing()
-}
-
-/// `result` as JSON at `path`.
-fn write_result(path: &Path, result: &PayloadResult) -> Result<()> {
-    let json = serde_json::to_vec(result)?;
-    std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

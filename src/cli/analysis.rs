@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::formats;
 use super::measure::{GeneratorArgs, MeasureArgs, OutputArgs};
-use crate::export::Format;
+use crate::export::exporter::Format;
 
 /// Options of `codecbench compare`.
 #[derive(Debug, Args)]

@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::codec::{BrotliImpl, EncoderChoice};
 
-use crate::export::Format;
+use crate::export::exporter::Format;
 use crate::payload::{RngKind, DEFAULT_SEED};
 use crate::vocab::CodecKind;
 

@@ -17,7 +17,7 @@ pub(crate) use probe::ProbeArgs;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::export::Format;
+use crate::export::exporter::Format;
 
 /// `--format` taking only the formats that can hold a command's results, so that help
 /// lists those and clap refuses the rest with its usual message.

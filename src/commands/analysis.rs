@@ -10,8 +10,11 @@ use crate::analysis::zstd_params::selected;
 
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::error::Failing;
+use crate::export::exporter::{exporter, Subject};
+use crate::export::text::document::Style;
+use crate::export::text::draw::render;
 use crate::export::zstd_params::ParamsTable;
-use crate::export::{self, exporter, render, reproduction, Style, Subject};
+use crate::export::{self, reproduce};
 use crate::vocab::Server;
 use crate::{payload, results};
 
@@ -201,10 +204,10 @@ pub(super) fn reproduce(config: ReproduceConfig) -> crate::error::Result {
     let (run, outcome) = saved_or_measured(config.source, &|_| Vec::new())?;
     let claims = crate::analysis::reproduce::check(&run);
     if let Some(out) = &config.out {
-        let file = reproduction::file_document(&claims, &source, run.machine.as_deref());
+        let file = reproduce::file_document(&claims, &source, run.machine.as_deref());
         write_file(out, &render(&file, Style::Markdown)).failing()?;
     }
-    print(&render(&reproduction::document(&claims), Style::Terminal)).failing()?;
+    print(&render(&reproduce::document(&claims), Style::Terminal)).failing()?;
     outcome
 }
 

@@ -9,7 +9,7 @@ use crate::analysis::recommend::bracket::{most_left, next_size, open_intervals, 
 use crate::analysis::recommend::Answer;
 use crate::config::MeasureConfig;
 use crate::error::Failing;
-use crate::export::Subject;
+use crate::export::exporter::Subject;
 use crate::payload::{smaller::smaller_bodies, Payload};
 use crate::process::interrupt;
 use crate::results::codec::RunReport;
@@ -86,7 +86,7 @@ impl Cut<'_> {
         }
         let names: Vec<String> = settings
             .iter()
-            .map(crate::export::answer::deployable)
+            .map(crate::export::recommend::answer::deployable)
             .collect();
         eprintln!(
             "codecbench: placing the minimum body sizes: measuring {} on at most {} of {} cut from {}, by bisection",

@@ -4,7 +4,8 @@ use super::output::print;
 use crate::analysis::compare::compare;
 use crate::config::compare::CompareConfig;
 use crate::error::{Error, Failing};
-use crate::export::{comparison_notes, exporter, Subject};
+use crate::export::compare::notes;
+use crate::export::exporter::{exporter, Subject};
 use crate::results;
 
 /// Compares the runs `config` names; a comparison that fails the job is a failure.
@@ -14,7 +15,7 @@ pub(super) fn run(config: CompareConfig) -> crate::error::Result {
     let outcome = compare(&baseline, &candidate, &config.options)?;
     let bytes = exporter(config.format).export(&Subject::Comparison(&outcome))?;
     print(&bytes).failing()?;
-    match comparison_notes::failure_lines(&outcome).as_slice() {
+    match notes::failure_lines(&outcome).as_slice() {
         [] => Ok(()),
         reasons => Err(Error::failed(format!(
             "{} against {}: {}",

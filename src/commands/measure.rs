@@ -15,7 +15,8 @@ use crate::bench::{run_payload, Step};
 use crate::commands::progress::Progress;
 use crate::config::MeasureConfig;
 use crate::error::{Error, Failing};
-use crate::export::{self, Subject};
+use crate::export;
+use crate::export::exporter::Subject;
 use crate::format::{significant, thousands};
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
@@ -112,7 +113,7 @@ pub(super) fn measure_all(
         // A run that was stopped says so, not how noisy its partial cells were.
         progress.finish();
         let remedies = config.noise_remedies();
-        let warning = export::noise::warning(&result, &remedies, config.verbose);
+        let warning = export::run::noise::warning(&result, &remedies, config.verbose);
         if let Some(warning) = warning.filter(|_| !interrupt::requested() && !config.quiet) {
             progress.warn(&warning);
         }
@@ -177,7 +178,7 @@ fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress
             payload.name,
             thousands(payload.bytes.len() as u64),
             crate::format::count(cells as u64, "setting"),
-            export::iteration_text(&planned),
+            export::labels::iteration_text(&planned),
         ),
         steps(config, payload.bytes.len()),
     );
@@ -334,7 +335,7 @@ fn pin_to(cpu: usize) -> Result<Pin> {
 /// The stderr line printed after each cell.
 fn progress_line(input_bytes: u64, cell: &CellResult) -> String {
     let head = format!("{:<6} {:>3}", cell.id.codec.name(), cell.id.level);
-    let library = export::library_text(&cell.id);
+    let library = export::labels::library_text(&cell.id);
     if let Some(why) = &cell.failure {
         return format!("{head}: FAILED ({library}): {why}");
     }

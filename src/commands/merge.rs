@@ -4,7 +4,7 @@ use super::output::print;
 use crate::analysis::merge::merge;
 use crate::config::compare::MergeConfig;
 use crate::error::Failing;
-use crate::export::{exporter, Subject};
+use crate::export::exporter::{exporter, Subject};
 use crate::results;
 
 /// Merges the runs `config` names.

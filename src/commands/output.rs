@@ -8,7 +8,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use crate::config::outputs::{is_stdout, Export, Exports};
-use crate::export::{exporter, Document, Format, Style, Subject};
+use crate::export::exporter::{exporter, Format, Subject};
+use crate::export::text::document::{Document, Style};
 use crate::process::interrupt;
 
 /// Writes a whole report to stdout.
@@ -115,13 +116,13 @@ impl SavedFiles {
 }
 
 /// The exporter an export file is written with.
-fn exporter_of(export: Export) -> &'static dyn crate::export::Exporter {
+fn exporter_of(export: Export) -> &'static dyn crate::export::exporter::Exporter {
     match export {
         Export::Csv => exporter(Format::Csv),
         Export::Json => exporter(Format::Json),
         Export::Markdown => exporter(Format::Markdown),
-        Export::GithubBenchmark => &crate::export::seam::GithubBenchmark,
-        Export::Bencher => &crate::export::seam::Bencher,
+        Export::GithubBenchmark => &crate::export::exporter::GithubBenchmark,
+        Export::Bencher => &crate::export::exporter::Bencher,
     }
 }
 
@@ -211,7 +212,8 @@ impl Outputs {
         if self.payloads_printed > 0 {
             self.out.write(b"\n")?;
         }
-        self.out.write(&crate::export::render(&table(), style))?;
+        self.out
+            .write(&crate::export::text::draw::render(&table(), style))?;
         self.payloads_printed += 1;
         Ok(())
     }

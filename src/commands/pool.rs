@@ -5,7 +5,7 @@ use super::measure::outcome;
 use super::output::{print, SavedFiles, Stdout};
 use crate::config::compare::PoolConfig;
 use crate::error::Failing;
-use crate::export::{exporter, Subject};
+use crate::export::exporter::{exporter, Subject};
 use crate::results::{self, codec::RunReport};
 
 /// Pools the runs `config` names, prints the pooled run and saves it.

@@ -3,7 +3,7 @@
 use super::output::{print, SavedFiles, Stdout};
 use crate::config::probe::ProbeConfig;
 use crate::error::{Error, Failing};
-use crate::export::{exporter, Subject};
+use crate::export::exporter::{exporter, Subject};
 use crate::http::probing::Probing;
 use crate::process::interrupt;
 use crate::results::codec::SCHEMA_VERSION;

@@ -8,7 +8,8 @@ use super::measure::{empty_report, measure_all, outcome, prepare, Sinks};
 use super::output::{Outputs, SavedFiles};
 use crate::config::RunConfig;
 use crate::error::Failing;
-use crate::export::{self, Subject};
+use crate::export;
+use crate::export::exporter::Subject;
 use crate::results::codec::{PayloadResult, RunReport};
 
 /// Runs `config`.
@@ -18,14 +19,14 @@ pub(super) fn run(mut config: RunConfig) -> crate::error::Result {
     // file already there stays as it was until the first result replaces it.
     let files = SavedFiles(config.exports.clone());
     let report = empty_report(&config.measure, pin);
-    let outputs = Outputs::start(files, config.format, &export::csv::header()).failing()?;
+    let outputs = Outputs::start(files, config.format, &export::run::csv::header()).failing()?;
     let outputs = RefCell::new(outputs);
     let mut on_cell = |report: &RunReport, so_far: &PayloadResult, new: usize| -> Result<()> {
         let subject = Subject::Run {
             report,
             current: Some(so_far),
         };
-        let row = || export::csv::row(so_far, &so_far.cells[new]);
+        let row = || export::run::csv::row(so_far, &so_far.cells[new]);
         outputs.borrow_mut().result(&subject, row)
     };
     let mut on_payload = |report: &RunReport, _last: bool| -> Result<()> {
@@ -34,7 +35,7 @@ pub(super) fn run(mut config: RunConfig) -> crate::error::Result {
             current: None,
         };
         let finished = report.payloads.last().expect("a payload just finished");
-        let table = || export::matrix::document(finished);
+        let table = || export::run::matrix::document(finished);
         outputs.borrow_mut().payload(&whole, table)
     };
     let sinks = Sinks {

@@ -7,7 +7,7 @@ use super::progress::Progress;
 use crate::analysis::recommend::Answer;
 use crate::config::analysis::RunSource;
 use crate::config::MeasureConfig;
-use crate::export::Subject;
+use crate::export::exporter::Subject;
 use crate::process::interrupt;
 use crate::results::{self, LoadedRun};
 

@@ -9,7 +9,7 @@ use super::outputs::{self, Exports, Input};
 use super::payload_sources;
 use crate::analysis::recommend::{AdviceOptions, Link};
 use crate::cli::{MeasureArgs, RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs};
-use crate::export::Format;
+use crate::export::exporter::Format;
 use crate::payload::{PayloadSource, RngKind};
 use crate::vocab::CodecKind;
 

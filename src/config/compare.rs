@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use super::outputs::{Exports, Input};
 use crate::analysis::compare::{parse_reference, CompareOptions, SpeedBasis};
 use crate::cli::{CompareArgs, MergeArgs, PoolArgs};
-use crate::export::Format;
+use crate::export::exporter::Format;
 use crate::vocab::CodecKind;
 
 /// Settings of `codecbench compare`.

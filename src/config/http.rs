@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 
 use super::payload_sources;
 use crate::cli::{DictionaryArgs, HttpArgs};
-use crate::export::Format;
+use crate::export::exporter::Format;
 use crate::http::dictionary::Source;
 use crate::http::Load;
 use crate::payload::{PayloadSource, RngKind};

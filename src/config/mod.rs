@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 
 use crate::cli::{Metric, PayloadsArgs, RunArgs};
-use crate::export::Format;
+use crate::export::exporter::Format;
 use crate::payload::{PayloadSource, RngKind};
 
 pub(crate) use measure::{InstructionPlan, MeasureConfig};

@@ -5,7 +5,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 
 use crate::cli::ProbeArgs;
-use crate::export::Format;
+use crate::export::exporter::Format;
 use crate::http::probe::{target, ProbeLoad, Target};
 use crate::vocab::Server;
 

@@ -1,6 +1,6 @@
 //! Rendering `http`: one row per encoding, as a table, Markdown, CSV or JSON.
 
-use super::document::{Document, Table};
+use super::text::document::{Document, Table};
 use crate::format::{significant, thousands};
 use crate::results::http::{
     load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings,
@@ -110,7 +110,7 @@ pub(crate) const COLUMNS: [&str; 16] = [
 
 /// The CSV header line.
 pub(crate) fn csv_header() -> Vec<u8> {
-    super::csv::write_records([COLUMNS.map(String::from)])
+    super::run::csv::write_records([COLUMNS.map(String::from)])
 }
 
 /// One encoding's CSV row, header excluded, so rows can follow as encodings finish.
@@ -120,9 +120,9 @@ pub(crate) fn csv_row(
     r: &EncodingResult,
 ) -> Vec<u8> {
     let optional = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
-    let figure = |v: f64| super::csv_figure(Some(v));
+    let figure = |v: f64| super::run::csv::csv_figure(Some(v));
     let bytes = |v: f64| format!("{v:.0}");
-    super::csv::write_records([[
+    super::run::csv::write_records([[
         payload.payload.clone(),
         payload.input_bytes.to_string(),
         r.encoding.clone(),
@@ -135,8 +135,8 @@ pub(crate) fn csv_row(
         figure(r.p99_ms),
         bytes(r.wire_bytes),
         bytes(r.body_bytes),
-        super::csv_ratio(Some(ratio(payload, r))),
-        super::csv_figure(r.server_cpu_ms),
+        super::run::csv::csv_ratio(Some(ratio(payload, r))),
+        super::run::csv::csv_figure(r.server_cpu_ms),
         r.errors.to_string(),
         payload.interrupted.to_string(),
     ]])
@@ -242,7 +242,7 @@ mod tests {
     #[test]
     fn table_snapshot() {
         let report = fixtures::report();
-        let text = super::super::table::render(&document(&report.payloads[0], &report.load));
+        let text = super::super::text::table::render(&document(&report.payloads[0], &report.load));
         insta::assert_snapshot!(text);
     }
 
@@ -261,7 +261,8 @@ mod tests {
     #[test]
     fn markdown_snapshot() {
         let report = fixtures::report();
-        let text = super::super::markdown::render(&document(&report.payloads[0], &report.load));
+        let text =
+            super::super::text::markdown::render(&document(&report.payloads[0], &report.load));
         insta::assert_snapshot!(text);
     }
 

@@ -1,7 +1,7 @@
 //! Rendering `probe`: a table per URL, CSV with a row per Accept-Encoding, and JSON.
 
-use super::document::{Document, Table};
-use super::{csv::write_records, csv_figure};
+use super::run::csv::{csv_figure, write_records};
+use super::text::document::{Document, Table};
 use crate::format::{significant, thousands};
 use crate::results::probe::{ProbeReport, ProbeRow, UrlResult};
 
@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn table_snapshot() {
         let report = fixtures::report();
-        let text = super::super::table::render(&document(&report.urls[0], &report));
+        let text = super::super::text::table::render(&document(&report.urls[0], &report));
         insta::assert_snapshot!(text);
     }
 

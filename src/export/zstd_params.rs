@@ -1,7 +1,7 @@
 //! Rendering `zstd-params`: one table per source size, each value the article lists
 //! beside what libzstd selects, marked where they differ.
 
-use super::document::{Document, Table};
+use super::text::document::{Document, Table};
 use crate::analysis::zstd_params::{article_row, LevelParams};
 use crate::format::thousands;
 
@@ -96,6 +96,6 @@ mod tests {
                 levels: [-5, 1, 3, 19].map(|l| selected(l, None)).to_vec(),
             },
         ];
-        insta::assert_snapshot!(super::super::table::render(&document(&tables)));
+        insta::assert_snapshot!(super::super::text::table::render(&document(&tables)));
     }
 }

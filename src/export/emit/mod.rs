@@ -159,5 +159,5 @@ fn line(answer: &Answer, scenario: Scenario) -> &AnswerLine {
 
 /// The answer's headline for `scenario`, as a comment after `marker`.
 fn comment(marker: &str, line: &AnswerLine) -> String {
-    format!("{marker} {}\n", super::answer::headline(line))
+    format!("{marker} {}\n", super::recommend::answer::headline(line))
 }

@@ -154,7 +154,7 @@ fn series_name(cell: &RunCell) -> String {
     format!(
         "{} ({})",
         cell.key.id.codec,
-        super::library_text(&cell.key.id)
+        super::labels::library_text(&cell.key.id)
     )
 }
 

@@ -1,0 +1,237 @@
+//! The one seam between results and bytes. A command hands what it has to write over as
+//! a [`Subject`]; the [`Exporter`] of the format asked for turns it into bytes. Each
+//! format is implemented once, here, for every kind of result, so a new format (or a
+//! new kind of result) lands in one place.
+
+use anyhow::{bail, Result};
+
+use super::text::document::{Document, Style};
+use super::{compare, merge, recommend, zstd_params};
+use crate::analysis::compare::Comparison;
+use crate::analysis::merge::Merged;
+use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
+use crate::results::codec::{PayloadResult, RunReport};
+use crate::results::http::{HttpPayloadResult, HttpReport};
+
+/// How a command prints its results on stdout: every command takes the formats that
+/// can hold its results (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Terminal tables, one per payload where there are several.
+    Table,
+    /// CSV, one row per measured result (cell, encoding or merged setting).
+    Csv,
+    /// One JSON document with everything, every sample included.
+    Json,
+    /// GitHub-flavoured Markdown tables, e.g. for a CI job summary.
+    Markdown,
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use clap::ValueEnum as _;
+        let value = self.to_possible_value().expect("no format is skipped");
+        f.write_str(value.get_name())
+    }
+}
+
+/// Something a command writes.
+pub(crate) enum Subject<'a> {
+    /// A `run`, with the payload being measured, if any.
+    Run {
+        /// The finished payloads.
+        report: &'a RunReport,
+        /// The payload in progress.
+        current: Option<&'a PayloadResult>,
+    },
+    /// An `http` run, with the payload being measured, if any.
+    Http {
+        /// The finished payloads.
+        report: &'a HttpReport,
+        /// The payload in progress.
+        current: Option<&'a HttpPayloadResult>,
+    },
+    /// A candidate judged against a baseline.
+    Comparison(&'a Comparison),
+    /// Runs side by side.
+    Merged(&'a Merged),
+    /// `recommend`'s answers and its advice per payload.
+    Advice {
+        /// The answers, first.
+        answers: &'a [Answer],
+        /// The advice per payload.
+        advice: &'a [PayloadAdvice],
+        /// The budgets and link they were judged at.
+        options: &'a AdviceOptions,
+    },
+    /// `zstd-params`' tables.
+    ZstdParams(&'a [super::zstd_params::ParamsTable]),
+    /// A live server probed.
+    Probe(&'a crate::results::probe::ProbeReport),
+}
+
+/// Turns any [`Subject`] into this format's bytes.
+pub(crate) trait Exporter {
+    /// `subject` in this format; an error where the format cannot hold it (the config
+    /// refuses those combinations first, so this is the last line).
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>>;
+}
+
+/// CSV: a row per measured result.
+pub(crate) struct Csv;
+
+/// JSON: everything, every sample included.
+pub(crate) struct Json;
+
+/// Terminal tables or Markdown, through the shared [`Document`].
+pub(crate) struct Text(pub Style);
+
+/// The exporter of `format`.
+pub(crate) fn exporter(format: Format) -> &'static dyn Exporter {
+    match format {
+        Format::Csv => &Csv,
+        Format::Json => &Json,
+        Format::Table => &Text(Style::Terminal),
+        Format::Markdown => &Text(Style::Markdown),
+    }
+}
+
+/// github-action-benchmark's custom JSON, for `run` results.
+pub(crate) struct GithubBenchmark;
+/// Bencher Metric Format, for `run` results.
+pub(crate) struct Bencher;
+
+impl Exporter for GithubBenchmark {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        match subject {
+            Subject::Run { report, current } => Ok(
+                super::run::dashboards::render_github_benchmark(report, *current),
+            ),
+            _ => bail!("--export-github-benchmark takes `run` results"),
+        }
+    }
+}
+
+impl Exporter for Bencher {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        match subject {
+            Subject::Run { report, current } => {
+                Ok(super::run::dashboards::render_bencher(report, *current))
+            }
+            _ => bail!("--export-bencher takes `run` results"),
+        }
+    }
+}
+
+impl Exporter for Csv {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        Ok(match subject {
+            Subject::Run { report, current } => super::run::csv::render_with(report, *current),
+            Subject::Http { report, current } => super::http::render_csv(report, *current),
+            // One CSV has one set of columns: codec runs and `http` runs each have theirs.
+            Subject::Merged(m) => {
+                let kinds = [
+                    !m.rows.is_empty(),
+                    !m.http_rows.is_empty(),
+                    !m.probe_rows.is_empty(),
+                ];
+                match kinds {
+                    [_, false, false] => merge::table::render_csv(m),
+                    [false, true, false] => merge::table::render_http_csv(m),
+                    [false, false, true] => super::merge::probe::render_csv(m),
+                    _ => bail!(
+                        "merge --format csv takes runs of one kind: these mix `run`, `http` and `probe` results; merge each kind separately"
+                    ),
+                }
+            }
+            Subject::Probe(report) => super::probe::render_csv(report),
+            _ => bail!("this result has no CSV form"),
+        })
+    }
+}
+
+impl Exporter for Json {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        Ok(match subject {
+            Subject::Run { report, current } => super::run::json::render_with(report, *current),
+            Subject::Http { report, current } => super::http::render_json(report, *current),
+            Subject::Comparison(c) => compare::table::render_json(c),
+            Subject::Advice {
+                answers, advice, ..
+            } => recommend::report::render_json(answers, advice),
+            Subject::Probe(report) => super::probe::render_json(report),
+            _ => bail!("this result has no JSON form"),
+        })
+    }
+}
+
+impl Exporter for Text {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        Ok(super::text::draw::render_each(documents(subject), self.0))
+    }
+}
+
+/// The documents the text formats draw for `subject`, one per payload where it has
+/// several.
+pub(crate) fn documents(subject: &Subject) -> Vec<Document> {
+    match subject {
+        Subject::Run { report, current } => report
+            .payloads
+            .iter()
+            .chain(*current)
+            .map(super::run::matrix::document)
+            .collect(),
+        Subject::Http { report, current } => report
+            .payloads
+            .iter()
+            .chain(*current)
+            .map(|p| super::http::document(p, &report.load))
+            .collect(),
+        Subject::Comparison(c) => vec![compare::table::document(c)],
+        Subject::Merged(m) => vec![merge::table::document(m)],
+        Subject::Advice {
+            answers,
+            advice,
+            options,
+        } => vec![recommend::report::document(answers, advice, options)],
+        Subject::ZstdParams(tables) => vec![zstd_params::document(tables)],
+        Subject::Probe(report) => report
+            .urls
+            .iter()
+            .map(|url| super::probe::document(url, report))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_writes_a_run_as_its_own_renderer_does() {
+        let report = super::super::fixtures::report();
+        let run = Subject::Run {
+            report: &report,
+            current: None,
+        };
+        assert_eq!(
+            exporter(Format::Csv).export(&run).unwrap(),
+            super::super::run::csv::render(&report)
+        );
+        assert_eq!(
+            exporter(Format::Json).export(&run).unwrap(),
+            super::super::run::json::render(&report)
+        );
+        let markdown = exporter(Format::Markdown).export(&run).unwrap();
+        assert!(String::from_utf8(markdown).unwrap().contains("| "));
+    }
+
+    #[test]
+    fn a_format_that_cannot_hold_a_result_says_so() {
+        let tables = [];
+        let err = exporter(Format::Csv)
+            .export(&Subject::ZstdParams(&tables))
+            .unwrap_err();
+        assert!(err.to_string().contains("no CSV form"), "{err}");
+    }
+}

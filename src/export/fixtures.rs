@@ -1,0 +1,106 @@
+//! A fixed, hand-made report for the reporters' snapshot tests.
+
+use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
+use crate::results::environment::{Environment, Pin};
+use crate::stats::Summary;
+
+fn cell(
+    codec: &str,
+    level: i32,
+    dotnet: Option<&str>,
+    bytes: u64,
+    c: &[f64],
+    d: &[f64],
+) -> CellResult {
+    let codec = codec.parse().expect("a codec name");
+    CellResult {
+        id: crate::vocab::CellId::reference(codec, level),
+        version: "1.0".into(),
+        dotnet_level: dotnet.map(Into::into),
+        compressed_bytes: bytes,
+        encoder_bytes: Some(bytes * 10),
+        compress: Summary::from_seconds(c.to_vec()),
+        decompress: Summary::from_seconds(d.to_vec()),
+        compress_instructions: None,
+        decompress_instructions: None,
+        precision_met: None,
+        status: crate::results::codec::Status::Ok,
+        failure: None,
+    }
+}
+
+/// Two zstd cells, one brotli, one failed gzip cell.
+pub(crate) fn report() -> RunReport {
+    let mut failed = cell("gzip", 1, Some("Fastest"), 69_832, &[], &[]);
+    failed
+        .fail("round trip mismatch: decompressed 5 bytes differ from the 298727-byte input".into());
+    RunReport {
+        schema_version: SCHEMA_VERSION,
+        environment: Environment {
+            codecbench_version: "0.0.0-test".into(),
+            git_commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            timestamp: "2026-11-30T10:00:00Z".into(),
+            cpu: Some("Test CPU @ 1 GHz".into()),
+            logical_cores: 2,
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            rustc: Some("rustc 1.95.0".into()),
+            pin: Some(Pin {
+                cpu: 1,
+                pinned: true,
+            }),
+            codecs: [
+                ("zstd-lib", "zstd-lib 1.0"),
+                ("brotli-lib", "brotli-lib 1.0"),
+                ("gzip-lib", "gzip-lib 1.0"),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        },
+        seed: 42,
+        rng: "dotnet".into(),
+        instructions: None,
+        payloads: vec![PayloadResult {
+            payload: "small".into(),
+            input_bytes: 298_727,
+            sha256: Some("9729ade45b4123a360f345e1d0ba07aac996416fc75817c524070de5d648d578".into()),
+            warmup: 3,
+            iterations: Some(3),
+            min_time_s: None,
+            rounds: 3,
+            processes: 1,
+            precision: None,
+            interrupted: false,
+            content_type: None,
+            cut_from: None,
+            cells: vec![
+                cell(
+                    "zstd",
+                    1,
+                    Some("Fastest"),
+                    41_132,
+                    &[0.0005, 0.0004, 0.0006],
+                    &[0.0001, 0.0002, 0.00015],
+                ),
+                cell(
+                    "zstd",
+                    3,
+                    Some("Optimal"),
+                    43_644,
+                    &[0.001, 0.0009, 0.0011],
+                    &[0.0002, 0.0002, 0.0002],
+                ),
+                cell(
+                    "brotli",
+                    11,
+                    Some("SmallestSize"),
+                    34_020,
+                    &[0.27, 0.28, 0.26],
+                    &[0.0006, 0.0007, 0.0008],
+                ),
+                failed,
+            ],
+        }],
+    }
+}

@@ -1,0 +1,301 @@
+//! Rendering merged runs: one row per setting, columns per run.
+
+use crate::analysis::merge::Merged;
+use crate::export::merge::parts::{long_csv, ratio_text, Speeds};
+use crate::export::text::document::{Document, Table};
+use crate::format::significant;
+
+/// One codec table: a row per setting, one `compress / decompress` column per run, so
+/// that two runs fit 100 columns.
+fn codec_table(merged: &Merged, speeds: Speeds) -> Table {
+    let mut header: Vec<String> = ["payload", "setting", "ratio"].map(String::from).to_vec();
+    header.extend(merged.labels.iter().cloned());
+    let mut numeric = vec![false, false, true];
+    numeric.extend(merged.labels.iter().map(|_| true));
+    let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or("-".to_string());
+    let rows = merged
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![
+                row.payload.clone(),
+                row.id.to_string(),
+                ratio_text(row.ratio, row.sizes_agree),
+            ];
+            cells.extend(row.runs.iter().map(|run| match (run, speeds) {
+                (None, _) => String::new(),
+                (Some(s), Speeds::Raw) => {
+                    format!(
+                        "{} / {}",
+                        number(s.compress_mb_s),
+                        number(s.decompress_mb_s)
+                    )
+                }
+                (Some(s), Speeds::Normalized) => format!(
+                    "{} / {}",
+                    number(s.compress_normalized),
+                    number(s.decompress_normalized)
+                ),
+            }));
+            cells
+        })
+        .collect();
+    Table::new(&header, &numeric, rows)
+}
+
+/// One `http` table: a row per encoding and load, one column per run holding
+/// `p50 ms / req/s`, or the speed ÷ the reference encoding.
+fn http_table(merged: &Merged, speeds: Speeds) -> Table {
+    let mut header: Vec<String> = ["payload", "encoding", "load", "ratio"]
+        .map(String::from)
+        .to_vec();
+    header.extend(merged.labels.iter().cloned());
+    let mut numeric = vec![false, false, false, true];
+    numeric.extend(merged.labels.iter().map(|_| true));
+    let rows = merged
+        .http_rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![
+                row.payload.clone(),
+                row.encoding.label(),
+                row.load.clone(),
+                ratio_text(row.ratio, row.sizes_agree),
+            ];
+            cells.extend(row.runs.iter().map(|run| {
+                match (run, speeds) {
+                    (None, _) => String::new(),
+                    (Some(f), Speeds::Raw) => format!(
+                        "{} / {}",
+                        significant(f.p50_ms, 3),
+                        significant(f.requests_per_s, 3)
+                    ),
+                    (Some(f), Speeds::Normalized) => f
+                        .speed_normalized
+                        .map(|v| significant(v, 3))
+                        .unwrap_or("-".to_string()),
+                }
+            }));
+            cells
+        })
+        .collect();
+    Table::new(&header, &numeric, rows)
+}
+
+/// Draws one kind of table (codec or `http`) of a merge.
+type TableOf = fn(&Merged, Speeds) -> Table;
+
+/// The codec tables if there are codec rows (or nothing at all), then the `http` tables
+/// if there are `http` rows, then the probe tables, then each run's machine. Each kind has a raw table and a
+/// normalised one.
+pub(crate) fn document(merged: &Merged) -> Document {
+    let mut document = Document::new();
+    let reference = &merged.reference;
+    let mut kinds: Vec<([String; 2], TableOf)> = Vec::new();
+    if !merged.rows.is_empty() || (merged.http_rows.is_empty() && merged.probe_rows.is_empty()) {
+        let titles = [
+            "Compress / decompress MB/s, per run:".to_string(),
+            format!("Compress / decompress speed ÷ {reference} of each run (above 1: faster):"),
+        ];
+        kinds.push((titles, codec_table));
+    }
+    if !merged.http_rows.is_empty() {
+        let titles = [
+            "HTTP: p50 ms / requests per second, per run:".to_string(),
+            format!("HTTP: {reference} p50 ÷ this p50, in each run and load (above 1: faster):"),
+        ];
+        kinds.push((titles, http_table));
+    }
+    if !merged.probe_rows.is_empty() {
+        let titles = [
+            "Probe: what the server sent, body bytes / p50 ms to the last byte, per probe:"
+                .to_string(),
+            "Probe: the identity request's p50 ÷ this p50, per URL and probe (above 1: faster):"
+                .to_string(),
+        ];
+        kinds.push((titles, crate::export::merge::probe::table));
+    }
+    for ([raw, normalized], table) in kinds {
+        if !document.blocks.is_empty() {
+            document.gap();
+        }
+        document.title(raw).table(table(merged, Speeds::Raw)).gap();
+        document
+            .title(normalized)
+            .table(table(merged, Speeds::Normalized));
+    }
+    let mut notes = machine_lines(merged);
+    notes.extend(crate::export::merge::probe::notes(merged));
+    document.notes(notes);
+    document
+}
+
+/// Each run's label and machine, one line each.
+fn machine_lines(merged: &Merged) -> Vec<String> {
+    merged
+        .labels
+        .iter()
+        .zip(&merged.machines)
+        .map(|(label, machine)| {
+            format!(
+                "{label}: {}",
+                machine.as_deref().unwrap_or("machine unknown (CSV)")
+            )
+        })
+        .collect()
+}
+
+use crate::export::run::csv::{csv_figure, csv_ratio};
+
+/// The merged `http` runs as long-format CSV: one row per encoding and run.
+pub(crate) fn render_http_csv(merged: &Merged) -> Vec<u8> {
+    long_csv(
+        merged,
+        &[
+            "payload",
+            "http_encoding",
+            "http_load",
+            "http_ratio",
+            "run",
+            "machine",
+            "http_p50_ms",
+            "http_requests_per_s",
+            "http_wire_bytes",
+            "http_speed_normalized",
+        ],
+        &merged.http_rows,
+        |row| {
+            vec![
+                row.payload.clone(),
+                row.encoding.label(),
+                row.load.clone(),
+                csv_ratio(Some(row.ratio)),
+            ]
+        },
+        |row| &row.runs,
+        |f| {
+            vec![
+                csv_figure(Some(f.p50_ms)),
+                csv_figure(Some(f.requests_per_s)),
+                format!("{:.0}", f.wire_bytes),
+                csv_figure(f.speed_normalized),
+            ]
+        },
+    )
+}
+
+/// The merged runs as long-format CSV: one row per setting and run.
+pub(crate) fn render_csv(merged: &Merged) -> Vec<u8> {
+    long_csv(
+        merged,
+        &[
+            "payload",
+            "codec",
+            "library",
+            "level",
+            "ratio",
+            "run",
+            "machine",
+            "compress_mb_s",
+            "decompress_mb_s",
+            "compress_normalized",
+            "decompress_normalized",
+        ],
+        &merged.rows,
+        |row| {
+            vec![
+                row.payload.clone(),
+                row.id.codec.to_string(),
+                crate::export::labels::library_text(&row.id),
+                row.id.level.to_string(),
+                csv_ratio(Some(row.ratio)),
+            ]
+        },
+        |row| &row.runs,
+        |s| {
+            vec![
+                csv_figure(s.compress_mb_s),
+                csv_figure(s.decompress_mb_s),
+                csv_figure(s.compress_normalized),
+                csv_figure(s.decompress_normalized),
+            ]
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::merge::merge;
+    use crate::results::{CellKey, LoadedRun, RunCell, Timing};
+
+    fn run(label: &str, machine: Option<&str>, scale: f64) -> LoadedRun {
+        let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
+            RunCell::for_test(
+                CellKey::new("small", codec, level),
+                298_727,
+                bytes,
+                Timing::of(median * scale, vec![]),
+                Timing::of(median * scale / 4.0, vec![]),
+            )
+        };
+        LoadedRun {
+            label: label.into(),
+            machine: machine.map(String::from),
+            measured_on: None,
+            results: crate::results::Results::Codec(vec![
+                cell("zstd", 1, 41_132, 0.0005),
+                cell("brotli", 1, 44_606, 0.0006),
+            ]),
+        }
+    }
+
+    fn merged() -> Merged {
+        merge(
+            &[
+                run("epyc", Some("AMD EPYC, 2 cores, linux x86_64"), 1.0),
+                run("laptop", None, 0.5),
+            ],
+            crate::vocab::CodecKind::Zstd,
+            1,
+        )
+    }
+
+    #[test]
+    fn merged_table_snapshot() {
+        insta::assert_snapshot!(crate::export::text::table::render(&document(&merged())));
+    }
+
+    #[test]
+    fn merged_markdown_snapshot() {
+        insta::assert_snapshot!(crate::export::text::markdown::render(&document(&merged())));
+    }
+
+    fn merged_http() -> Merged {
+        let report = crate::export::http::fixtures::report();
+        let json = crate::export::http::render_json(&report, None);
+        let csv = crate::export::http::render_csv(&report, None);
+        let runs = [
+            crate::results::read::parse(&json, "epyc.json", "epyc.json").unwrap(),
+            crate::results::read::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
+        ];
+        merge(&runs, crate::vocab::CodecKind::Zstd, 1)
+    }
+
+    #[test]
+    fn merged_http_table_snapshot() {
+        insta::assert_snapshot!(crate::export::text::table::render(
+            &document(&merged_http())
+        ));
+    }
+
+    #[test]
+    fn merged_http_csv_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_http_csv(&merged_http())).unwrap());
+    }
+
+    #[test]
+    fn merged_csv_snapshot() {
+        insta::assert_snapshot!(String::from_utf8(render_csv(&merged())).unwrap());
+    }
+}

@@ -1,0 +1,251 @@
+//! The one-answer block `recommend` opens with: per scenario, the settings to deploy in
+//! the order to prefer them, the minimum body size, and one line on why.
+
+use crate::analysis::recommend::placed::PlacedBy;
+use crate::analysis::recommend::{
+    AdviceOptions, Answer, AnswerLine, EncodingAnswer, Evidence, Scenario,
+};
+use crate::export::text::document::Document;
+use crate::format::{list, ms, significant, thousands};
+use crate::vocab::{CellId, CodecKind, Library, Variant};
+
+fn bodies(n: usize) -> String {
+    match n {
+        1 => "1 body".to_string(),
+        n => format!("{n} bodies"),
+    }
+}
+
+/// `zstd 1`, `br 11`, with the library or variant only when it is not what a server
+/// runs by default.
+pub(crate) fn deployable(id: &CellId) -> String {
+    let mut name = format!("{} {}", id.codec.content_coding(), id.level);
+    if id.library == Library::BrotliRs {
+        name.push_str(" (brotli-rs)");
+    }
+    match id.variant {
+        Variant::Reused => name.push_str(" (pooled encoder)"),
+        Variant::OneShot
+        | Variant::Flushed { .. }
+        | Variant::Nginx
+        | Variant::TowerHttp
+        | Variant::Aspnetcore { .. } => name.push_str(&format!(" ({})", id.variant)),
+        Variant::Fresh | Variant::Dictionary { .. } => {}
+    }
+    name
+}
+
+/// e.g. `dynamic responses: zstd 1; fall back to br 4, then gzip 6; don't compress
+/// bodies under 640 bytes`.
+pub(crate) fn headline(line: &AnswerLine) -> String {
+    let Some((first, rest)) = line.encodings.split_first() else {
+        return format!("{}: don't compress", line.scenario.short());
+    };
+    let marked = |e: &EncodingAnswer| {
+        let name = deployable(&e.id);
+        if e.within_budget {
+            name
+        } else {
+            format!("{name} (over budget)")
+        }
+    };
+    let mut text = format!("{}: {}", line.scenario.short(), marked(first));
+    let fallbacks: Vec<String> = rest.iter().map(marked).collect();
+    if !fallbacks.is_empty() {
+        text += &format!("; fall back to {}", fallbacks.join(", then "));
+    }
+    text += &format!(
+        "; don't compress bodies under {} bytes",
+        thousands(first.min_body.bytes)
+    );
+    if let Evidence::AtMost { .. } = first.min_body.evidence {
+        text += " (estimated)";
+    }
+    text
+}
+
+/// What the measured sizes say about the minimum.
+fn evidence(first: &EncodingAnswer) -> String {
+    let name = deployable(&first.id);
+    let mut text = match first.min_body.evidence {
+        Evidence::Between {
+            identity_wins,
+            compression_wins,
+        } => {
+            let mut text = format!(
+                "sending it as is won at {} bytes and {name} at {}, the next size measured",
+                thousands(identity_wins),
+                thousands(compression_wins)
+            );
+            if compression_wins > 4 * identity_wins {
+                text += "; that is a wide bracket: measure sizes between them \
+                         (e.g. --records 1,3,10,30,100) to narrow it";
+            }
+            text
+        }
+        Evidence::AtMost { smallest } => format!(
+            "{name} won at every size measured, down to {} bytes, so the sizes do not \
+             bracket the minimum: {} bytes is the wire model's estimate from that size, which \
+             errs large; measure smaller bodies (--records) to place it",
+            thousands(smallest),
+            thousands(first.min_body.bytes)
+        ),
+    };
+    if first.min_body.wins_below > 0 {
+        text += &format!(
+            " (it also won on {} below it, so the figure is rough)",
+            bodies(first.min_body.wins_below).replace("bod", "smaller bod")
+        );
+    }
+    text
+}
+
+/// One sentence on why, with the figures behind it.
+pub(crate) fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String {
+    let budget = line.scenario.budget_s(options);
+    let per = if bodies == 1 {
+        "per response".to_string()
+    } else {
+        format!("per response on average over {bodies} bodies")
+    };
+    let Some(first) = line.encodings.first() else {
+        let within = budget.map_or(String::new(), |b| format!(" within {}", ms(b)));
+        return format!(
+            "no setting{within} beats sending the bodies as they are, {} {per}",
+            ms(line.identity_s)
+        );
+    };
+    let fits = |verb: &str| {
+        let slowest = match first.slowest_compress_s > first.compress_s * 1.5 {
+            true => format!(", {} the largest", ms(first.slowest_compress_s)),
+            false => String::new(),
+        };
+        let judged = if first.within_budget {
+            "within"
+        } else {
+            "over"
+        };
+        format!(
+            "{} to {verb}{slowest}, {judged} {}",
+            ms(first.compress_s),
+            ms(budget.unwrap_or(0.0))
+        )
+    };
+    let compression = match line.scenario {
+        Scenario::Dynamic => fits("compress a body"),
+        Scenario::Cached => fits("compress it once"),
+        Scenario::Static => format!("{} to compress it at build time", ms(first.compress_s)),
+    };
+    let mut text = format!(
+        "{} {per} against {} uncompressed ({:.2}x, {compression}); {}",
+        ms(first.mean_s),
+        ms(line.identity_s),
+        first.ratio,
+        evidence(first)
+    );
+    if !line.over_budget.is_empty() {
+        let codings: Vec<&str> = line
+            .over_budget
+            .iter()
+            .map(|c| c.content_coding())
+            .collect();
+        text += &format!(
+            "; no {} setting compresses every body within {}: the fastest is kept for the \
+             clients that accept nothing better",
+            codings.join(" or "),
+            ms(budget.unwrap_or(0.0))
+        );
+    }
+    text
+}
+
+/// Which clients ask for `codec`, as browsers and HTTP libraries stood at the end of
+/// 2026.
+pub(crate) fn reach(codec: CodecKind) -> &'static str {
+    match codec {
+        CodecKind::Zstd => {
+            "zstd reaches Chrome and Edge 123+, Firefox 126+ and Safari 26+, over HTTPS only, and few API clients"
+        }
+        CodecKind::Brotli => {
+            "br reaches every current browser over HTTPS (Chrome offers it over plain HTTP only to localhost) and some API clients"
+        }
+        CodecKind::Gzip => "gzip reaches every browser and nearly every HTTP client library",
+    }
+}
+
+/// What the answer is for: the bodies and the link.
+fn scope(answer: &Answer, options: &AdviceOptions) -> String {
+    let sizes = if answer.smallest_bytes == answer.largest_bytes {
+        format!("{} bytes", thousands(answer.smallest_bytes))
+    } else {
+        format!(
+            "{} to {} bytes",
+            thousands(answer.smallest_bytes),
+            thousands(answer.largest_bytes)
+        )
+    };
+    let share = if answer.share < 1.0 {
+        format!(", {:.0}% of the responses", answer.share * 100.0)
+    } else {
+        String::new()
+    };
+    format!(
+        "For {} ({}, {sizes}{share}) at {} Mbit/s and {} round trip (--link, --rtt):",
+        answer.group,
+        bodies(answer.bodies),
+        significant(options.link.mbit, 3),
+        ms(options.link.rtt_s)
+    )
+}
+
+/// Which smaller bodies placed the minimum sizes, and with which settings.
+fn placed_text(placed: &PlacedBy) -> String {
+    let settings: Vec<String> = placed.settings.iter().map(deployable).collect();
+    let sizes: Vec<String> = placed.sizes.iter().map(|&s| thousands(s)).collect();
+    format!(
+        "Minimum sizes placed by measuring {} on {} cut from {}: {} bytes.",
+        list(&settings),
+        match sizes.len() {
+            1 => "1 smaller body".to_string(),
+            n => format!("{n} smaller bodies"),
+        },
+        placed.cut_from,
+        list(&sizes)
+    )
+}
+
+/// The block for each answer, under one heading.
+pub(crate) fn add(document: &mut Document, answers: &[Answer], options: &AdviceOptions) {
+    if answers.is_empty() {
+        return;
+    }
+    document.heading("What to deploy");
+    for answer in answers {
+        document.paragraph(scope(answer, options));
+        let mut lines: Vec<String> = answer
+            .lines
+            .iter()
+            .flat_map(|line| {
+                [
+                    headline(line),
+                    format!("  why: {}", why(line, answer.bodies, options)),
+                ]
+            })
+            .collect();
+        if let Some(placed) = &answer.placed_by {
+            lines.push(placed_text(placed));
+        }
+        let mut codecs: Vec<CodecKind> = answer
+            .lines
+            .iter()
+            .flat_map(|line| line.encodings.iter().map(|e| e.id.codec))
+            .collect();
+        codecs.sort();
+        codecs.dedup();
+        if !codecs.is_empty() {
+            let reached: Vec<&str> = codecs.into_iter().map(reach).collect();
+            lines.push(format!("Clients: {}.", reached.join("; ")));
+        }
+        document.prose(lines).gap();
+    }
+}

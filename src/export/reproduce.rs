@@ -1,0 +1,154 @@
+//! Rendering `reproduce`: a row per claim of the article, as a terminal table or as the
+//! Markdown of results/REPRODUCTION.md.
+
+use super::text::document::{Block, Document, Table};
+use crate::analysis::reproduce::{Claim, Measured, RatioApi, Verdict};
+use crate::format::thousands;
+
+const HEADER: [&str; 4] = ["claim", "article", "measured here", "verdict"];
+const NUMERIC: [bool; 4] = [false, false, false, false];
+
+fn rows(claims: &[Claim]) -> Vec<Vec<String>> {
+    claims
+        .iter()
+        .map(|c| {
+            vec![
+                c.claim.clone(),
+                c.article.clone(),
+                measured_text(&c.measured),
+                c.verdict.word().to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// A claim's measured figure as the table shows it.
+pub(crate) fn measured_text(measured: &Measured) -> String {
+    match measured {
+        Measured::Missing => "cell missing from the run".into(),
+        Measured::Bytes { bytes } => format!("{} B", thousands(*bytes)),
+        Measured::Growth { input, output } => format!("{input} → {output} B"),
+        Measured::Ratio { ratio, api } => {
+            let text = format!("{ratio:.2}x ({ratio:.3})");
+            match api {
+                None => text,
+                Some(RatioApi::OneShot) => format!("{text}, one-shot"),
+                Some(RatioApi::Streamed) => {
+                    format!("{text}, streamed (measure --api stream,oneshot for one-shot)")
+                }
+            }
+        }
+        Measured::CostAndSize { cpu, bytes } => {
+            format!("{cpu:.2}x the CPU, {:+.1}% bytes", (bytes - 1.0) * 100.0)
+        }
+        Measured::Ratios {
+            first_level,
+            ratios,
+        } => {
+            let last = first_level + ratios.len() as i32 - 1;
+            let text: Vec<String> = ratios.iter().map(|x| format!("{x:.2}")).collect();
+            format!("levels {first_level}-{last}: {}", text.join(", "))
+        }
+        Measured::FirstLevel { level, last_level } => match level {
+            Some(level) => format!("level {level}"),
+            None => format!("none up to {last_level}"),
+        },
+        Measured::Throughputs { zstd, brotli } => {
+            format!("{zstd:.0} vs {brotli:.0} MB/s ({:.2}x)", zstd / brotli)
+        }
+        Measured::Speedup { times } => format!("{times:.2}x"),
+        Measured::Fastest {
+            mb_s,
+            fastest_level,
+            fastest_mb_s,
+        } => format!("{mb_s:.0} MB/s (fastest: level {fastest_level}, {fastest_mb_s:.0} MB/s)"),
+        // In the unit the article uses for each: ms below a second, else s.
+        Measured::Seconds { seconds } if *seconds < 1.0 => format!("{:.0} ms", seconds * 1e3),
+        Measured::Seconds { seconds } => format!("{seconds:.2} s"),
+        Measured::Sizes { .. } => measured.sizes_text(),
+        Measured::Source { text } => text.clone(),
+    }
+}
+
+/// `12 of 24 claims hold, 3 partly, …`.
+fn tally(claims: &[Claim]) -> String {
+    let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
+    format!(
+        "{} claims: {} hold, {} partly, {} do not hold, {} changed upstream, {} not measured",
+        claims.len(),
+        count(Verdict::Holds),
+        count(Verdict::Partly),
+        count(Verdict::Fails),
+        count(Verdict::ChangedUpstream),
+        count(Verdict::Unmeasured)
+    )
+}
+
+/// The claims' table and a tally, for the terminal.
+pub(crate) fn document(claims: &[Claim]) -> Document {
+    let mut document = Document::new();
+    document
+        .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
+        .paragraph(tally(claims));
+    document
+}
+
+/// results/REPRODUCTION.md: what was run, where, and the table.
+pub(crate) fn file_document(claims: &[Claim], source: &str, machine: Option<&str>) -> Document {
+    let mut document = Document::new();
+    document
+        .push(Block::Heading {
+            level: 1,
+            text: "Reproducing the article".into(),
+        })
+        .paragraph(format!(
+            "Written by `codecbench reproduce` from {source}{}.",
+            machine
+                .map(|m| format!(", measured on {m}"))
+                .unwrap_or_default()
+        ))
+        .gap()
+        .paragraph(
+            "Sizes must match to the byte and ratios to two decimals. Speeds were measured on \
+             another machine than the article's, so only their shape is checked; the rule for \
+             each is in `src/analysis/reproduce/claims.rs`. Brotli figures are Google's C \
+             library where the run has it.",
+        )
+        .gap()
+        .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
+        .gap()
+        .paragraph(format!("{}.", tally(claims)));
+    document
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_snapshot() {
+        let claims = vec![
+            Claim {
+                claim: "small, zstd 1 (streaming)".into(),
+                article: "41,132 B".into(),
+                measured: Measured::Bytes { bytes: 41_132 },
+                verdict: Verdict::Holds,
+            },
+            Claim {
+                claim: "large: the first zstd level to beat level 1's ratio again".into(),
+                article: "level 9".into(),
+                measured: Measured::FirstLevel {
+                    level: Some(16),
+                    last_level: 19,
+                },
+                verdict: Verdict::Fails,
+            },
+        ];
+        let text = super::super::text::markdown::render(&file_document(
+            &claims,
+            "run.json",
+            Some("Test CPU"),
+        ));
+        insta::assert_snapshot!(text);
+    }
+}

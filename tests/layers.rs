@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["cli"],
     &["export"],
     &["analysis"],
+    &["live"],
     &["http"],
     &["bench"],
     &["results"],

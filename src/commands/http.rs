@@ -158,7 +158,7 @@ fn measure_payload(
         };
         outputs.result(&so_far, || export::http::csv_row(&current, &report.load, r))
     };
-    crate::http::measure(&sent, dictionary, &config.encodings, load, &mut on_result)?;
+    crate::http::measure::measure(&sent, dictionary, &config.encodings, load, &mut on_result)?;
     // As for `run`: a stop requested while the payload was measured marks it.
     current.interrupted = interrupt::requested();
     Ok(current)

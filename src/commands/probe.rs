@@ -4,7 +4,7 @@ use super::output::{print, SavedFiles, Stdout};
 use crate::config::probe::ProbeConfig;
 use crate::error::{Error, Failing};
 use crate::export::exporter::{exporter, Subject};
-use crate::http::probing::Probing;
+use crate::live::url::Probing;
 use crate::process::interrupt;
 use crate::results::codec::SCHEMA_VERSION;
 use crate::results::environment::Environment;
@@ -39,7 +39,7 @@ pub(super) fn run(config: ProbeConfig) -> crate::error::Result {
             server: config.server,
             dictionary: config.dictionary.as_deref(),
         };
-        let url = crate::http::probing::probe_url(target, probing);
+        let url = crate::live::url::probe_url(target, probing);
         report.urls.push(url);
     }
     report.interrupted = interrupt::requested();

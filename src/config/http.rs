@@ -8,7 +8,7 @@ use super::payload_sources;
 use crate::cli::{DictionaryArgs, HttpArgs};
 use crate::export::exporter::Format;
 use crate::http::dictionary::Source;
-use crate::http::Load;
+use crate::http::load::Load;
 use crate::payload::{PayloadSource, RngKind};
 use crate::vocab::Encoding;
 

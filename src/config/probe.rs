@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 
 use crate::cli::ProbeArgs;
 use crate::export::exporter::Format;
-use crate::http::probe::{target, ProbeLoad, Target};
+use crate::live::client::{target, ProbeLoad, Target};
 use crate::vocab::Server;
 
 /// The highest `--max-body`: 4 GiB, past which probe would hold the identity body,

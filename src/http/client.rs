@@ -12,8 +12,14 @@ use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 
-use super::*;
+use super::axum_server::{start_server, ServerThread};
+use super::encoding::decode;
+use super::load::{Load, Resource, MAX_DURATION, MAX_REQUESTS};
+use super::shaping::Counting;
+use crate::process::interrupt::stopped;
+use crate::results::http::EncodingResult;
 use crate::stats::percentile;
+use crate::vocab::Encoding;
 
 /// One response, as the client saw it.
 pub(super) struct Sample {

@@ -14,8 +14,9 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 
-use super::server::app;
-use super::{Dictionary, Resource};
+use super::axum_server::app;
+use super::dictionary::Dictionary;
+use super::load::Resource;
 use crate::vocab::Encoding;
 
 /// One payload to serve.
@@ -183,7 +184,7 @@ pub(crate) fn serve(router: axum::Router, listener: std::net::TcpListener) -> Re
         loop {
             let accepted = tokio::select! {
                 accepted = listener.accept() => accepted,
-                () = super::stopped() => break,
+                () = crate::process::interrupt::stopped() => break,
             };
             // A failed accept (out of descriptors, a reset) is the client's loss only.
             let Ok((stream, _)) = accepted else {

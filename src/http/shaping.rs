@@ -12,9 +12,9 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
 /// A TCP stream that counts the bytes it reads.
-pub(super) struct Counting {
-    pub(super) stream: TcpStream,
-    pub(super) read: Arc<AtomicU64>,
+pub(crate) struct Counting {
+    pub(crate) stream: TcpStream,
+    pub(crate) read: Arc<AtomicU64>,
 }
 
 impl AsyncRead for Counting {

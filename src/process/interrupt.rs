@@ -72,3 +72,13 @@ pub(crate) fn stdout_closed() {
 pub(crate) fn by_closed_stdout() -> bool {
     STDOUT_CLOSED.load(Ordering::SeqCst)
 }
+
+/// How often a request in flight looks for a stop request.
+const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Resolves once a stop (Ctrl-C, SIGTERM) is requested.
+pub(crate) async fn stopped() {
+    while !requested() {
+        tokio::time::sleep(STOP_POLL).await;
+    }
+}

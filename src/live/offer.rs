@@ -6,7 +6,7 @@
 //! fetches the dictionary once, and sends its dcz and dcb requests against it
 //! (`probing.rs`).
 
-use super::probe::Target;
+use super::client::Target;
 
 /// The first dictionary a `Link` header names with `rel="compression-dictionary"`.
 pub(super) fn linked_dictionary(link: &str) -> Option<&str> {
@@ -106,7 +106,7 @@ fn remove_dot_segments(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::probe::target;
+    use crate::live::client::target;
 
     #[test]
     fn the_compression_dictionary_link_is_found_among_others() {

@@ -8,8 +8,10 @@ use anyhow::{Context as _, Result};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
-use super::*;
-use dictionary::Coding;
+use super::dictionary::{self, Coding};
+use super::load::Resource;
+use super::shaping::Throttled;
+use crate::vocab::Encoding;
 
 /// The server's own thread: a single-threaded tokio runtime, so that its CPU time is
 /// the server's alone (the clients run on another runtime).
@@ -224,7 +226,7 @@ mod tests {
     async fn dcz_is_sent_only_against_the_dictionary_the_server_holds() {
         let dictionary = Dictionary::new(b"[{\"id\":1,\"balance\":10.5}]".repeat(20));
         let resource = Resource {
-            body: Arc::new(b"[{\"id\":1,\"balance\":11.6}]".repeat(20)),
+            body: std::sync::Arc::new(b"[{\"id\":1,\"balance\":11.6}]".repeat(20)),
             dictionary: Some(dictionary.clone()),
         };
         let named = dictionary.available_dictionary();

@@ -18,7 +18,7 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
-use super::shaping::Counting;
+use crate::http::shaping::Counting;
 
 /// A connection's request side.
 type Sender = hyper::client::conn::http1::SendRequest<Empty<Bytes>>;
@@ -143,7 +143,7 @@ pub(crate) fn exchange_all(
         });
         tokio::select! {
             _ = futures_util::future::join_all(connections) => {}
-            () = super::stopped() => {}
+            () = crate::process::interrupt::stopped() => {}
         }
     });
     match first_error.into_inner().expect("no panic holds it") {

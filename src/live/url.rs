@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use anyhow::{anyhow, Context as _, Result};
 
-use super::dictionary::{Coding, Dictionary};
-use super::encoding::decode;
+use super::client::{exchange_all, target, Exchange, ProbeLoad, Target};
 use super::offer;
-use super::probe::{exchange_all, target, Exchange, ProbeLoad, Target};
+use crate::http::dictionary::{Coding, Dictionary};
+use crate::http::encoding::decode;
 use crate::process::interrupt;
 use crate::results::probe::{OfferedDictionary, ProbeRow, UrlResult};
 use crate::stats::percentile;

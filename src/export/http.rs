@@ -2,6 +2,7 @@
 
 use super::text::document::{Document, Table};
 use crate::format::{significant, thousands};
+use crate::results::columns;
 use crate::results::http::{
     load_label, EncodingResult, HttpPayloadResult, HttpReport, LoadSettings,
 };
@@ -86,31 +87,9 @@ pub(crate) fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Docu
     document
 }
 
-// NOTE: docs/schema.md documents these columns; change both together.
-/// The CSV columns of `http`, in order. Everything HTTP-specific has the `http_` prefix;
-/// `payload` and `input_bytes` mean what they mean in `run`'s CSV.
-pub(crate) const COLUMNS: [&str; 16] = [
-    "payload",
-    "input_bytes",
-    "http_encoding",
-    "http_concurrency",
-    "http_bandwidth_mbit",
-    "http_requests",
-    "http_requests_per_s",
-    "http_p50_ms",
-    "http_p90_ms",
-    "http_p99_ms",
-    "http_wire_bytes",
-    "http_body_bytes",
-    "http_ratio",
-    "http_server_cpu_ms",
-    "http_errors",
-    "http_interrupted",
-];
-
 /// The CSV header line.
 pub(crate) fn csv_header() -> Vec<u8> {
-    super::run::csv::write_records([COLUMNS.map(String::from)])
+    super::run::csv::write_records([columns::http::ALL.map(String::from)])
 }
 
 /// One encoding's CSV row, header excluded, so rows can follow as encodings finish.
@@ -157,26 +136,10 @@ pub(crate) fn render_csv(report: &HttpReport, in_progress: Option<&HttpPayloadRe
 /// A whole report as pretty JSON, with `in_progress` after the finished payloads. It
 /// reads back into an [`HttpReport`].
 pub(crate) fn render_json(report: &HttpReport, in_progress: Option<&HttpPayloadResult>) -> Vec<u8> {
-    #[derive(serde::Serialize)]
-    struct View<'a> {
-        schema_version: u32,
-        kind: &'a str,
-        environment: &'a crate::results::environment::Environment,
-        seed: i32,
-        rng: &'a str,
-        load: &'a LoadSettings,
-        payloads: Vec<&'a HttpPayloadResult>,
-    }
-    let view = View {
-        schema_version: report.schema_version,
-        kind: &report.kind,
-        environment: &report.environment,
-        seed: report.seed,
-        rng: &report.rng,
-        load: &report.load,
-        payloads: report.payloads.iter().chain(in_progress).collect(),
-    };
-    let mut out = serde_json::to_vec_pretty(&view).expect("an HTTP report serialises");
+    let mut document = serde_json::to_value(report).expect("an HTTP report serialises");
+    let payloads = document["payloads"].as_array_mut().expect("payloads");
+    payloads.extend(in_progress.map(|p| serde_json::to_value(p).expect("a payload serialises")));
+    let mut out = serde_json::to_vec_pretty(&document).expect("an HTTP report serialises");
     out.push(b'\n');
     out
 }

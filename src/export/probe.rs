@@ -3,6 +3,7 @@
 use super::run::csv::{csv_figure, write_records};
 use super::text::document::{Document, Table};
 use crate::format::{significant, thousands};
+use crate::results::columns;
 use crate::results::probe::{ProbeReport, ProbeRow, UrlResult};
 
 const HEADER: [&str; 10] = [
@@ -114,32 +115,10 @@ pub(crate) fn document(url: &UrlResult, report: &ProbeReport) -> Document {
     document
 }
 
-// NOTE: docs/schema.md documents these columns; change both together.
-/// The CSV columns.
-pub(crate) const COLUMNS: [&str; 18] = [
-    "url",
-    "identity_bytes",
-    "accept_encoding",
-    "requests",
-    "status",
-    "encoding",
-    "vary",
-    "body_bytes",
-    "wire_bytes",
-    "predicted_level",
-    "predicted_body_bytes",
-    "predicted_compress_ms",
-    "ttfb_p50_ms",
-    "ttfb_p99_ms",
-    "total_p50_ms",
-    "total_p99_ms",
-    "server_extra_ms",
-    "failure",
-];
-
 /// Every row of `report`, with the header.
 pub(crate) fn render_csv(report: &ProbeReport) -> Vec<u8> {
-    let mut records: Vec<[String; COLUMNS.len()]> = vec![COLUMNS.map(String::from)];
+    let mut records: Vec<[String; columns::probe::ALL.len()]> =
+        vec![columns::probe::ALL.map(String::from)];
     for url in &report.urls {
         for row in &url.rows {
             records.push([

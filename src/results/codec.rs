@@ -38,7 +38,7 @@ pub(crate) struct PayloadResult {
     pub processes: u32,
     /// With `--precision`: the largest relative half-width asked of each median's 95%
     /// interval, as a fraction.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<f64>,
     /// True when a stop request cut the payload short: some cells may be missing, and
     /// some may have fewer samples than planned (their counts say how many).

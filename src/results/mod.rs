@@ -3,6 +3,7 @@
 //! saved run as the analyses read it ([`saved`], through [`read`]).
 
 pub(crate) mod codec;
+pub(crate) mod columns;
 pub(crate) mod environment;
 pub(crate) mod http;
 mod legacy;

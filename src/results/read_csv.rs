@@ -4,6 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 
+use super::columns::{http, legacy, probe, run, HTTP_PREFIX};
 use super::http::load_label;
 use super::probe::{ProbeCell, ProbeKey};
 use super::saved::{CellKey, HttpCell, HttpKey, Instructions, Results, RunCell};
@@ -16,10 +17,10 @@ use crate::vocab::{CellId, Library, Variant};
 pub(super) fn from_csv(bytes: &[u8]) -> Result<Results> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = Headers(reader.headers()?.clone());
-    if headers.0.iter().any(|h| h.starts_with("http_")) {
+    if headers.0.iter().any(|h| h.starts_with(HTTP_PREFIX)) {
         return Ok(Results::Http(each_row(reader, &headers, http_cell)?));
     }
-    if headers.has("url") && headers.has("accept_encoding") {
+    if headers.has(probe::URL) && headers.has(probe::ACCEPT_ENCODING) {
         return Ok(Results::Probe(each_row(reader, &headers, probe_cell)?));
     }
     Ok(Results::Codec(each_row(reader, &headers, cell)?))
@@ -57,29 +58,29 @@ fn cell(row: &Row) -> Result<RunCell> {
     let failure = failure(row)?;
     let failed = failure.is_some();
     // Older files have no encoder_bytes column.
-    let encoder = if row.headers.has("encoder_bytes") {
-        row.text("encoder_bytes")?
+    let encoder = if row.headers.has(run::ENCODER_BYTES) {
+        row.text(run::ENCODER_BYTES)?
     } else {
         ""
     };
     Ok(RunCell {
         key: CellKey {
-            payload: row.text("payload")?.to_string(),
+            payload: row.text(run::PAYLOAD)?.to_string(),
             id: CellId {
-                codec: row.parsed::<CodecKind>("codec")?,
+                codec: row.parsed::<CodecKind>(run::CODEC)?,
                 library,
                 variant,
-                level: row.parsed("level")?,
+                level: row.parsed(run::LEVEL)?,
             },
         },
         version,
-        input_bytes: row.count("input_bytes", 1)?,
-        compressed_bytes: row.count("compressed_bytes", 1)?,
+        input_bytes: row.count(run::INPUT_BYTES, 1)?,
+        compressed_bytes: row.count(run::COMPRESSED_BYTES, 1)?,
         encoder_bytes: (!encoder.is_empty())
-            .then(|| row.count("encoder_bytes", 0))
+            .then(|| row.count(run::ENCODER_BYTES, 0))
             .transpose()?,
-        compress: timing("compress_median_ms")?.filter(|_| !failed),
-        decompress: timing("decompress_median_ms")?.filter(|_| !failed),
+        compress: timing(run::COMPRESS_MEDIAN_MS)?.filter(|_| !failed),
+        decompress: timing(run::DECOMPRESS_MEDIAN_MS)?.filter(|_| !failed),
         // CSV has no content-type column: a HAR run's groups need its JSON.
         content_type: None,
         cut_from: None,
@@ -92,12 +93,12 @@ fn cell(row: &Row) -> Result<RunCell> {
 fn instructions(row: &Row) -> Result<Option<Instructions>> {
     let has =
         |name: &str| -> Result<bool> { Ok(row.headers.has(name) && !row.text(name)?.is_empty()) };
-    if !(has("compress_instructions")? && has("decompress_instructions")?) {
+    if !(has(run::COMPRESS_INSTRUCTIONS)? && has(run::DECOMPRESS_INSTRUCTIONS)?) {
         return Ok(None);
     }
     Ok(Some(Instructions {
-        compress: row.count("compress_instructions", 0)?,
-        decompress: row.count("decompress_instructions", 0)?,
+        compress: row.count(run::COMPRESS_INSTRUCTIONS, 0)?,
+        decompress: row.count(run::DECOMPRESS_INSTRUCTIONS, 0)?,
         counter: None,
         arch: None,
     }))
@@ -106,13 +107,13 @@ fn instructions(row: &Row) -> Result<Option<Instructions>> {
 /// Why the row's cell failed, if it did: the `status` and `failure` columns, or version
 /// 1's `round_trip` (`ok` or `failed: REASON`).
 fn failure(row: &Row) -> Result<Option<String>> {
-    if row.headers.has("round_trip") && !row.headers.has("status") {
-        let text = row.text("round_trip")?;
+    if row.headers.has(legacy::ROUND_TRIP) && !row.headers.has(run::STATUS) {
+        let text = row.text(legacy::ROUND_TRIP)?;
         return Ok(text.strip_prefix("failed: ").map(str::to_string));
     }
-    match row.text("status")? {
+    match row.text(run::STATUS)? {
         "ok" => Ok(None),
-        "failed" => Ok(Some(row.text("failure")?.to_string())),
+        "failed" => Ok(Some(row.text(run::FAILURE)?.to_string())),
         other => bail!(
             "line {}: '{other}' in column status is not ok or failed",
             row.line
@@ -123,62 +124,65 @@ fn failure(row: &Row) -> Result<Option<String>> {
 /// The row's library, variant and version: typed columns, or version 1's one
 /// `implementation` column.
 fn identity(row: &Row) -> Result<(Library, Variant, String)> {
-    if row.headers.has("implementation") {
-        let text = row.text("implementation")?;
+    if row.headers.has(legacy::IMPLEMENTATION) {
+        let text = row.text(legacy::IMPLEMENTATION)?;
         return super::legacy::parse_implementation(text)
             .with_context(|| format!("line {}", row.line));
     }
     Ok((
-        row.parsed("library")?,
-        row.parsed("variant")?,
+        row.parsed(run::LIBRARY)?,
+        row.parsed(run::VARIANT)?,
         // Written `v1.5.7` (a spreadsheet takes `1.5.7` for a date); bare before that.
-        row.text("version")?.trim_start_matches('v').to_string(),
+        row.text(run::VERSION)?.trim_start_matches('v').to_string(),
     ))
 }
 
 /// One row of a CSV written by `http --csv`.
 fn http_cell(row: &Row) -> Result<HttpCell> {
-    let bandwidth_mbit = match row.text("http_bandwidth_mbit")? {
+    let bandwidth_mbit = match row.text(http::HTTP_BANDWIDTH_MBIT)? {
         "" => None,
-        _ => Some(row.positive("http_bandwidth_mbit")?),
+        _ => Some(row.positive(http::HTTP_BANDWIDTH_MBIT)?),
     };
-    let encoding = row.text("http_encoding")?;
+    let encoding = row.text(http::HTTP_ENCODING)?;
     Ok(HttpCell {
         key: HttpKey {
-            payload: row.text("payload")?.to_string(),
+            payload: row.text(run::PAYLOAD)?.to_string(),
             encoding: Encoding::parse(encoding).with_context(|| format!("line {}", row.line))?,
-            load: load_label(row.count("http_concurrency", 1)? as usize, bandwidth_mbit),
+            load: load_label(
+                row.count(http::HTTP_CONCURRENCY, 1)? as usize,
+                bandwidth_mbit,
+            ),
         },
-        input_bytes: row.count("input_bytes", 1)?,
-        body_bytes: row.at_least("http_body_bytes", 0.0)?.round() as u64,
-        wire_bytes: row.at_least("http_wire_bytes", 0.0)?,
-        requests_per_s: row.at_least("http_requests_per_s", 0.0)?,
-        latency: Timing::of(row.positive("http_p50_ms")? / 1e3, Vec::new()),
+        input_bytes: row.count(run::INPUT_BYTES, 1)?,
+        body_bytes: row.at_least(http::HTTP_BODY_BYTES, 0.0)?.round() as u64,
+        wire_bytes: row.at_least(http::HTTP_WIRE_BYTES, 0.0)?,
+        requests_per_s: row.at_least(http::HTTP_REQUESTS_PER_S, 0.0)?,
+        latency: Timing::of(row.positive(http::HTTP_P50_MS)? / 1e3, Vec::new()),
     })
 }
 
 /// One row of `probe --export-csv`: p50s only, no samples.
 fn probe_cell(row: &Row) -> Result<ProbeCell> {
-    let failure = Some(row.text("failure")?.to_string()).filter(|f| !f.is_empty());
-    let input_bytes = match row.text("identity_bytes")? {
+    let failure = Some(row.text(probe::FAILURE)?.to_string()).filter(|f| !f.is_empty());
+    let input_bytes = match row.text(probe::IDENTITY_BYTES)? {
         "" => 0,
-        _ => row.count("identity_bytes", 1)?,
+        _ => row.count(probe::IDENTITY_BYTES, 1)?,
     };
     let (body_bytes, wire_bytes, p50_s) = if failure.is_some() {
         (0, 0.0, 0.0)
     } else {
         (
-            row.at_least("body_bytes", 0.0)?.round() as u64,
-            row.at_least("wire_bytes", 0.0)?,
-            row.positive("total_p50_ms")? / 1e3,
+            row.at_least(probe::BODY_BYTES, 0.0)?.round() as u64,
+            row.at_least(probe::WIRE_BYTES, 0.0)?,
+            row.positive(probe::TOTAL_P50_MS)? / 1e3,
         )
     };
     Ok(ProbeCell {
         key: ProbeKey {
-            url: row.text("url")?.to_string(),
-            accept_encoding: row.text("accept_encoding")?.to_string(),
+            url: row.text(probe::URL)?.to_string(),
+            accept_encoding: row.text(probe::ACCEPT_ENCODING)?.to_string(),
         },
-        encoding: row.text("encoding")?.to_string(),
+        encoding: row.text(probe::ENCODING)?.to_string(),
         input_bytes,
         body_bytes,
         wire_bytes,

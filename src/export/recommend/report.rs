@@ -300,16 +300,7 @@ pub(crate) fn document(
 /// The answers and the advice per payload as pretty-printed JSON, ending in a newline.
 /// Each scenario's pick keeps its `reason` sentence beside the figures it is made of.
 pub(crate) fn render_json(answers: &[Answer], advice: &[PayloadAdvice]) -> Vec<u8> {
-    #[derive(serde::Serialize)]
-    struct View<'a> {
-        answers: &'a [Answer],
-        payloads: &'a [PayloadAdvice],
-    }
-    let view = View {
-        answers,
-        payloads: advice,
-    };
-    let mut value = serde_json::to_value(&view).expect("advice serialises");
+    let mut value = serde_json::json!({ "answers": answers, "payloads": advice });
     for (payload, advice) in value["payloads"]
         .as_array_mut()
         .into_iter()

@@ -1,54 +1,12 @@
 //! CSV: one row per payload × codec × level.
 
 use crate::results::codec::{CellResult, PayloadResult, RunReport};
+use crate::results::columns;
 use crate::stats::Summary;
-
-// NOTE: docs/schema.md documents these columns; change both together.
-/// The column names, in order. Each direction has the same nine statistics columns.
-pub(crate) const COLUMNS: [&str; 38] = [
-    "payload",
-    "input_bytes",
-    "codec",
-    "library",
-    "variant",
-    "version",
-    "level",
-    "dotnet_level",
-    "compressed_bytes",
-    "ratio",
-    "compress_mb_s",
-    "decompress_mb_s",
-    "warmup",
-    "rounds",
-    "compress_iterations",
-    "compress_median_ms",
-    "compress_min_ms",
-    "compress_max_ms",
-    "compress_mean_ms",
-    "compress_stddev_ms",
-    "compress_mad_ms",
-    "compress_ci95_low_ms",
-    "compress_ci95_high_ms",
-    "decompress_iterations",
-    "decompress_median_ms",
-    "decompress_min_ms",
-    "decompress_max_ms",
-    "decompress_mean_ms",
-    "decompress_stddev_ms",
-    "decompress_mad_ms",
-    "decompress_ci95_low_ms",
-    "decompress_ci95_high_ms",
-    "encoder_bytes",
-    "compress_instructions",
-    "decompress_instructions",
-    "precision_met",
-    "status",
-    "failure",
-];
 
 /// The header line.
 pub(crate) fn header() -> Vec<u8> {
-    write_records([COLUMNS.map(String::from)])
+    write_records([columns::run::ALL.map(String::from)])
 }
 
 /// One cell's row, header excluded, so rows can be appended as cells finish.
@@ -74,7 +32,7 @@ pub(crate) fn render_with(report: &RunReport, in_progress: Option<&PayloadResult
     out
 }
 
-/// One cell's row, in [`COLUMNS`] order.
+/// One cell's row, in [`columns::run::ALL`] order.
 fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 38] {
     let input = payload.input_bytes;
     let mut row = vec![

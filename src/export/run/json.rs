@@ -1,78 +1,8 @@
 //! JSON: the whole report, with every timed sample, for scripts and later comparison.
 
-use serde::Serialize;
+use serde_json::{json, Value};
 
-use crate::results::codec::{CellResult, PayloadResult, RunReport};
-use crate::results::environment::Environment;
-
-/// A cell with its derived figures alongside the raw ones.
-#[derive(Serialize)]
-struct CellView<'a> {
-    #[serde(flatten)]
-    cell: &'a CellResult,
-    ratio: Option<f64>,
-    compress_mb_s: Option<f64>,
-    decompress_mb_s: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct PayloadView<'a> {
-    payload: &'a str,
-    input_bytes: u64,
-    sha256: &'a Option<String>,
-    warmup: u32,
-    iterations: Option<u32>,
-    min_time_s: Option<f64>,
-    rounds: u32,
-    #[serde(skip_serializing_if = "crate::results::codec::is_one")]
-    processes: u32,
-    interrupted: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    content_type: &'a Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cut_from: &'a Option<String>,
-    cells: Vec<CellView<'a>>,
-}
-
-/// The document mirrors [`RunReport`] field for field, so it reads back into one; the
-/// derived figures are extra fields that reading ignores.
-#[derive(Serialize)]
-struct ReportView<'a> {
-    schema_version: u32,
-    environment: &'a Environment,
-    seed: i32,
-    rng: &'a str,
-    payloads: Vec<PayloadView<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    instructions: &'a Option<crate::results::codec::InstructionCounter>,
-}
-
-fn payload_view(payload: &PayloadResult) -> PayloadView<'_> {
-    let input = payload.input_bytes;
-    PayloadView {
-        payload: &payload.payload,
-        input_bytes: input,
-        sha256: &payload.sha256,
-        warmup: payload.warmup,
-        iterations: payload.iterations,
-        min_time_s: payload.min_time_s,
-        rounds: payload.rounds,
-        processes: payload.processes,
-        interrupted: payload.interrupted,
-        content_type: &payload.content_type,
-        cut_from: &payload.cut_from,
-        cells: payload
-            .cells
-            .iter()
-            .map(|cell| CellView {
-                cell,
-                ratio: cell.ratio(input),
-                compress_mb_s: cell.compress_mb_s(input),
-                decompress_mb_s: cell.decompress_mb_s(input),
-            })
-            .collect(),
-    }
-}
+use crate::results::codec::{PayloadResult, RunReport};
 
 /// The report as pretty-printed JSON, ending in a newline.
 #[cfg(test)]
@@ -83,23 +13,29 @@ pub(crate) fn render(report: &RunReport) -> Vec<u8> {
 /// As [`render`], with `in_progress` (a payload still being measured) after the
 /// finished ones, without copying the report.
 pub(crate) fn render_with(report: &RunReport, in_progress: Option<&PayloadResult>) -> Vec<u8> {
-    let view = ReportView {
-        schema_version: report.schema_version,
-        environment: &report.environment,
-        seed: report.seed,
-        rng: &report.rng,
-        payloads: report
-            .payloads
-            .iter()
-            .chain(in_progress)
-            .map(payload_view)
-            .collect(),
-        instructions: &report.instructions,
-    };
     // Plain data with string keys: serialisation cannot fail.
-    let mut out = serde_json::to_vec_pretty(&view).expect("report serialises");
+    let mut document = serde_json::to_value(report).expect("report serialises");
+    let payloads = document["payloads"].as_array_mut().expect("payloads");
+    payloads.extend(in_progress.map(|p| serde_json::to_value(p).expect("payload serialises")));
+    for (payload, written) in report.payloads.iter().chain(in_progress).zip(payloads) {
+        add_derived_figures(payload, written);
+    }
+    let mut out = serde_json::to_vec_pretty(&document).expect("report serialises");
     out.push(b'\n');
     out
+}
+
+/// After each cell's own fields, the figures derived from them: its ratio and MB/s each
+/// way. Reading ignores them, so the document reads back into the same report.
+fn add_derived_figures(payload: &PayloadResult, written: &mut Value) {
+    let input = payload.input_bytes;
+    let cells = written["cells"].as_array_mut().expect("cells");
+    for (cell, fields) in payload.cells.iter().zip(cells) {
+        let fields = fields.as_object_mut().expect("a cell is an object");
+        fields.insert("ratio".into(), json!(cell.ratio(input)));
+        fields.insert("compress_mb_s".into(), json!(cell.compress_mb_s(input)));
+        fields.insert("decompress_mb_s".into(), json!(cell.decompress_mb_s(input)));
+    }
 }
 
 #[cfg(test)]
@@ -122,6 +58,17 @@ mod tests {
         assert_eq!(cell["compress"]["samples_s"].as_array().unwrap().len(), 3);
         assert_eq!(cell["ratio"].as_f64().unwrap(), 298_727.0 / 41_132.0);
         assert!(cell["failure"].is_null());
+    }
+
+    #[test]
+    fn a_precision_target_is_saved_and_read_back() {
+        let mut report = fixtures::report();
+        report.payloads[0].precision = Some(0.05);
+        let read: RunReport = serde_json::from_slice(&render(&report)).unwrap();
+        assert_eq!(read.payloads[0].precision, Some(0.05));
+        let plain: serde_json::Value =
+            serde_json::from_slice(&render(&fixtures::report())).unwrap();
+        assert!(plain["payloads"][0].get("precision").is_none());
     }
 
     #[test]

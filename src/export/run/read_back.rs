@@ -140,7 +140,7 @@ fn malformed_runs_are_errors() {
         (
             write("nan.csv", &{
                 // Every column plausible but input_bytes.
-                let columns = crate::export::run::csv::COLUMNS;
+                let columns = crate::results::columns::run::ALL;
                 let row: Vec<&str> = columns
                     .iter()
                     .map(|&c| match c {
@@ -173,7 +173,7 @@ fn malformed_runs_are_errors() {
 fn impossible_values_are_refused_naming_the_field_and_row() {
     let report = crate::export::fixtures::report();
     let csv = String::from_utf8(crate::export::run::csv::render(&report)).unwrap();
-    let columns = crate::export::run::csv::COLUMNS;
+    let columns = crate::results::columns::run::ALL;
     let with = |column: &str, value: &str| -> String {
         let index = columns.iter().position(|c| *c == column).unwrap();
         let mut lines: Vec<String> = csv.lines().map(String::from).collect();

@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use anyhow::{bail, Result};
 
 use super::output::SavedFiles;
-use crate::bench::instructions::{self, Counts};
+use crate::bench::instructions::{self, valgrind_version, Counts};
 use crate::bench::runner::SystemClock;
 use crate::bench::schedule::Plan;
 use crate::bench::settings::make_ready;
@@ -35,14 +35,30 @@ pub(super) struct Sinks<'a> {
     pub payload: &'a mut dyn FnMut(&RunReport, bool) -> Result<()>,
 }
 
-/// The payloads to measure, loaded, the settings made ready (dictionaries trained), and
-/// `--pin` applied: everything that can be bad input, before anything is measured. What
-/// a HAR capture held goes to stderr.
-pub(super) fn prepare(config: &mut MeasureConfig) -> Result<(Vec<Payload>, Option<Pin>)> {
+/// Everything that can be bad input, before anything is measured: valgrind looked up for
+/// `--measure instructions`, the settings made ready (dictionaries trained), the payloads
+/// loaded and `--pin` applied. Gives the payloads and a report with none of them yet.
+/// What a HAR capture held goes to stderr.
+pub(super) fn prepare(config: &mut MeasureConfig) -> Result<(Vec<Payload>, RunReport)> {
+    let counter = match &config.instructions {
+        Some(plan) => Some(instructions::counter(&valgrind_version()?, plan.calls)),
+        None => None,
+    };
     make_ready(&mut config.settings, config.dictionaries.as_ref())?;
     let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
     let pin = config.pin.map(pin_to).transpose()?;
-    Ok((payloads, pin))
+    let report = RunReport {
+        schema_version: SCHEMA_VERSION,
+        environment: Environment {
+            pin,
+            ..Environment::current()
+        },
+        seed: config.seed,
+        rng: config.rng.to_string(),
+        payloads: Vec::new(),
+        instructions: counter,
+    };
+    Ok((payloads, report))
 }
 
 /// The payloads `sources` name, loaded; what a HAR capture held goes to stderr unless
@@ -58,22 +74,6 @@ pub(super) fn load_payloads(
         notes.iter().for_each(|note| eprintln!("{note}"));
     }
     Ok(payloads)
-}
-
-/// A report with no payloads yet, for `config`'s generator.
-pub(super) fn empty_report(config: &MeasureConfig, pin: Option<Pin>) -> RunReport {
-    RunReport {
-        schema_version: SCHEMA_VERSION,
-        environment: Environment {
-            pin,
-            ..Environment::current()
-        },
-        seed: config.seed,
-        rng: config.rng.to_string(),
-        payloads: Vec::new(),
-        instructions: (config.instructions.as_ref())
-            .map(|plan| instructions::counter(&plan.valgrind, plan.calls)),
-    }
 }
 
 /// Measures every payload with progress and noise warnings on stderr. A stop request

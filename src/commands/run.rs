@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use anyhow::Result;
 
-use super::measure::{empty_report, measure_all, outcome, prepare, Sinks};
+use super::measure::{measure_all, outcome, prepare, Sinks};
 use super::output::{Outputs, SavedFiles};
 use crate::config::RunConfig;
 use crate::error::Failing;
@@ -14,11 +14,10 @@ use crate::results::codec::{PayloadResult, RunReport};
 
 /// Runs `config`.
 pub(super) fn run(mut config: RunConfig) -> crate::error::Result {
-    let (payloads, pin) = prepare(&mut config.measure)?;
+    let (payloads, report) = prepare(&mut config.measure)?;
     // The paths were proved writable, and kept apart from the inputs, by the config; a
     // file already there stays as it was until the first result replaces it.
     let files = SavedFiles(config.exports.clone());
-    let report = empty_report(&config.measure, pin);
     let outputs = Outputs::start(files, config.format, &export::run::csv::header()).failing()?;
     let outputs = RefCell::new(outputs);
     let mut on_cell = |report: &RunReport, so_far: &PayloadResult, new: usize| -> Result<()> {

@@ -1,7 +1,7 @@
 //! Where `recommend` and `reproduce` get their run: a saved one, or one measured now,
 //! smaller bodies included where `recommend` needs them.
 
-use super::measure::{empty_report, finished, measure_saving, outcome, prepare};
+use super::measure::{finished, measure_saving, outcome, prepare};
 use super::output::SavedFiles;
 use super::progress::Progress;
 use crate::analysis::recommend::Answer;
@@ -30,10 +30,9 @@ pub(super) fn saved_or_measured(
     let mut config = MeasureConfig::from_args(source.measure)?;
     config.add_one_shot_zstd(&source.one_shot_zstd);
     config.add_aspnetcore_wire(&source.aspnetcore_wire);
-    let (payloads, pin) = prepare(&mut config)?;
+    let (payloads, report) = prepare(&mut config)?;
     let files = SavedFiles(source.save);
     let progress = Progress::new(config.quiet);
-    let report = empty_report(&config, pin);
     let report = measure_saving(&config, &payloads, report, &progress, &files)?;
     let smallest = payloads.iter().min_by_key(|p| p.bytes.len());
     let report = match smallest {

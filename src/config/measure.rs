@@ -45,11 +45,9 @@ pub(crate) struct MeasureConfig {
     pub child_args: Vec<std::ffi::OsString>,
 }
 
-/// How `run --measure instructions` counts: under which valgrind and how many calls.
+/// How `run --measure instructions` counts: how many calls.
 #[derive(Clone, Debug)]
 pub(crate) struct InstructionPlan {
-    /// `valgrind --version`.
-    pub valgrind: String,
     /// Counted calls per direction.
     pub calls: u32,
 }

@@ -35,10 +35,7 @@ impl RunConfig {
     pub(crate) fn from_args(args: RunArgs) -> Result<Self> {
         let mut measure = MeasureConfig::from_args(args.measure)?;
         if args.metrics.contains(&Metric::Instructions) {
-            measure.instructions = Some(InstructionPlan {
-                valgrind: crate::bench::instructions::valgrind_version()?,
-                calls: 1,
-            });
+            measure.instructions = Some(InstructionPlan { calls: 1 });
             if !args.metrics.contains(&Metric::Time) {
                 measure.method.once();
             }

@@ -136,10 +136,6 @@ impl Plan {
 
     /// The schedule of a direction whose first, untimed-for-the-results run took `first`.
     pub(crate) fn schedule(&self, first: Duration) -> Schedule {
-        let split = |count: u32, rounds: u32| -> Vec<u32> {
-            let (share, extra) = (count / rounds, count % rounds);
-            (0..rounds).map(|r| share + u32::from(r < extra)).collect()
-        };
         // A long first run is warm-up enough (see [`LONG_ITERATION`]).
         let long = first >= LONG_ITERATION;
         match self.iterations {
@@ -167,37 +163,53 @@ impl Plan {
             Iterations::Budget {
                 min_time,
                 max_iterations,
-            } => {
-                if first >= min_time {
-                    return Schedule {
-                        warmup: 0,
-                        rewarm: 0,
-                        per_round: Vec::new(),
-                        round_time: None,
-                        reuse_first_run: true,
-                    };
-                }
-                // The first run is often slower than the rest (cold caches), so it only
-                // sets the number of rounds and the warm-up; the rounds then run by time.
-                let per_run = first.as_secs_f64().max(1e-9);
-                let estimate = (min_time.as_secs_f64() / per_run).ceil();
-                let warm_budget = (min_time.as_secs_f64() / 4.0 / per_run).floor();
-                let cap = max_iterations.max(1);
-                let rounds = self.rounds.clamp(1, (estimate as u32).clamp(1, cap));
-                let warmup = match long {
-                    true => 0,
-                    false => self.warmup.min(warm_budget as u32),
-                };
-                Schedule {
-                    warmup,
-                    rewarm: rewarm(warmup),
-                    per_round: split(cap, rounds),
-                    round_time: Some(min_time / rounds),
-                    reuse_first_run: false,
-                }
-            }
+            } => self.budget_schedule(first, min_time, max_iterations),
         }
     }
+
+    /// The schedule under a time budget of `min_time` and at most `max_iterations`,
+    /// after a first run of `first`.
+    fn budget_schedule(
+        &self,
+        first: Duration,
+        min_time: Duration,
+        max_iterations: u32,
+    ) -> Schedule {
+        if first >= min_time {
+            return Schedule {
+                warmup: 0,
+                rewarm: 0,
+                per_round: Vec::new(),
+                round_time: None,
+                reuse_first_run: true,
+            };
+        }
+        // The first run is often slower than the rest (cold caches), so it only sets the
+        // number of rounds and the warm-up; the rounds then run by time.
+        let per_run = first.as_secs_f64().max(1e-9);
+        let estimate = (min_time.as_secs_f64() / per_run).ceil();
+        let warm_budget = (min_time.as_secs_f64() / 4.0 / per_run).floor();
+        let cap = max_iterations.max(1);
+        let rounds = self.rounds.clamp(1, (estimate as u32).clamp(1, cap));
+        let warmup = match first >= LONG_ITERATION {
+            true => 0,
+            false => self.warmup.min(warm_budget as u32),
+        };
+        Schedule {
+            warmup,
+            rewarm: rewarm(warmup),
+            per_round: split(cap, rounds),
+            round_time: Some(min_time / rounds),
+            reuse_first_run: false,
+        }
+    }
+}
+
+/// `count` split over `rounds` as evenly as it goes, the earlier rounds taking the extra
+/// ones.
+fn split(count: u32, rounds: u32) -> Vec<u32> {
+    let (share, extra) = (count / rounds, count % rounds);
+    (0..rounds).map(|r| share + u32::from(r < extra)).collect()
 }
 
 /// What a later round warms up with after a first warm-up of `warmup`: one iteration,

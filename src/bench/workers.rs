@@ -5,6 +5,7 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -40,18 +41,7 @@ pub(crate) fn measure_in_processes(
         }
         let rounds_before: u32 = rounds[..process as usize].iter().sum();
         let output = dir.path().join(format!("process-{process}.json"));
-        let mut child = Command::new(&exe);
-        child
-            .arg("time-worker")
-            .args(run_args)
-            .arg("--worker-input")
-            .arg(&input)
-            .arg("--worker-name")
-            .arg(&payload.name)
-            .arg("--worker-process")
-            .arg(process.to_string())
-            .arg("--worker-output")
-            .arg(&output);
+        let child = worker_command(&exe, run_args, &input, &payload.name, process, &output);
         let status = run_worker(child, |step| {
             on_step(Step {
                 round: rounds_before as usize + step.round,
@@ -87,6 +77,31 @@ pub(crate) fn measure_in_processes(
             ..PayloadResult::planned(&payload.name, &payload.bytes, plan)
         }),
     )
+}
+
+/// This program as the `time-worker` child `process`, given the run's own options
+/// (`run_args`), the body at `input` and the payload's `name`; it writes to `output`.
+fn worker_command(
+    exe: &Path,
+    run_args: &[OsString],
+    input: &Path,
+    name: &str,
+    process: u32,
+    output: &Path,
+) -> Command {
+    let mut child = Command::new(exe);
+    child
+        .arg("time-worker")
+        .args(run_args)
+        .arg("--worker-input")
+        .arg(input)
+        .arg("--worker-name")
+        .arg(name)
+        .arg("--worker-process")
+        .arg(process.to_string())
+        .arg("--worker-output")
+        .arg(output);
+    child
 }
 
 /// A body in a temporary directory of its own, for children of this program to read,

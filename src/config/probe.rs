@@ -49,29 +49,7 @@ impl ProbeConfig {
         if let Some(url) = &args.dictionary {
             target(url).map_err(|e| anyhow::anyhow!("--dictionary {e}"))?;
         }
-        if !(1..=100_000).contains(&args.requests) {
-            bail!("--requests {} must be 1 to 100,000", args.requests);
-        }
-        if !(args.duration.is_finite() && args.duration > 0.0 && args.duration <= 600.0) {
-            bail!(
-                "--duration {} must be above 0 and at most 600 seconds",
-                args.duration
-            );
-        }
-        if !(args.timeout.is_finite() && (0.1..=600.0).contains(&args.timeout)) {
-            bail!("--timeout {} must be 0.1 to 600 seconds", args.timeout);
-        }
-        let max_body = crate::format::parse_bytes(&args.max_body)
-            .filter(|bytes| (1..=MAX_BODY_CEILING).contains(bytes))
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "--max-body '{}' must be 1 byte to 4GiB, e.g. 64MiB",
-                    args.max_body
-                )
-            })?;
-        if !(1..=64).contains(&args.concurrency) {
-            bail!("--concurrency {} must be 1 to 64", args.concurrency);
-        }
+        let load = load(&args)?;
         if args.server == Some(Server::Caddy) {
             bail!("--server caddy: Caddy compresses with Go's libraries, which do not run in codecbench, so nothing can be predicted; probe without --server");
         }
@@ -87,14 +65,7 @@ impl ProbeConfig {
         Ok(ProbeConfig {
             targets,
             headers,
-            load: ProbeLoad {
-                requests: args.requests,
-                duration: Duration::from_secs_f64(args.duration),
-                concurrency: args.concurrency,
-                insecure: args.insecure,
-                timeout: Duration::from_secs_f64(args.timeout),
-                max_body,
-            },
+            load,
             server: args.server,
             format: args.output.format,
             exports,
@@ -102,6 +73,41 @@ impl ProbeConfig {
             dictionary: args.dictionary,
         })
     }
+}
+
+/// The load and the bounds on what a server may send, checked.
+fn load(args: &ProbeArgs) -> Result<ProbeLoad> {
+    if !(1..=100_000).contains(&args.requests) {
+        bail!("--requests {} must be 1 to 100,000", args.requests);
+    }
+    if !(args.duration.is_finite() && args.duration > 0.0 && args.duration <= 600.0) {
+        bail!(
+            "--duration {} must be above 0 and at most 600 seconds",
+            args.duration
+        );
+    }
+    if !(args.timeout.is_finite() && (0.1..=600.0).contains(&args.timeout)) {
+        bail!("--timeout {} must be 0.1 to 600 seconds", args.timeout);
+    }
+    let max_body = crate::format::parse_bytes(&args.max_body)
+        .filter(|bytes| (1..=MAX_BODY_CEILING).contains(bytes))
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "--max-body '{}' must be 1 byte to 4GiB, e.g. 64MiB",
+                args.max_body
+            )
+        })?;
+    if !(1..=64).contains(&args.concurrency) {
+        bail!("--concurrency {} must be 1 to 64", args.concurrency);
+    }
+    Ok(ProbeLoad {
+        requests: args.requests,
+        duration: Duration::from_secs_f64(args.duration),
+        concurrency: args.concurrency,
+        insecure: args.insecure,
+        timeout: Duration::from_secs_f64(args.timeout),
+        max_body,
+    })
 }
 
 /// `NAME: VALUE`, checked as HTTP allows.

@@ -74,25 +74,7 @@ pub(crate) fn document(url: &UrlResult, report: &ProbeReport) -> Document {
         "extra ms: time to the response head beyond the identity request's, what compressing costs the server.".into(),
     ];
     if let Some(server) = &report.server {
-        let mut seen: Vec<(&str, i32)> = Vec::new();
-        let mut list: Vec<String> = Vec::new();
-        for row in &url.rows {
-            let (Some(level), Some(ms)) = (row.predicted_level, row.predicted_compress_ms) else {
-                continue;
-            };
-            if !seen.contains(&(row.encoding.as_str(), level)) {
-                seen.push((row.encoding.as_str(), level));
-                list.push(format!(
-                    "{} level {level} in {} ms",
-                    row.encoding,
-                    significant(ms, 3)
-                ));
-            }
-        }
-        notes.push(format!(
-            "pred. B, level: {server}'s own encoder at the level whose body matches (or comes nearest); codecbench compresses it at {}.",
-            if list.is_empty() { "nothing".into() } else { list.join(", ") }
-        ));
+        notes.push(prediction_note(url, server));
     }
     if let Some(offered) = &url.dictionary {
         let size = offered.bytes.map_or("not fetched".to_string(), |b| {
@@ -113,6 +95,30 @@ pub(crate) fn document(url: &UrlResult, report: &ProbeReport) -> Document {
     }
     document.notes(notes);
     document
+}
+
+/// What the predicted columns mean, with each level predicted and codecbench's time to
+/// compress at it.
+fn prediction_note(url: &UrlResult, server: &impl std::fmt::Display) -> String {
+    let mut seen: Vec<(&str, i32)> = Vec::new();
+    let mut list: Vec<String> = Vec::new();
+    for row in &url.rows {
+        let (Some(level), Some(ms)) = (row.predicted_level, row.predicted_compress_ms) else {
+            continue;
+        };
+        if !seen.contains(&(row.encoding.as_str(), level)) {
+            seen.push((row.encoding.as_str(), level));
+            list.push(format!(
+                "{} level {level} in {} ms",
+                row.encoding,
+                significant(ms, 3)
+            ));
+        }
+    }
+    format!(
+        "pred. B, level: {server}'s own encoder at the level whose body matches (or comes nearest); codecbench compresses it at {}.",
+        if list.is_empty() { "nothing".into() } else { list.join(", ") }
+    )
 }
 
 /// Every row of `report`, with the header.

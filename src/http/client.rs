@@ -240,14 +240,30 @@ pub(super) async fn measure_encoding(
     let elapsed = start.elapsed().as_secs_f64();
     let cpu_after = server.cpu_time().await;
     let _ = stop.send(());
+    let server_cpu = match (cpu_before, cpu_after) {
+        (Some(before), Some(after)) => Some(after.saturating_sub(before)),
+        _ => None,
+    };
+    let mut result = summary(encoding, &samples, elapsed, server_cpu);
+    (result.errors, result.first_error) = (errors, first_error);
+    Ok(result)
+}
 
+/// One encoding's figures from its `samples`, taken over `elapsed` seconds while the
+/// server spent `server_cpu`; no errors.
+fn summary(
+    encoding: Encoding,
+    samples: &[Sample],
+    elapsed: f64,
+    server_cpu: Option<Duration>,
+) -> EncodingResult {
     let n = samples.len().max(1) as f64;
     let mut latencies: Vec<f64> = samples
         .iter()
         .map(|s| s.latency.as_secs_f64() * 1e3)
         .collect();
     latencies.sort_by(f64::total_cmp);
-    Ok(EncodingResult {
+    EncodingResult {
         encoding: encoding.label(),
         requests: samples.len(),
         requests_per_s: samples.len() as f64 / elapsed.max(1e-9),
@@ -256,17 +272,14 @@ pub(super) async fn measure_encoding(
         p99_ms: percentile(&latencies, 99.0),
         wire_bytes: samples.iter().map(|s| s.wire_bytes as f64).sum::<f64>() / n,
         body_bytes: samples.iter().map(|s| s.body_bytes as f64).sum::<f64>() / n,
-        server_cpu_ms: match (cpu_before, cpu_after) {
-            (Some(before), Some(after)) if !samples.is_empty() => {
-                Some(after.saturating_sub(before).as_secs_f64() * 1e3 / n)
-            }
-            _ => None,
-        },
+        server_cpu_ms: server_cpu
+            .filter(|_| !samples.is_empty())
+            .map(|cpu| cpu.as_secs_f64() * 1e3 / n),
         latencies_ms: samples
             .iter()
             .map(|s| s.latency.as_secs_f64() * 1e3)
             .collect(),
-        errors,
-        first_error,
-    })
+        errors: 0,
+        first_error: None,
+    }
 }

@@ -276,9 +276,17 @@ fn probe_one(
     if let Err(error) = result {
         return (failed(accept, format!("{error:#}")), None);
     }
-    let Some(first) = seen.first() else {
+    if seen.is_empty() {
         return (failed(accept, "no response within the load's bounds"), None);
-    };
+    }
+    let row = row(accept, &seen);
+    (row, seen.into_iter().next())
+}
+
+/// `accept`'s row from the exchanges `seen` (at least one): the first's head and body,
+/// every one's times and bytes on the wire.
+fn row(accept: &str, seen: &[Exchange]) -> ProbeRow {
+    let first = &seen[0];
     let ms = |pick: fn(&Exchange) -> std::time::Duration| -> Vec<f64> {
         let mut v: Vec<f64> = seen.iter().map(|e| pick(e).as_secs_f64() * 1e3).collect();
         v.sort_by(f64::total_cmp);
@@ -286,7 +294,7 @@ fn probe_one(
     };
     let (ttfb, total) = (ms(|e| e.first_byte), ms(|e| e.last_byte));
     let mean = |f: fn(&Exchange) -> f64| seen.iter().map(f).sum::<f64>() / seen.len() as f64;
-    let row = ProbeRow {
+    ProbeRow {
         accept_encoding: accept.to_string(),
         requests: seen.len(),
         status: first.status,
@@ -306,8 +314,7 @@ fn probe_one(
             .map(|e| e.last_byte.as_secs_f64() * 1e3)
             .collect(),
         ..empty(accept)
-    };
-    (row, seen.into_iter().next())
+    }
 }
 
 /// The level of `server`'s own encoder whose body for `reference` is the size the

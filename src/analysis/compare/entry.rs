@@ -7,7 +7,7 @@ use std::hash::Hash;
 use anyhow::{bail, Result};
 
 use super::direction::Direction;
-use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
+use super::judge::{measure_change, speed_against, AbsoluteChange, Against, SpeedChange};
 use super::row::{Failed, Row, RowKey};
 use super::{reference_of, CompareOptions, Comparison};
 use crate::results::probe::ProbeCell;
@@ -309,25 +309,7 @@ impl<E: Entry> Pair<'_, E> {
                     speed_against(c, cand.input_bytes(), Against::Nothing, absolute_statistic),
                 ),
             });
-            let (label, run) = &self.baseline;
-            let before = against(label, run, base, direction, self.reference)?;
-            let (label, run) = &self.candidate;
-            let after = against(label, run, cand, direction, self.reference)?;
-            let change = before.zip(after).map(|(before, after)| {
-                let mut timings = vec![b, c];
-                timings.extend([before, after].into_iter().filter_map(|a| match a {
-                    Against::Reference(t) => Some(t),
-                    Against::Nothing | Against::Itself => None,
-                }));
-                let statistic = statistic::<E>(&timings);
-                let mut change = measure_change(
-                    speed_against(b, base.input_bytes(), before, statistic),
-                    speed_against(c, cand.input_bytes(), after, statistic),
-                );
-                change.samples = timings.iter().map(|t| t.samples_s.len()).min().unwrap_or(0);
-                change.processes = timings.iter().map(|t| t.processes).min().flatten();
-                change
-            });
+            let change = self.change((base, b), (cand, c), direction)?;
             speeds.push((direction, change));
         }
         let (instructions, instructions_not_judged) = super::instructions::judge(
@@ -349,6 +331,37 @@ impl<E: Entry> Pair<'_, E> {
             candidate_bytes: cand.size(),
             speeds,
         })
+    }
+}
+
+impl<'a, E: Entry> Pair<'a, E> {
+    /// `base`'s speed against `cand`'s in `direction`, each against what it is judged
+    /// against (its run's reference, or nothing); `None` where either has no reference.
+    fn change(
+        &self,
+        (base, b): (&E, &'a Timing),
+        (cand, c): (&E, &'a Timing),
+        direction: Direction,
+    ) -> Result<Option<SpeedChange>> {
+        let (label, run) = &self.baseline;
+        let before = against(label, run, base, direction, self.reference)?;
+        let (label, run) = &self.candidate;
+        let after = against(label, run, cand, direction, self.reference)?;
+        Ok(before.zip(after).map(|(before, after)| {
+            let mut timings = vec![b, c];
+            timings.extend([before, after].into_iter().filter_map(|a| match a {
+                Against::Reference(t) => Some(t),
+                Against::Nothing | Against::Itself => None,
+            }));
+            let statistic = statistic::<E>(&timings);
+            let mut change = measure_change(
+                speed_against(b, base.input_bytes(), before, statistic),
+                speed_against(c, cand.input_bytes(), after, statistic),
+            );
+            change.samples = timings.iter().map(|t| t.samples_s.len()).min().unwrap_or(0);
+            change.processes = timings.iter().map(|t| t.processes).min().flatten();
+            change
+        }))
     }
 }
 

@@ -6,14 +6,11 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::direction::Direction;
+use super::spread::{Spread, MIN_CELLS_FOR_SPREAD};
 use super::verdict::{samples_for_a_verdict, verdict, Verdict};
 use super::{CompareOptions, Comparison, SpeedBasis, FAMILY_ERROR_RATE};
 use crate::results::{Statistic, Timing};
 use crate::stats::{median, normal_quantile, sample_sd};
-
-/// Fewest other cells on a payload and direction from which a between-cell spread and
-/// the reference's drift are estimated.
-pub(crate) const MIN_CELLS_FOR_SPREAD: usize = 4;
 
 /// One direction's speed in both runs.
 #[derive(Clone, Debug, Serialize)]
@@ -213,34 +210,65 @@ pub(super) fn judge_all(
             .collect();
         let log_changes: Vec<f64> = others.iter().map(|(x, _)| *x).collect();
         let center = group_drift(&log_changes, payload, direction, &mut drifts);
-        let centered = normalized && center.is_some();
-        let spread = Spread::of(&others);
+        let group = Group {
+            center: if normalized { center } else { None },
+            spread: Spread::of(&others),
+            z,
+            fewest,
+            threshold: options.threshold,
+        };
         for &i in &members {
-            let test = &mut tests[i];
-            if test.is_reference {
-                judge(test.change, 0.0, 0.0, z, options.threshold, false);
-                continue;
-            }
-            let center = if normalized {
-                center.unwrap_or(0.0)
-            } else {
-                0.0
-            };
-            if (1..fewest).contains(&test.change.samples) {
-                // Too few samples for any distribution-free bound at the family's
-                // confidence: the parametric band would only pretend to hold.
-                test.change.judged_change = (test.change.change.ln_1p() - center).exp_m1();
-                test.change.verdict = Verdict::Inconclusive;
-                continue;
-            }
-            let between = spread.without(test.change);
-            judge(test.change, center, between, z, options.threshold, centered);
+            group.judge(&mut tests[i]);
         }
     }
     comparison.drifts = drifts;
     comparison.z = z;
     comparison.samples_for_a_verdict = fewest;
     comparison.machine = machine_changes(absolute, options.threshold);
+}
+
+/// What the speeds of one payload and direction are judged against.
+struct Group {
+    /// Their common drift, removed before judging when normalised.
+    center: Option<f64>,
+    /// How far the other cells' changes spread.
+    spread: Spread,
+    /// The band's width in standard errors.
+    z: f64,
+    /// The fewest samples that allow a verdict.
+    fewest: usize,
+    /// `--threshold`.
+    threshold: f64,
+}
+
+impl Group {
+    /// Gives `test` its verdict.
+    fn judge(&self, test: &mut Test) {
+        if test.is_reference {
+            judge(test.change, 0.0, 0.0, self.z, self.threshold, false);
+            return;
+        }
+        let center = self.center.unwrap_or(0.0);
+        if (1..self.fewest).contains(&test.change.samples) {
+            // Too few samples for any distribution-free bound at the family's
+            // confidence: the parametric band would only pretend to hold.
+            test.change.judged_change = (test.change.change.ln_1p() - center).exp_m1();
+            test.change.verdict = Verdict::Inconclusive;
+            return;
+        }
+        let between = self
+            .spread
+            .without(test.change.change.ln_1p(), test.change.se_own);
+        let centered = self.center.is_some();
+        judge(
+            test.change,
+            center,
+            between,
+            self.z,
+            self.threshold,
+            centered,
+        );
+    }
 }
 
 /// The distinct (payload, direction) pairs in first-seen order, each with the
@@ -283,69 +311,6 @@ fn group_drift(
         cells: n,
     });
     Some(center)
-}
-
-/// A group's sums of log changes, from which each cell's between-cell spread is found
-/// in constant time.
-struct Spread {
-    n: usize,
-    sum: f64,
-    sum_sq: f64,
-    /// The sum of the squared standard errors, and how many cells have one.
-    explained: (f64, usize),
-}
-
-impl Spread {
-    /// The sums over `others`: each cell's log change and its own standard error.
-    fn of(others: &[(f64, Option<f64>)]) -> Self {
-        let mut spread = Spread {
-            n: others.len(),
-            sum: 0.0,
-            sum_sq: 0.0,
-            explained: (0.0, 0),
-        };
-        for (x, se) in others {
-            spread.sum += x;
-            spread.sum_sq += x * x;
-            if let Some(se) = se {
-                spread.explained.0 += se * se;
-                spread.explained.1 += 1;
-            }
-        }
-        spread
-    }
-
-    /// The spread between cells that their own samples cannot show, for judging
-    /// `change`: over the other cells of its group (itself left out, so that a real
-    /// regression does not widen its own band), the variance of their log changes less
-    /// the mean variance their own samples explain, when positive. The observed spread
-    /// holds both; adding the whole of it to a cell's own standard error would count
-    /// the sample noise twice. Without samples (CSV runs) the whole spread stands. Zero
-    /// with too few cells.
-    fn without(&self, change: &SpeedChange) -> f64 {
-        let x = change.change.ln_1p();
-        let (mut n, mut sum, mut sum_sq) = (self.n, self.sum, self.sum_sq);
-        let (mut explained, mut with_se) = self.explained;
-        if x.is_finite() && n > 0 {
-            n -= 1;
-            sum -= x;
-            sum_sq -= x * x;
-            if let Some(se) = change.se_own {
-                explained -= se * se;
-                with_se -= 1;
-            }
-        }
-        if n < MIN_CELLS_FOR_SPREAD {
-            return 0.0;
-        }
-        let variance = sample_sd(n, sum, sum_sq).powi(2);
-        let explained = if with_se == n {
-            explained / n as f64
-        } else {
-            0.0
-        };
-        (variance - explained).max(0.0).sqrt()
-    }
 }
 
 /// Per payload and direction, the reference's own absolute change and the median

@@ -20,7 +20,7 @@
 //!   normalisation, for both reference cells. Runs read from CSV carry no samples.
 //! - **between cells:** on a shared machine the speed drifts between one cell and the
 //!   next, in slow and fast periods that last longer than a cell, which the samples of one
-//!   cell cannot show. With at least [`MIN_CELLS_FOR_SPREAD`] other cells on the same
+//!   cell cannot show. With at least [`spread::MIN_CELLS_FOR_SPREAD`] other cells on the same
 //!   payload and direction, the standard deviation of their log changes is a further
 //!   standard error; the cell being judged is left out of it.
 //!
@@ -51,6 +51,7 @@ mod http_tests;
 mod instructions;
 mod judge;
 mod row;
+mod spread;
 #[cfg(test)]
 mod tests;
 mod verdict;

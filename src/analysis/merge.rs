@@ -1,12 +1,16 @@
-//! Merging saved runs into one cross-machine view: a row per setting, columns per run.
+//! Merging saved runs into one cross-machine view: a row per result, a column per run.
+//!
+//! Every kind of result merges the same way (see [`Mergeable`]): the first run that has a
+//! result gives its row, each run's figures fill a column, and a speed is normalised to
+//! the same run's reference in the same context.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::results::probe::ProbeCell;
-use crate::results::{HttpCell, LoadedRun, RunCell, Timing};
+use crate::results::probe::{ProbeCell, ProbeKey};
+use crate::results::{CellKey, HttpCell, HttpKey, LoadedRun, RunCell, Timing};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 use crate::vocab::Encoding;
@@ -24,21 +28,6 @@ pub(crate) struct RunSpeeds {
     pub decompress_normalized: Option<f64>,
 }
 
-/// One setting across runs.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct MergedRow {
-    /// Payload name.
-    pub payload: String,
-    /// Codec, library, variant and level.
-    pub id: CellId,
-    /// Input ÷ compressed size, from the first run that has the setting.
-    pub ratio: f64,
-    /// False when the runs disagree on the compressed size.
-    pub sizes_agree: bool,
-    /// One entry per run, in the order given; `None` where a run lacks the setting.
-    pub runs: Vec<Option<RunSpeeds>>,
-}
-
 /// One run's figures for one `http` encoding.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct HttpFigures {
@@ -51,40 +40,6 @@ pub(crate) struct HttpFigures {
     /// The reference encoding's p50 ÷ this p50, in the same run, payload and load:
     /// above 1 is faster than the reference.
     pub speed_normalized: Option<f64>,
-}
-
-/// One `http` encoding across runs.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct MergedHttpRow {
-    /// Payload name.
-    pub payload: String,
-    /// `zstd:1`, …, `identity`.
-    pub encoding: Encoding,
-    /// The load, e.g. `1 connection, 10 Mbit/s`.
-    pub load: String,
-    /// Input ÷ body size, from the first run that has the encoding.
-    pub ratio: f64,
-    /// False when the runs disagree on the body size.
-    pub sizes_agree: bool,
-    /// One entry per run, in the order given; `None` where a run lacks the encoding.
-    pub runs: Vec<Option<HttpFigures>>,
-}
-
-/// Several runs side by side.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Merged {
-    /// Each run's label.
-    pub labels: Vec<String>,
-    /// Each run's machine line, where known.
-    pub machines: Vec<Option<String>>,
-    /// The reference setting for normalised speeds, e.g. `zstd:1`.
-    pub reference: String,
-    /// Settings in first-seen order.
-    pub rows: Vec<MergedRow>,
-    /// `http` encodings in first-seen order.
-    pub http_rows: Vec<MergedHttpRow>,
-    /// `probe` rows in first-seen order.
-    pub probe_rows: Vec<MergedProbeRow>,
 }
 
 /// One run's figures for one `probe` row.
@@ -103,35 +58,229 @@ pub(crate) struct ProbeFigures {
     pub speed_normalized: Option<f64>,
 }
 
-/// One URL and `Accept-Encoding` across probes.
+/// One result across runs.
 #[derive(Clone, Debug, Serialize)]
-pub(crate) struct MergedProbeRow {
-    /// The URL.
-    pub url: String,
-    /// The `Accept-Encoding` sent.
-    pub accept_encoding: String,
-    /// Identity ÷ body size, from the first probe that has the row.
+pub(crate) struct MergedRow<K, F> {
+    /// Which result: a cell's payload and setting, an encoding's payload and load, a
+    /// probe's URL and `Accept-Encoding`.
+    #[serde(flatten)]
+    pub key: K,
+    /// Input ÷ compressed (or body) size, from the first run that has the result.
     pub ratio: f64,
-    /// False when the probes disagree on the body's size or encoding.
+    /// False when the runs disagree on the size (for probes, or on the encoding sent).
     pub sizes_agree: bool,
-    /// One entry per probe, in the order given; `None` where a probe lacks the row or
-    /// the row failed.
-    pub runs: Vec<Option<ProbeFigures>>,
+    /// One entry per run, in the order given; `None` where a run lacks the result.
+    pub runs: Vec<Option<F>>,
+}
+
+/// One kind of result across runs, its rows in first-seen order.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) enum MergedTable {
+    /// The cells of `run`.
+    Codec(Vec<MergedRow<CellKey, RunSpeeds>>),
+    /// The encodings of `http`.
+    Http(Vec<MergedRow<HttpKey, HttpFigures>>),
+    /// The rows of `probe`.
+    Probe(Vec<MergedRow<ProbeKey, ProbeFigures>>),
+}
+
+/// Several runs side by side.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct Merged {
+    /// Each run's label.
+    pub labels: Vec<String>,
+    /// Each run's machine line, where known.
+    pub machines: Vec<Option<String>>,
+    /// The reference setting for normalised speeds, e.g. `zstd:1`.
+    pub reference: String,
+    /// One table per kind of result the runs hold, codec cells first, then `http`, then
+    /// `probe`; an empty codec table when they hold nothing.
+    pub tables: Vec<MergedTable>,
+}
+
+/// A kind of result that merges: how it is found in a run, told apart, sized, and
+/// timed against its run's reference. compare's `Entry` does the same for judging.
+trait Mergeable: Sized {
+    /// What identifies it across runs.
+    type Key: Eq + Hash + Clone;
+    /// What one run shows for it.
+    type Figures;
+    /// The results of this kind in `run`, those that merge (a failed probe row does not).
+    fn of(run: &LoadedRun) -> Vec<&Self>;
+    /// Its identity across runs.
+    fn key(&self) -> &Self::Key;
+    /// Where its reference is found: its payload (and load), or its URL.
+    fn context(&self) -> (&str, &str);
+    /// Whether it is the reference of its context, for `--normalize-to CODEC:LEVEL`.
+    fn is_reference(&self, codec: CodecKind, level: i32) -> bool;
+    /// Input ÷ compressed size.
+    fn ratio(&self) -> f64;
+    /// Whether `other` sent the same bytes.
+    fn same_size(&self, other: &Self) -> bool;
+    /// Its figures, against `reference` where its run has one.
+    fn figures(&self, reference: Option<&Self>) -> Self::Figures;
+}
+
+impl Mergeable for RunCell {
+    type Key = CellKey;
+    type Figures = RunSpeeds;
+    fn of(run: &LoadedRun) -> Vec<&Self> {
+        run.codec_cells().iter().collect()
+    }
+    fn key(&self) -> &CellKey {
+        &self.key
+    }
+    fn context(&self) -> (&str, &str) {
+        (&self.key.payload, "")
+    }
+    fn is_reference(&self, codec: CodecKind, level: i32) -> bool {
+        self.key.id == CellId::reference(codec, level)
+    }
+    fn ratio(&self) -> f64 {
+        RunCell::ratio(self)
+    }
+    fn same_size(&self, other: &Self) -> bool {
+        self.compressed_bytes == other.compressed_bytes
+    }
+    fn figures(&self, reference: Option<&Self>) -> RunSpeeds {
+        let mb_s = |t: Option<&Timing>| t.map(|t| t.mb_s(self.input_bytes));
+        let normalized = |t: Option<&Timing>, r: Option<&Timing>| Some(t?.relative_to(r?));
+        RunSpeeds {
+            compress_mb_s: mb_s(self.compress.as_ref()),
+            decompress_mb_s: mb_s(self.decompress.as_ref()),
+            compress_normalized: normalized(
+                self.compress.as_ref(),
+                reference.and_then(|r| r.compress.as_ref()),
+            ),
+            decompress_normalized: normalized(
+                self.decompress.as_ref(),
+                reference.and_then(|r| r.decompress.as_ref()),
+            ),
+        }
+    }
+}
+
+impl Mergeable for HttpCell {
+    type Key = HttpKey;
+    type Figures = HttpFigures;
+    fn of(run: &LoadedRun) -> Vec<&Self> {
+        run.http_cells().iter().collect()
+    }
+    fn key(&self) -> &HttpKey {
+        &self.key
+    }
+    fn context(&self) -> (&str, &str) {
+        (&self.key.payload, &self.key.load)
+    }
+    fn is_reference(&self, codec: CodecKind, level: i32) -> bool {
+        self.key.encoding == Encoding::of(codec, level)
+    }
+    fn ratio(&self) -> f64 {
+        self.input_bytes as f64 / self.body_bytes.max(1) as f64
+    }
+    fn same_size(&self, other: &Self) -> bool {
+        self.body_bytes == other.body_bytes
+    }
+    fn figures(&self, reference: Option<&Self>) -> HttpFigures {
+        HttpFigures {
+            p50_ms: self.latency.median_s * 1e3,
+            requests_per_s: self.requests_per_s,
+            wire_bytes: self.wire_bytes,
+            speed_normalized: reference.map(|r| self.latency.relative_to(&r.latency)),
+        }
+    }
+}
+
+impl Mergeable for ProbeCell {
+    type Key = ProbeKey;
+    type Figures = ProbeFigures;
+    fn of(run: &LoadedRun) -> Vec<&Self> {
+        let ok = |c: &&ProbeCell| c.failure.is_none();
+        run.probe_cells().iter().filter(ok).collect()
+    }
+    fn key(&self) -> &ProbeKey {
+        &self.key
+    }
+    fn context(&self) -> (&str, &str) {
+        (&self.key.url, "")
+    }
+    /// A probe row is timed against its own probe's identity request, whatever
+    /// `--normalize-to` says.
+    fn is_reference(&self, _: CodecKind, _: i32) -> bool {
+        self.key.is_identity()
+    }
+    fn ratio(&self) -> f64 {
+        self.input_bytes as f64 / self.body_bytes.max(1) as f64
+    }
+    fn same_size(&self, other: &Self) -> bool {
+        self.body_bytes == other.body_bytes && self.encoding == other.encoding
+    }
+    fn figures(&self, identity: Option<&Self>) -> ProbeFigures {
+        ProbeFigures {
+            encoding: self.encoding.clone(),
+            body_bytes: self.body_bytes,
+            wire_bytes: self.wire_bytes,
+            p50_ms: self.latency.median_s * 1e3,
+            speed_normalized: identity.map(|i| self.latency.relative_to(&i.latency)),
+        }
+    }
 }
 
 /// The first of `items` for each key `key` gives (`None` leaves an item out): merging
 /// looks results up here, so that it grows with the cells, not with their square.
 fn first_by<'a, T, K: Hash + Eq>(
-    items: &'a [T],
+    items: &[&'a T],
     key: impl Fn(&'a T) -> Option<K>,
 ) -> HashMap<K, &'a T> {
     let mut index = HashMap::with_capacity(items.len());
-    for item in items {
+    for &item in items {
         if let Some(k) = key(item) {
             index.entry(k).or_insert(item);
         }
     }
     index
+}
+
+/// Every result of kind `E` across `runs`, a row each, normalised to the reference
+/// `codec` at `level` of the same run and context.
+fn merge_kind<E: Mergeable>(
+    runs: &[LoadedRun],
+    codec: CodecKind,
+    level: i32,
+) -> Vec<MergedRow<E::Key, E::Figures>> {
+    let results: Vec<Vec<&E>> = runs.iter().map(E::of).collect();
+    let by_key: Vec<_> = results
+        .iter()
+        .map(|r| first_by(r, |e| Some(e.key())))
+        .collect();
+    let references: Vec<_> = results
+        .iter()
+        .map(|r| first_by(r, |e| e.is_reference(codec, level).then(|| e.context())))
+        .collect();
+    let mut rows = Vec::new();
+    let mut seen = HashSet::new();
+    for entry in results.iter().flatten() {
+        let key = entry.key();
+        if !seen.insert(key) {
+            continue;
+        }
+        let found: Vec<Option<&E>> = by_key.iter().map(|i| i.get(key).copied()).collect();
+        let runs = found
+            .iter()
+            .zip(&references)
+            .map(|(found, references)| {
+                let reference = |e: &E| references.get(&e.context()).copied();
+                found.map(|e| e.figures(reference(e)))
+            })
+            .collect();
+        rows.push(MergedRow {
+            key: key.clone(),
+            ratio: entry.ratio(),
+            sizes_agree: found.iter().flatten().all(|e| e.same_size(entry)),
+            runs,
+        });
+    }
+    rows
 }
 
 /// Merges `runs`, normalising speeds to `reference_codec` at `reference_level`.
@@ -140,184 +289,25 @@ pub(crate) fn merge(
     reference_codec: CodecKind,
     reference_level: i32,
 ) -> Merged {
-    let reference_id = CellId::reference(reference_codec, reference_level);
-    let by_key: Vec<_> = runs
-        .iter()
-        .map(|r| first_by(r.codec_cells(), |c| Some(&c.key)))
-        .collect();
-    let references: Vec<_> = runs
-        .iter()
-        .map(|r| {
-            first_by(r.codec_cells(), |c| {
-                (c.key.id == reference_id).then_some(c.key.payload.as_str())
-            })
-        })
-        .collect();
-    let mut rows: Vec<MergedRow> = Vec::new();
-    let mut seen = HashSet::new();
-    for run in runs {
-        for cell in run.codec_cells() {
-            let k = &cell.key;
-            if !seen.insert(k) {
-                continue;
-            }
-            let cells: Vec<Option<&RunCell>> = by_key.iter().map(|i| i.get(k).copied()).collect();
-            let sizes_agree = cells
-                .iter()
-                .flatten()
-                .all(|c| c.compressed_bytes == cell.compressed_bytes);
-            let speeds = references
-                .iter()
-                .zip(&cells)
-                .map(|(references, found)| {
-                    found.map(|c| speeds(c, references.get(k.payload.as_str()).copied()))
-                })
-                .collect();
-            rows.push(MergedRow {
-                payload: k.payload.clone(),
-                id: k.id,
-                ratio: cell.ratio(),
-                sizes_agree,
-                runs: speeds,
-            });
-        }
+    let (codec, level) = (reference_codec, reference_level);
+    let mut tables = Vec::new();
+    let cells = merge_kind::<RunCell>(runs, codec, level);
+    let http = merge_kind::<HttpCell>(runs, codec, level);
+    let probe = merge_kind::<ProbeCell>(runs, codec, level);
+    if !cells.is_empty() || (http.is_empty() && probe.is_empty()) {
+        tables.push(MergedTable::Codec(cells));
+    }
+    if !http.is_empty() {
+        tables.push(MergedTable::Http(http));
+    }
+    if !probe.is_empty() {
+        tables.push(MergedTable::Probe(probe));
     }
     Merged {
         labels: runs.iter().map(|r| r.label.clone()).collect(),
         machines: runs.iter().map(|r| r.machine.clone()).collect(),
         reference: format!("{reference_codec}:{reference_level}"),
-        rows,
-        http_rows: merge_http(runs, reference_codec, reference_level),
-        probe_rows: merge_probe(runs),
-    }
-}
-
-/// Every probe row across `runs`, each timed against its own probe's identity request.
-fn merge_probe(runs: &[LoadedRun]) -> Vec<MergedProbeRow> {
-    let ok = |c: &ProbeCell| c.failure.is_none();
-    let by_key: Vec<_> = runs
-        .iter()
-        .map(|r| first_by(r.probe_cells(), |c| ok(c).then_some(&c.key)))
-        .collect();
-    let identities: Vec<_> = runs
-        .iter()
-        .map(|r| {
-            first_by(r.probe_cells(), |c| {
-                (ok(c) && c.key.is_identity()).then_some(c.key.url.as_str())
-            })
-        })
-        .collect();
-    let mut rows: Vec<MergedProbeRow> = Vec::new();
-    let mut seen = HashSet::new();
-    for run in runs {
-        for cell in run.probe_cells().iter().filter(|c| ok(c)) {
-            let k = &cell.key;
-            if !seen.insert(k) {
-                continue;
-            }
-            let figures: Vec<Option<ProbeFigures>> = by_key
-                .iter()
-                .zip(&identities)
-                .map(|(by_key, identities)| {
-                    let found = by_key.get(k)?;
-                    let identity = identities.get(k.url.as_str());
-                    Some(ProbeFigures {
-                        encoding: found.encoding.clone(),
-                        body_bytes: found.body_bytes,
-                        wire_bytes: found.wire_bytes,
-                        p50_ms: found.latency.median_s * 1e3,
-                        speed_normalized: identity.map(|i| found.latency.relative_to(&i.latency)),
-                    })
-                })
-                .collect();
-            rows.push(MergedProbeRow {
-                url: k.url.clone(),
-                accept_encoding: k.accept_encoding.clone(),
-                ratio: cell.input_bytes as f64 / cell.body_bytes.max(1) as f64,
-                sizes_agree: figures
-                    .iter()
-                    .flatten()
-                    .all(|f| f.body_bytes == cell.body_bytes && f.encoding == cell.encoding),
-                runs: figures,
-            });
-        }
-    }
-    rows
-}
-
-fn merge_http(
-    runs: &[LoadedRun],
-    reference_codec: CodecKind,
-    reference_level: i32,
-) -> Vec<MergedHttpRow> {
-    let reference_encoding = Encoding::of(reference_codec, reference_level);
-    let by_key: Vec<_> = runs
-        .iter()
-        .map(|r| first_by(r.http_cells(), |c| Some(&c.key)))
-        .collect();
-    let references: Vec<_> = runs
-        .iter()
-        .map(|r| {
-            first_by(r.http_cells(), |c| {
-                (c.key.encoding == reference_encoding)
-                    .then_some((c.key.payload.as_str(), c.key.load.as_str()))
-            })
-        })
-        .collect();
-    let mut rows: Vec<MergedHttpRow> = Vec::new();
-    let mut seen = HashSet::new();
-    for run in runs {
-        for cell in run.http_cells() {
-            let k = &cell.key;
-            if !seen.insert(k) {
-                continue;
-            }
-            let cells: Vec<Option<&HttpCell>> = by_key.iter().map(|i| i.get(k).copied()).collect();
-            let figures = references
-                .iter()
-                .zip(&cells)
-                .map(|(references, found)| {
-                    found.map(|c| {
-                        let reference = references.get(&(k.payload.as_str(), k.load.as_str()));
-                        HttpFigures {
-                            p50_ms: c.latency.median_s * 1e3,
-                            requests_per_s: c.requests_per_s,
-                            wire_bytes: c.wire_bytes,
-                            speed_normalized: reference.map(|r| c.latency.relative_to(&r.latency)),
-                        }
-                    })
-                })
-                .collect();
-            rows.push(MergedHttpRow {
-                payload: k.payload.clone(),
-                encoding: k.encoding,
-                load: k.load.clone(),
-                ratio: cell.input_bytes as f64 / cell.body_bytes.max(1) as f64,
-                sizes_agree: cells
-                    .iter()
-                    .flatten()
-                    .all(|c| c.body_bytes == cell.body_bytes),
-                runs: figures,
-            });
-        }
-    }
-    rows
-}
-
-fn speeds(cell: &RunCell, reference: Option<&RunCell>) -> RunSpeeds {
-    let mb_s = |t: Option<&Timing>| t.map(|t| t.mb_s(cell.input_bytes));
-    let normalized = |t: Option<&Timing>, r: Option<&Timing>| Some(t?.relative_to(r?));
-    RunSpeeds {
-        compress_mb_s: mb_s(cell.compress.as_ref()),
-        decompress_mb_s: mb_s(cell.decompress.as_ref()),
-        compress_normalized: normalized(
-            cell.compress.as_ref(),
-            reference.and_then(|r| r.compress.as_ref()),
-        ),
-        decompress_normalized: normalized(
-            cell.decompress.as_ref(),
-            reference.and_then(|r| r.decompress.as_ref()),
-        ),
+        tables,
     }
 }
 
@@ -354,20 +344,23 @@ mod tests {
         };
         let merged = merge(&[a, b], crate::vocab::CodecKind::Zstd, 1);
         assert_eq!(merged.labels, ["a", "b"]);
-        assert_eq!(merged.rows.len(), 3);
-        let zstd = &merged.rows[0];
+        let [MergedTable::Codec(rows)] = merged.tables.as_slice() else {
+            panic!("one codec table: {:?}", merged.tables);
+        };
+        assert_eq!(rows.len(), 3);
+        let zstd = &rows[0];
         assert_eq!(zstd.ratio, 10_000.0);
         assert!(zstd.sizes_agree);
         let speeds_b = zstd.runs[1].as_ref().unwrap();
         assert_eq!(speeds_b.compress_mb_s, Some(2000.0));
         assert_eq!(speeds_b.compress_normalized, Some(1.0));
-        let gzip = &merged.rows[1];
+        let gzip = &rows[1];
         assert_eq!(
             gzip.runs[0].as_ref().unwrap().compress_normalized,
             Some(0.5)
         );
         assert!(gzip.runs[1].is_none());
-        let brotli = &merged.rows[2];
+        let brotli = &rows[2];
         assert!(brotli.runs[0].is_none());
         assert_eq!(
             brotli.runs[1].as_ref().unwrap().compress_normalized,

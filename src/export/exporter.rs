@@ -129,21 +129,7 @@ impl Exporter for Csv {
             Subject::Run { report, current } => super::run::csv::render_with(report, *current),
             Subject::Http { report, current } => super::http::render_csv(report, *current),
             // One CSV has one set of columns: codec runs and `http` runs each have theirs.
-            Subject::Merged(m) => {
-                let kinds = [
-                    !m.rows.is_empty(),
-                    !m.http_rows.is_empty(),
-                    !m.probe_rows.is_empty(),
-                ];
-                match kinds {
-                    [_, false, false] => merge::table::render_csv(m),
-                    [false, true, false] => merge::table::render_http_csv(m),
-                    [false, false, true] => super::merge::probe::render_csv(m),
-                    _ => bail!(
-                        "merge --format csv takes runs of one kind: these mix `run`, `http` and `probe` results; merge each kind separately"
-                    ),
-                }
-            }
+            Subject::Merged(m) => merge::table::render_csv(m)?,
             Subject::Probe(report) => super::probe::render_csv(report),
             _ => bail!("this result has no CSV form"),
         })

@@ -1,19 +1,21 @@
 //! Rendering merged probes: a row per URL and `Accept-Encoding`, a column per probe.
 
-use crate::analysis::merge::Merged;
+use crate::analysis::merge::{Merged, MergedRow, ProbeFigures};
 use crate::export::merge::parts::{long_csv, ratio_text, Speeds};
 use crate::export::run::csv::{csv_figure, csv_ratio};
 use crate::export::text::document::Table;
 use crate::format::{significant, thousands};
+use crate::results::probe::ProbeKey;
 
 /// One probe table: per probe, what the server sent (`br 41,132 B / 1.23 ms`), or the
 /// identity request's p50 ÷ this p50.
-pub(super) fn table(merged: &Merged, speeds: Speeds) -> Table {
+pub(super) fn table(
+    labels: &[String],
+    rows: &[MergedRow<ProbeKey, ProbeFigures>],
+    speeds: Speeds,
+) -> Table {
     // One URL is named once, in a note, rather than on every row.
-    let many_urls = merged
-        .probe_rows
-        .iter()
-        .any(|r| r.url != merged.probe_rows[0].url);
+    let many_urls = rows.iter().any(|r| r.key.url != rows[0].key.url);
     let mut header: Vec<String> = ["url", "Accept-Encoding", "ratio"]
         .map(String::from)
         .to_vec();
@@ -22,15 +24,14 @@ pub(super) fn table(merged: &Merged, speeds: Speeds) -> Table {
         header.remove(0);
         numeric.remove(0);
     }
-    header.extend(merged.labels.iter().cloned());
-    numeric.extend(merged.labels.iter().map(|_| true));
-    let rows = merged
-        .probe_rows
+    header.extend(labels.iter().cloned());
+    numeric.extend(labels.iter().map(|_| true));
+    let rows = rows
         .iter()
         .map(|row| {
             let mut cells = vec![
-                row.url.clone(),
-                crate::export::probe::accept_label(&row.accept_encoding),
+                row.key.url.clone(),
+                crate::export::probe::accept_label(&row.key.accept_encoding),
                 ratio_text(row.ratio, row.sizes_agree),
             ];
             if !many_urls {
@@ -59,29 +60,25 @@ pub(super) fn table(merged: &Merged, speeds: Speeds) -> Table {
 
 /// The notes under the probe tables: the URL when there is one, and the browser's
 /// `Accept-Encoding` that `browser*` stands for.
-pub(super) fn notes(merged: &Merged) -> Vec<String> {
+pub(super) fn notes(rows: &[MergedRow<ProbeKey, ProbeFigures>]) -> Vec<String> {
     let mut notes = Vec::new();
-    let Some(first) = merged.probe_rows.first() else {
+    let Some(first) = rows.first() else {
         return notes;
     };
-    if merged.probe_rows.iter().all(|r| r.url == first.url) {
-        notes.push(format!("URL: {}", first.url));
+    if rows.iter().all(|r| r.key.url == first.key.url) {
+        notes.push(format!("URL: {}", first.key.url));
     }
-    if let Some(row) = merged
-        .probe_rows
-        .iter()
-        .find(|r| r.accept_encoding.contains(','))
-    {
+    if let Some(row) = rows.iter().find(|r| r.key.accept_encoding.contains(',')) {
         notes.push(format!(
             "* browser: Accept-Encoding: {}",
-            row.accept_encoding
+            row.key.accept_encoding
         ));
     }
     notes
 }
 
 /// The merged probes as long-format CSV: one row per URL, `Accept-Encoding` and probe.
-pub(crate) fn render_csv(merged: &Merged) -> Vec<u8> {
+pub(super) fn render_csv(merged: &Merged, rows: &[MergedRow<ProbeKey, ProbeFigures>]) -> Vec<u8> {
     long_csv(
         merged,
         &[
@@ -96,11 +93,11 @@ pub(crate) fn render_csv(merged: &Merged) -> Vec<u8> {
             "total_p50_ms",
             "speed_normalized",
         ],
-        &merged.probe_rows,
+        rows,
         |row| {
             vec![
-                row.url.clone(),
-                row.accept_encoding.clone(),
+                row.key.url.clone(),
+                row.key.accept_encoding.clone(),
                 csv_ratio(Some(row.ratio)),
             ]
         },

@@ -1,25 +1,25 @@
 //! Rendering merged runs: one row per setting, columns per run.
 
-use crate::analysis::merge::Merged;
+use crate::analysis::merge::{HttpFigures, Merged, MergedRow, MergedTable, RunSpeeds};
 use crate::export::merge::parts::{long_csv, ratio_text, Speeds};
 use crate::export::text::document::{Document, Table};
 use crate::format::significant;
+use crate::results::{CellKey, HttpKey};
 
 /// One codec table: a row per setting, one `compress / decompress` column per run, so
 /// that two runs fit 100 columns.
-fn codec_table(merged: &Merged, speeds: Speeds) -> Table {
+fn codec_table(labels: &[String], rows: &[MergedRow<CellKey, RunSpeeds>], speeds: Speeds) -> Table {
     let mut header: Vec<String> = ["payload", "setting", "ratio"].map(String::from).to_vec();
-    header.extend(merged.labels.iter().cloned());
+    header.extend(labels.iter().cloned());
     let mut numeric = vec![false, false, true];
-    numeric.extend(merged.labels.iter().map(|_| true));
+    numeric.extend(labels.iter().map(|_| true));
     let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or("-".to_string());
-    let rows = merged
-        .rows
+    let rows = rows
         .iter()
         .map(|row| {
             let mut cells = vec![
-                row.payload.clone(),
-                row.id.to_string(),
+                row.key.payload.clone(),
+                row.key.id.to_string(),
                 ratio_text(row.ratio, row.sizes_agree),
             ];
             cells.extend(row.runs.iter().map(|run| match (run, speeds) {
@@ -45,21 +45,24 @@ fn codec_table(merged: &Merged, speeds: Speeds) -> Table {
 
 /// One `http` table: a row per encoding and load, one column per run holding
 /// `p50 ms / req/s`, or the speed ÷ the reference encoding.
-fn http_table(merged: &Merged, speeds: Speeds) -> Table {
+fn http_table(
+    labels: &[String],
+    rows: &[MergedRow<HttpKey, HttpFigures>],
+    speeds: Speeds,
+) -> Table {
     let mut header: Vec<String> = ["payload", "encoding", "load", "ratio"]
         .map(String::from)
         .to_vec();
-    header.extend(merged.labels.iter().cloned());
+    header.extend(labels.iter().cloned());
     let mut numeric = vec![false, false, false, true];
-    numeric.extend(merged.labels.iter().map(|_| true));
-    let rows = merged
-        .http_rows
+    numeric.extend(labels.iter().map(|_| true));
+    let rows = rows
         .iter()
         .map(|row| {
             let mut cells = vec![
-                row.payload.clone(),
-                row.encoding.label(),
-                row.load.clone(),
+                row.key.payload.clone(),
+                row.key.encoding.label(),
+                row.key.load.clone(),
                 ratio_text(row.ratio, row.sizes_agree),
             ];
             cells.extend(row.runs.iter().map(|run| {
@@ -82,50 +85,58 @@ fn http_table(merged: &Merged, speeds: Speeds) -> Table {
     Table::new(&header, &numeric, rows)
 }
 
-/// Draws one kind of table (codec or `http`) of a merge.
-type TableOf = fn(&Merged, Speeds) -> Table;
-
-/// The codec tables if there are codec rows (or nothing at all), then the `http` tables
-/// if there are `http` rows, then the probe tables, then each run's machine. Each kind has a raw table and a
-/// normalised one.
-pub(crate) fn document(merged: &Merged) -> Document {
-    let mut document = Document::new();
-    let reference = &merged.reference;
-    let mut kinds: Vec<([String; 2], TableOf)> = Vec::new();
-    if !merged.rows.is_empty() || (merged.http_rows.is_empty() && merged.probe_rows.is_empty()) {
-        let titles = [
+/// The titles of a kind's raw and normalised tables, against `reference`.
+fn titles(table: &MergedTable, reference: &str) -> [String; 2] {
+    match table {
+        MergedTable::Codec(_) => [
             "Compress / decompress MB/s, per run:".to_string(),
             format!("Compress / decompress speed ÷ {reference} of each run (above 1: faster):"),
-        ];
-        kinds.push((titles, codec_table));
-    }
-    if !merged.http_rows.is_empty() {
-        let titles = [
+        ],
+        MergedTable::Http(_) => [
             "HTTP: p50 ms / requests per second, per run:".to_string(),
             format!("HTTP: {reference} p50 ÷ this p50, in each run and load (above 1: faster):"),
-        ];
-        kinds.push((titles, http_table));
-    }
-    if !merged.probe_rows.is_empty() {
-        let titles = [
+        ],
+        MergedTable::Probe(_) => [
             "Probe: what the server sent, body bytes / p50 ms to the last byte, per probe:"
                 .to_string(),
             "Probe: the identity request's p50 ÷ this p50, per URL and probe (above 1: faster):"
                 .to_string(),
-        ];
-        kinds.push((titles, crate::export::merge::probe::table));
+        ],
     }
-    for ([raw, normalized], table) in kinds {
+}
+
+/// `table` drawn with `speeds`.
+fn draw(labels: &[String], table: &MergedTable, speeds: Speeds) -> Table {
+    match table {
+        MergedTable::Codec(rows) => codec_table(labels, rows, speeds),
+        MergedTable::Http(rows) => http_table(labels, rows, speeds),
+        MergedTable::Probe(rows) => crate::export::merge::probe::table(labels, rows, speeds),
+    }
+}
+
+/// Each kind's tables, codec cells first, then `http`, then probes, then each run's
+/// machine. Each kind has a raw table and a normalised one.
+pub(crate) fn document(merged: &Merged) -> Document {
+    let mut document = Document::new();
+    for table in &merged.tables {
+        let [raw, normalized] = titles(table, &merged.reference);
         if !document.blocks.is_empty() {
             document.gap();
         }
-        document.title(raw).table(table(merged, Speeds::Raw)).gap();
+        let labels = &merged.labels;
         document
-            .title(normalized)
-            .table(table(merged, Speeds::Normalized));
+            .title(raw)
+            .table(draw(labels, table, Speeds::Raw))
+            .gap();
+        let normalised = draw(labels, table, Speeds::Normalized);
+        document.title(normalized).table(normalised);
     }
     let mut notes = machine_lines(merged);
-    notes.extend(crate::export::merge::probe::notes(merged));
+    for table in &merged.tables {
+        if let MergedTable::Probe(rows) = table {
+            notes.extend(crate::export::merge::probe::notes(rows));
+        }
+    }
     document.notes(notes);
     document
 }
@@ -147,8 +158,21 @@ fn machine_lines(merged: &Merged) -> Vec<String> {
 
 use crate::export::run::csv::{csv_figure, csv_ratio};
 
+/// The merged runs as long-format CSV, one row per result and run: one kind of result
+/// only, as one CSV has one set of columns.
+pub(crate) fn render_csv(merged: &Merged) -> anyhow::Result<Vec<u8>> {
+    Ok(match merged.tables.as_slice() {
+        [MergedTable::Codec(rows)] => codec_csv(merged, rows),
+        [MergedTable::Http(rows)] => http_csv(merged, rows),
+        [MergedTable::Probe(rows)] => crate::export::merge::probe::render_csv(merged, rows),
+        _ => anyhow::bail!(
+            "merge --format csv takes runs of one kind: these mix `run`, `http` and `probe` results; merge each kind separately"
+        ),
+    })
+}
+
 /// The merged `http` runs as long-format CSV: one row per encoding and run.
-pub(crate) fn render_http_csv(merged: &Merged) -> Vec<u8> {
+fn http_csv(merged: &Merged, rows: &[MergedRow<HttpKey, HttpFigures>]) -> Vec<u8> {
     long_csv(
         merged,
         &[
@@ -163,12 +187,12 @@ pub(crate) fn render_http_csv(merged: &Merged) -> Vec<u8> {
             "http_wire_bytes",
             "http_speed_normalized",
         ],
-        &merged.http_rows,
+        rows,
         |row| {
             vec![
-                row.payload.clone(),
-                row.encoding.label(),
-                row.load.clone(),
+                row.key.payload.clone(),
+                row.key.encoding.label(),
+                row.key.load.clone(),
                 csv_ratio(Some(row.ratio)),
             ]
         },
@@ -184,8 +208,8 @@ pub(crate) fn render_http_csv(merged: &Merged) -> Vec<u8> {
     )
 }
 
-/// The merged runs as long-format CSV: one row per setting and run.
-pub(crate) fn render_csv(merged: &Merged) -> Vec<u8> {
+/// The merged `run` runs as long-format CSV: one row per setting and run.
+fn codec_csv(merged: &Merged, rows: &[MergedRow<CellKey, RunSpeeds>]) -> Vec<u8> {
     long_csv(
         merged,
         &[
@@ -201,13 +225,13 @@ pub(crate) fn render_csv(merged: &Merged) -> Vec<u8> {
             "compress_normalized",
             "decompress_normalized",
         ],
-        &merged.rows,
+        rows,
         |row| {
             vec![
-                row.payload.clone(),
-                row.id.codec.to_string(),
-                crate::export::labels::library_text(&row.id),
-                row.id.level.to_string(),
+                row.key.payload.clone(),
+                row.key.id.codec.to_string(),
+                crate::export::labels::library_text(&row.key.id),
+                row.key.id.level.to_string(),
                 csv_ratio(Some(row.ratio)),
             ]
         },
@@ -291,11 +315,11 @@ mod tests {
 
     #[test]
     fn merged_http_csv_snapshot() {
-        insta::assert_snapshot!(String::from_utf8(render_http_csv(&merged_http())).unwrap());
+        insta::assert_snapshot!(String::from_utf8(render_csv(&merged_http()).unwrap()).unwrap());
     }
 
     #[test]
     fn merged_csv_snapshot() {
-        insta::assert_snapshot!(String::from_utf8(render_csv(&merged())).unwrap());
+        insta::assert_snapshot!(String::from_utf8(render_csv(&merged()).unwrap()).unwrap());
     }
 }

@@ -1,4 +1,7 @@
-//! Benchmarking: the runner, its statistics and the results it produces.
+//! How a payload is measured, all of it: the plan the user's method makes for a body
+//! (`method.rs`), each direction's schedule (`schedule.rs`), the runner (`runner/`), the
+//! settings made ready (`settings.rs`), the `--processes` children (`workers.rs`), and
+//! instructions under callgrind (`instructions.rs`). This file runs one payload's rounds.
 
 pub(crate) mod instructions;
 pub(crate) mod method;

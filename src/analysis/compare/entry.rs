@@ -6,10 +6,11 @@ use std::hash::Hash;
 
 use anyhow::{bail, Result};
 
+use super::comparison::Comparison;
 use super::direction::Direction;
-use super::judge::{measure_change, speed_against, AbsoluteChange, Against, SpeedChange};
-use super::row::{Failed, Row, RowKey};
-use super::{reference_of, CompareOptions, Comparison};
+use super::judge::{measure_change, speed_against, AbsoluteChange, Against};
+use super::options::{CompareOptions, SpeedBasis};
+use super::row::{Failed, Row, RowKey, SpeedChange};
 use crate::results::probe::ProbeCell;
 use crate::results::{HttpCell, Instructions, RunCell, Statistic, Timing};
 use crate::vocab::CellId;
@@ -410,4 +411,12 @@ fn against<'a, E: Entry>(
         .find(|(d, _)| *d == direction)
         .and_then(|(_, t)| t)
         .map(Against::Reference))
+}
+
+/// The reference's key type for an entry kind: what `--normalize-to` names.
+fn reference_of<E: Entry>(options: &CompareOptions) -> Option<E::Id> {
+    match options.basis {
+        SpeedBasis::Normalized { codec, level } => Some(E::reference_id(codec, level)),
+        SpeedBasis::Absolute => None,
+    }
 }

@@ -3,89 +3,14 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
+use super::comparison::{Comparison, Drift, MachineChange};
 use super::direction::Direction;
+use super::options::{CompareOptions, SpeedBasis, FAMILY_ERROR_RATE};
+use super::row::SpeedChange;
 use super::spread::{Spread, MIN_CELLS_FOR_SPREAD};
 use super::verdict::{samples_for_a_verdict, verdict, Verdict};
-use super::{CompareOptions, Comparison, SpeedBasis, FAMILY_ERROR_RATE};
 use crate::results::{Statistic, Timing};
 use crate::stats::{median, normal_quantile, sample_sd};
-
-/// One direction's speed in both runs.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct SpeedChange {
-    /// Baseline speed: MB/s, or the ratio to the reference cell.
-    pub baseline: f64,
-    /// Candidate speed, in the same unit.
-    pub candidate: f64,
-    /// `candidate / baseline − 1`: −0.2 means 20% slower.
-    pub change: f64,
-    /// The change after removing the reference cell's drift (normalised mode); this is
-    /// what the verdict judges.
-    pub judged_change: f64,
-    /// Standard error of the log ratio from the samples: the cell's and, when
-    /// normalised, the reference's; `None` without.
-    pub se_within: Option<f64>,
-    /// The part of it from the cell's own samples, without the reference's: what is
-    /// left once the common drift (which holds the reference's noise) is removed.
-    pub se_own: Option<f64>,
-    /// The band a change must leave to count: `z` × the combined standard error of
-    /// within-cell and between-cell noise, in log units; `None` when neither is known.
-    pub noise: Option<f64>,
-    /// The fewest timed samples among the timings compared (both runs' and, when
-    /// normalised, their references'); 0 when a run was read from CSV.
-    pub samples: usize,
-    /// The fewest processes the timings compared were measured in; `None` when a file
-    /// does not say.
-    pub processes: Option<u32>,
-    /// What it amounts to.
-    pub verdict: Verdict,
-}
-
-/// The common movement of one payload and direction, removed before judging.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Drift {
-    /// Payload name.
-    pub payload: String,
-    /// The direction.
-    pub direction: Direction,
-    /// Median relative change of the other cells (0 in absolute mode, where it is kept).
-    pub shift: f64,
-    /// Standard deviation of the other cells' log changes.
-    pub spread: f64,
-    /// How many cells it was estimated from.
-    pub cells: usize,
-}
-
-/// What moved on one payload and direction as a whole, in absolute speed: the
-/// reference itself, or every cell together (a slower machine, a build without
-/// optimisations). Normalised speeds cannot show either.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct MachineChange {
-    /// Payload name.
-    pub payload: String,
-    /// The direction.
-    pub direction: Direction,
-    /// `reference` or `all cells`.
-    pub what: &'static str,
-    /// The relative change in absolute speed: the reference's, or the median of every
-    /// cell's.
-    pub change: f64,
-    /// The noise band in log units; `None` when nothing estimates it.
-    pub noise: Option<f64>,
-    /// How many cells it was measured over.
-    pub cells: usize,
-    /// What it amounts to.
-    pub verdict: Verdict,
-}
-
-impl MachineChange {
-    /// Beyond both the threshold and the noise, either way.
-    pub(crate) fn flagged(&self) -> bool {
-        matches!(self.verdict, Verdict::Regressed | Verdict::Improved)
-    }
-}
 
 /// One direction of one result's absolute speed change, kept for the machine report.
 pub(super) struct AbsoluteChange {

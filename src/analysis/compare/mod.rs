@@ -44,12 +44,14 @@
 //! the last byte as a speed, normalised to the same probe's `identity` request of the
 //! same URL.
 
+mod comparison;
 mod direction;
 mod entry;
 #[cfg(test)]
 mod http_tests;
 mod instructions;
 mod judge;
+mod options;
 mod row;
 mod spread;
 #[cfg(test)]
@@ -57,206 +59,13 @@ mod tests;
 mod verdict;
 
 use anyhow::{bail, Result};
-use serde::Serialize;
 
 use crate::results::{LoadedRun, Results};
-use crate::vocab::CodecKind;
+pub(crate) use comparison::Comparison;
 pub(crate) use direction::Direction;
-use entry::Entry;
-pub(crate) use judge::{Drift, MachineChange, SpeedChange};
-pub(crate) use row::{FailReason, Failed, Row, RowKey};
+pub(crate) use options::{parse_reference, CompareOptions, SpeedBasis};
+pub(crate) use row::{FailReason, Row, RowKey, SpeedChange};
 pub(crate) use verdict::Verdict;
-
-/// The chance, across a whole comparison, that noise alone flags any cell.
-pub(crate) const FAMILY_ERROR_RATE: f64 = 0.05;
-
-/// What speeds are compared as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub(crate) enum SpeedBasis {
-    /// Relative to the same run's reference cell: this codec at this level, fresh, from
-    /// the library servers run, on the same payload.
-    Normalized {
-        /// Reference codec.
-        codec: CodecKind,
-        /// Reference level.
-        level: i32,
-    },
-    /// Raw MB/s.
-    Absolute,
-}
-
-/// Parses a reference written `CODEC:LEVEL`: `zstd:1`, `brotli:4` or `br:4`, `gzip:1`.
-pub(crate) fn parse_reference(text: &str) -> Result<(CodecKind, i32)> {
-    let Some((codec, level)) = text.split_once(':') else {
-        bail!("--normalize-to '{text}' must look like CODEC:LEVEL, e.g. zstd:1");
-    };
-    let codec = match codec.trim() {
-        "br" => CodecKind::Brotli,
-        name => match name.parse() {
-            Ok(codec) => codec,
-            Err(why) => bail!("--normalize-to '{text}': {why}"),
-        },
-    };
-    let Ok(level) = level.trim().parse() else {
-        bail!("--normalize-to '{text}': '{level}' is not an integer level");
-    };
-    Ok((codec, level))
-}
-
-/// Settings of a comparison.
-#[derive(Clone, Debug)]
-pub(crate) struct CompareOptions {
-    /// Smallest relative change that counts, e.g. 0.10 for 10%.
-    pub threshold: f64,
-    /// Normalised or absolute speeds.
-    pub basis: SpeedBasis,
-    /// Report size drifts without failing.
-    pub allow_size_drift: bool,
-    /// Report baseline results missing from the candidate without failing.
-    pub allow_missing: bool,
-    /// Fail on inconclusive speeds too.
-    pub strict: bool,
-    /// Largest relative growth of a cell's instructions per byte that passes, e.g.
-    /// 0.01 for 1%.
-    pub instructions_threshold: f64,
-}
-
-/// The outcome of comparing two runs.
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct Comparison {
-    /// Baseline label.
-    pub baseline: String,
-    /// Candidate label.
-    pub candidate: String,
-    /// `run`, `http` or `probe`.
-    pub kind: &'static str,
-    /// How speeds were compared.
-    pub basis: SpeedBasis,
-    /// The threshold, as a fraction.
-    pub threshold: f64,
-    /// Whether size drift is tolerated.
-    pub allow_size_drift: bool,
-    /// Whether missing results are tolerated.
-    pub allow_missing: bool,
-    /// Whether inconclusive speeds fail.
-    pub strict: bool,
-    /// The instruction threshold, as a fraction.
-    pub instructions_threshold: f64,
-    /// Results in both runs, in baseline order.
-    pub rows: Vec<Row>,
-    /// Results that failed in the candidate.
-    pub failed: Vec<Failed>,
-    /// Results only in the baseline.
-    pub missing: Vec<RowKey>,
-    /// Results only in the candidate.
-    pub extra: Vec<RowKey>,
-    /// Per payload and direction, the common drift and between-cell spread that the
-    /// verdicts took into account.
-    pub drifts: Vec<Drift>,
-    /// Per payload and direction, what moved every cell or the reference itself.
-    pub machine: Vec<MachineChange>,
-    /// How many standard errors a change must exceed.
-    pub z: f64,
-    /// The fewest samples per timing for a time verdict; below it, inconclusive.
-    pub samples_for_a_verdict: usize,
-}
-
-impl Comparison {
-    /// Rows whose size changed.
-    pub(crate) fn size_drifts(&self) -> impl Iterator<Item = &Row> {
-        self.rows.iter().filter(|r| r.size_drift())
-    }
-
-    /// Rows that regressed.
-    pub(crate) fn regressions(&self) -> impl Iterator<Item = &Row> {
-        self.rows.iter().filter(|r| r.regressed())
-    }
-
-    /// Rows with an inconclusive speed and none regressed.
-    pub(crate) fn inconclusive(&self) -> impl Iterator<Item = &Row> {
-        self.rows
-            .iter()
-            .filter(|r| !r.regressed() && r.has_verdict(Verdict::Inconclusive))
-    }
-
-    /// Machine-level changes beyond threshold and noise.
-    pub(crate) fn machine_changes(&self) -> impl Iterator<Item = &MachineChange> {
-        self.machine.iter().filter(|m| m.flagged())
-    }
-
-    /// Each library whose version differs between the runs, as `(baseline, candidate)`
-    /// with the library's name, once each.
-    pub(crate) fn library_changes(&self) -> Vec<(String, String)> {
-        let mut changes: Vec<(String, String)> = Vec::new();
-        for row in &self.rows {
-            let (RowKey::Cell(key), Some((before, after))) = (&row.key, &row.versions) else {
-                continue;
-            };
-            let library = key.id.library;
-            let change = (format!("{library} {before}"), format!("{library} {after}"));
-            if before != after && !changes.contains(&change) {
-                changes.push(change);
-            }
-        }
-        changes
-    }
-
-    /// Why the comparison fails the job, each reason with the results it counts; empty
-    /// when it passes.
-    pub(crate) fn failures(&self) -> Vec<(FailReason, usize)> {
-        let machine_fails = self.basis == SpeedBasis::Absolute;
-        let slower = self
-            .machine_changes()
-            .filter(|m| m.verdict == Verdict::Regressed)
-            .count();
-        let counts = [
-            (FailReason::Failed, self.failed.len()),
-            (
-                FailReason::Missing,
-                if self.allow_missing {
-                    0
-                } else {
-                    self.missing.len()
-                },
-            ),
-            (
-                FailReason::SizeDrift,
-                if self.allow_size_drift {
-                    0
-                } else {
-                    self.size_drifts().count()
-                },
-            ),
-            (FailReason::Regressed, self.regressions().count()),
-            (
-                FailReason::MachineSlowdown,
-                if machine_fails { slower } else { 0 },
-            ),
-            (
-                FailReason::MoreInstructions,
-                self.rows
-                    .iter()
-                    .filter(|r| r.instructions_regressed())
-                    .count(),
-            ),
-            (
-                FailReason::Inconclusive,
-                if self.strict {
-                    self.inconclusive().count()
-                } else {
-                    0
-                },
-            ),
-        ];
-        counts.into_iter().filter(|&(_, n)| n > 0).collect()
-    }
-
-    /// True when the comparison should fail the job.
-    #[cfg(test)]
-    pub(crate) fn failed(&self) -> bool {
-        !self.failures().is_empty()
-    }
-}
 
 /// Compares `candidate` against `baseline`. Runs of different kinds, or with no result
 /// in common, are an error.
@@ -318,12 +127,4 @@ pub(crate) fn compare(
         instructions::judge_threshold(&mut row.instructions, options.instructions_threshold);
     }
     Ok(comparison)
-}
-
-/// The reference's key type for an entry kind: what `--normalize-to` names.
-fn reference_of<E: Entry>(options: &CompareOptions) -> Option<E::Id> {
-    match options.basis {
-        SpeedBasis::Normalized { codec, level } => Some(E::reference_id(codec, level)),
-        SpeedBasis::Absolute => None,
-    }
 }

@@ -6,7 +6,6 @@ use serde::Serialize;
 
 use super::direction::Direction;
 use super::instructions::InstructionChange;
-use super::judge::SpeedChange;
 use super::verdict::Verdict;
 use crate::results::probe::ProbeKey;
 use crate::results::{CellKey, HttpKey};
@@ -42,6 +41,37 @@ impl std::fmt::Display for RowKey {
             RowKey::Probe(key) => key.fmt(f),
         }
     }
+}
+
+/// One direction's speed in both runs.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct SpeedChange {
+    /// Baseline speed: MB/s, or the ratio to the reference cell.
+    pub baseline: f64,
+    /// Candidate speed, in the same unit.
+    pub candidate: f64,
+    /// `candidate / baseline − 1`: −0.2 means 20% slower.
+    pub change: f64,
+    /// The change after removing the reference cell's drift (normalised mode); this is
+    /// what the verdict judges.
+    pub judged_change: f64,
+    /// Standard error of the log ratio from the samples: the cell's and, when
+    /// normalised, the reference's; `None` without.
+    pub se_within: Option<f64>,
+    /// The part of it from the cell's own samples, without the reference's: what is
+    /// left once the common drift (which holds the reference's noise) is removed.
+    pub se_own: Option<f64>,
+    /// The band a change must leave to count: `z` × the combined standard error of
+    /// within-cell and between-cell noise, in log units; `None` when neither is known.
+    pub noise: Option<f64>,
+    /// The fewest timed samples among the timings compared (both runs' and, when
+    /// normalised, their references'); 0 when a run was read from CSV.
+    pub samples: usize,
+    /// The fewest processes the timings compared were measured in; `None` when a file
+    /// does not say.
+    pub processes: Option<u32>,
+    /// What it amounts to.
+    pub verdict: Verdict,
 }
 
 /// One result present in both runs.

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::results::{CellKey, LoadedRun, Results, RunCell, Timing};
+use crate::vocab::CodecKind;
 
 pub(super) fn cell(codec: &str, level: i32, bytes: u64, samples: &[f64]) -> RunCell {
     let mut sorted = samples.to_vec();

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::FAMILY_ERROR_RATE;
+use super::options::FAMILY_ERROR_RATE;
 
 /// The verdict on one speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

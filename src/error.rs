@@ -6,7 +6,7 @@ use std::fmt;
 /// Why a command did not succeed. Each says itself in one line: `{:#}` joins anyhow's
 /// context chain.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub(crate) enum Error {
     /// Bad input: an unknown payload, a missing or malformed file, a level out of
     /// range, an unwritable path. Found before anything was measured. Exit 2.
     #[error("error: {0:#}")]
@@ -27,12 +27,12 @@ pub(crate) type Result<T = ()> = std::result::Result<T, Error>;
 
 impl Error {
     /// A failure with this message.
-    pub fn failed(message: impl fmt::Display) -> Self {
+    pub(crate) fn failed(message: impl fmt::Display) -> Self {
         Error::Failed(anyhow::anyhow!("{message}"))
     }
 
     /// The process's exit code for it.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Error::BadInput(_) => 2,
             Error::Failed(_) => 1,
@@ -42,7 +42,7 @@ impl Error {
 
     /// Whether the cause is a closed stdout (e.g. piped into `head`), which is not an
     /// error, as in ripgrep.
-    pub fn is_broken_pipe(&self) -> bool {
+    pub(crate) fn is_broken_pipe(&self) -> bool {
         let (Error::BadInput(err) | Error::Failed(err)) = self else {
             return false;
         };

@@ -27,10 +27,7 @@ mod stats;
 mod vocab;
 
 // What the binary needs.
-pub use cli::Cli;
-pub use commands::run;
-pub use error::Error;
-pub use process::interrupt::{by_sigterm as stopped_by_sigterm, install as install_stop_handler};
+pub use commands::main;
 pub use process::memory::CountingAllocator;
 
 // What the end-to-end tests build their inputs and expectations with.

@@ -10,7 +10,7 @@ use crate::export::exporter::Format;
 
 /// Options of `codecbench compare`.
 #[derive(Debug, Args)]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// The reference run: JSON from `run --json`, or CSV from `run --csv`.
     pub baseline: PathBuf,
 
@@ -72,7 +72,7 @@ pub struct CompareArgs {
 
 /// Options of `codecbench merge`.
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// Runs to merge, JSON or CSV, in column order.
     #[arg(required = true, value_name = "RUN")]
     pub runs: Vec<PathBuf>,
@@ -88,7 +88,7 @@ pub struct MergeArgs {
 
 /// Options of `codecbench pool`.
 #[derive(Debug, Args)]
-pub struct PoolArgs {
+pub(crate) struct PoolArgs {
     /// Runs of the same payloads and settings, saved as JSON by `run --export-json`, each
     /// measured in its own process or processes.
     #[arg(required = true, num_args = 2.., value_name = "RUN")]
@@ -105,7 +105,7 @@ pub struct PoolArgs {
 
 /// Options of `codecbench recommend`.
 #[derive(Debug, Args)]
-pub struct RecommendArgs {
+pub(crate) struct RecommendArgs {
     /// Link speeds for the end-to-end table, in Mbit/s, comma-separated.
     #[arg(
         long,
@@ -187,7 +187,7 @@ pub struct RecommendArgs {
 
 /// Options of `codecbench plot`.
 #[derive(Debug, Args)]
-pub struct PlotArgs {
+pub(crate) struct PlotArgs {
     /// A run saved by `run --json` (or `--csv`).
     pub run: PathBuf,
 
@@ -198,7 +198,7 @@ pub struct PlotArgs {
 
 /// Options of `codecbench reproduce`.
 #[derive(Debug, Args)]
-pub struct ReproduceArgs {
+pub(crate) struct ReproduceArgs {
     /// Also write the report, with the run's machine and source, as Markdown to FILE
     /// (the repository keeps its own in results/REPRODUCTION.md).
     #[arg(long, value_name = "FILE")]
@@ -211,7 +211,7 @@ pub struct ReproduceArgs {
 
 /// The run `recommend` and `reproduce` analyse: a saved one, or one they measure.
 #[derive(Debug, Args)]
-pub struct RunSourceArgs {
+pub(crate) struct RunSourceArgs {
     /// Read a saved run (JSON or CSV) instead of measuring; the measuring options are
     /// then ignored.
     #[arg(long, value_name = "RUN")]
@@ -229,7 +229,7 @@ pub struct RunSourceArgs {
 
 /// Options of `codecbench zstd-params`.
 #[derive(Debug, Args)]
-pub struct ZstdParamsArgs {
+pub(crate) struct ZstdParamsArgs {
     /// A built-in payload, a file, or a directory, for the known-size tables. Repeat to
     /// show several. Default: the three built-ins.
     #[arg(long = "payload", value_name = "NAME|PATH")]
@@ -255,7 +255,7 @@ pub struct ZstdParamsArgs {
 
 /// Options of `codecbench payloads`.
 #[derive(Debug, Args)]
-pub struct PayloadsArgs {
+pub(crate) struct PayloadsArgs {
     /// Directory to write into; created if missing.
     #[arg(long, value_name = "DIR", default_value = "payloads")]
     pub out: PathBuf,

@@ -6,7 +6,7 @@ use super::measure::{GeneratorArgs, OutputArgs, PayloadArgs};
 
 /// Options of `codecbench http`.
 #[derive(Debug, Args)]
-pub struct HttpArgs {
+pub(crate) struct HttpArgs {
     /// A built-in payload, a file or a directory, as for `run`. Default: small.
     #[arg(long = "payload", value_name = "NAME|PATH")]
     pub payloads: Vec<String>,
@@ -59,7 +59,7 @@ pub struct HttpArgs {
 
 /// Options of `codecbench serve`.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Which bodies to serve.
     #[command(flatten)]
     pub payloads: PayloadArgs,
@@ -91,7 +91,7 @@ pub struct ServeArgs {
 /// Where `dcz` encodings get the dictionary the client holds: shared by `http` and
 /// `serve`.
 #[derive(Debug, Args)]
-pub struct DictionaryArgs {
+pub(crate) struct DictionaryArgs {
     /// Where `dcz` and `dcb` encodings get the dictionary the client holds (RFC 9842):
     /// `previous`, the payload as it was, while the server sends a version with --change
     /// of its records updated (every encoding then sends that version; `serve` also

@@ -13,7 +13,7 @@ use crate::vocab::CodecKind;
 
 /// Options shared by everything that generates records.
 #[derive(Debug, Args)]
-pub struct GeneratorArgs {
+pub(crate) struct GeneratorArgs {
     /// Seed of the record generator.
     #[arg(long, default_value_t = DEFAULT_SEED, allow_hyphen_values = true)]
     pub seed: i32,
@@ -25,7 +25,7 @@ pub struct GeneratorArgs {
 
 /// The bodies to measure: shared by `run`, `recommend`, `reproduce` and `serve`.
 #[derive(Debug, Args)]
-pub struct PayloadArgs {
+pub(crate) struct PayloadArgs {
     /// A built-in payload (single, small, large), a file, a directory of files, or a
     /// browser's HAR capture (its text response bodies). Repeat to run several. Default:
     /// all three built-in payloads.
@@ -46,7 +46,7 @@ pub struct PayloadArgs {
 
 /// What to measure and how: shared by `run` and `recommend`.
 #[derive(Debug, Args)]
-pub struct MeasureArgs {
+pub(crate) struct MeasureArgs {
     /// Which bodies to measure.
     #[command(flatten)]
     pub payloads: PayloadArgs,
@@ -211,7 +211,7 @@ pub struct MeasureArgs {
 
 /// Options of `codecbench run`.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// What to measure and how.
     #[command(flatten)]
     pub measure: MeasureArgs,
@@ -259,7 +259,7 @@ pub struct RunArgs {
 
 /// What `run` measures per cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Metric {
+pub(crate) enum Metric {
     /// Wall time of each compression and decompression.
     Time,
     /// Instructions of one compression and one decompression, under callgrind.
@@ -268,7 +268,7 @@ pub enum Metric {
 
 /// The hidden child of `run --measure instructions`: one cell, run under callgrind.
 #[derive(Debug, Args)]
-pub struct CountArgs {
+pub(crate) struct CountArgs {
     /// The run's own options, so the cell is built as the run built it.
     #[command(flatten)]
     pub run: RunArgs,
@@ -288,7 +288,7 @@ pub struct CountArgs {
 
 /// The hidden child of `run --processes`: one process's share of a payload's timings.
 #[derive(Debug, Args)]
-pub struct TimeWorkerArgs {
+pub(crate) struct TimeWorkerArgs {
     /// The run's own options, so the cells are built as the run built them.
     #[command(flatten)]
     pub run: RunArgs,
@@ -312,7 +312,7 @@ pub struct TimeWorkerArgs {
 
 /// Where results go: shared by `run` and `http`.
 #[derive(Debug, Args)]
-pub struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// Format of the results on stdout.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,

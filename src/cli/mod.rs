@@ -33,7 +33,7 @@ fn formats(allowed: &'static [Format]) -> impl TypedValueParser<Value = Format> 
 /// response-compression middleware runs them.
 #[derive(Debug, Parser)]
 #[command(name = "codecbench", version, about, max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -41,7 +41,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Measure size and compress/decompress speed for each payload × codec × level.
     Run(RunArgs),
     /// Write the generated payloads to disk (single.json, small.json, large.json).

@@ -6,7 +6,7 @@ use super::measure::OutputArgs;
 
 /// Options of `codecbench probe`.
 #[derive(Debug, Args)]
-pub struct ProbeArgs {
+pub(crate) struct ProbeArgs {
     /// URLs to probe, `http://HOST[:PORT]/PATH` or `https://...`.
     #[arg(required = true, value_name = "URL")]
     pub urls: Vec<String>,

@@ -70,7 +70,7 @@ pub fn server_codec(kind: CodecKind) -> Box<dyn Codec> {
 
 /// Whether each response gets a fresh encoder, a reused one, or both are measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EncoderChoice {
+pub(crate) enum EncoderChoice {
     /// A new encoder per response: the article's method, and what ASP.NET Core does.
     Fresh,
     /// One encoder per cell, reset between responses, where the library can reset one
@@ -82,7 +82,7 @@ pub enum EncoderChoice {
 
 impl EncoderChoice {
     /// The reused-encoder implementation of `kind`, if the library can reset one.
-    pub fn reused(kind: CodecKind) -> Option<Box<dyn Codec>> {
+    pub(crate) fn reused(kind: CodecKind) -> Option<Box<dyn Codec>> {
         match kind {
             CodecKind::Zstd => Some(Box::new(reused::LibzstdReused::new())),
             CodecKind::Gzip => Some(Box::new(reused::GzipReused::new())),
@@ -93,7 +93,7 @@ impl EncoderChoice {
 
 /// Which brotli implementation(s) `run` measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BrotliImpl {
+pub(crate) enum BrotliImpl {
     /// The `brotli` crate, a Rust port.
     Rust,
     /// Google's C library through `brotlic`, as .NET, nginx and browsers run it.
@@ -105,7 +105,7 @@ pub enum BrotliImpl {
 impl BrotliImpl {
     /// Whether `codec` is one of the chosen implementations; codecs other than brotli
     /// always are.
-    pub fn includes(self, codec: &dyn Codec) -> bool {
+    pub(crate) fn includes(self, codec: &dyn Codec) -> bool {
         let is_rust_port = codec.library() == Library::BrotliRs;
         match (codec.kind(), self) {
             (CodecKind::Brotli, BrotliImpl::Rust) => is_rust_port,

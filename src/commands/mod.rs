@@ -25,8 +25,39 @@ use crate::config::http::{HttpConfig, ServeConfig};
 use crate::config::{PayloadsConfig, RunConfig};
 use crate::error::Result;
 
+/// The whole program: installs the stop handler, parses the command line, runs it, and
+/// turns the one typed error into the exit code (2 bad input, 1 failure, 130 or 143
+/// interrupted).
+pub fn main() -> std::process::ExitCode {
+    // First thing, so that no signal finds the default handler (exit 143 on SIGTERM).
+    // A second Ctrl-C ends the process at once, as users expect of a slow stop.
+    if let Err(err) = crate::process::interrupt::install(|| std::process::exit(130)) {
+        eprintln!("codecbench: error: {err:#}");
+        return std::process::ExitCode::from(1);
+    }
+    let cli = match <Cli as clap::Parser>::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap's whole message: the problem, suggestions, possible values and usage.
+            // Help and version go to stdout and exit 0; usage errors exit 2.
+            let _ = err.print();
+            return std::process::ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
+        }
+    };
+    match run(cli) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) if err.is_broken_pipe() => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("codecbench: {err}");
+            let terminated = matches!(err, crate::error::Error::Interrupted(_))
+                && crate::process::interrupt::by_sigterm();
+            std::process::ExitCode::from(if terminated { 143 } else { err.exit_code() })
+        }
+    }
+}
+
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> Result {
+fn run(cli: Cli) -> Result {
     match cli.command {
         Command::Run(args) => run::run(RunConfig::from_args(args)?),
         Command::Payloads(args) => payloads::run(PayloadsConfig::from_args(args)?),

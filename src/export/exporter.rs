@@ -16,7 +16,7 @@ use crate::results::http::{HttpPayloadResult, HttpReport};
 /// How a command prints its results on stdout: every command takes the formats that
 /// can hold its results (`--format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Terminal tables, one per payload where there are several.
     Table,
     /// CSV, one row per measured result (cell, encoding or merged setting).

@@ -10,7 +10,7 @@ static TERMINATED: AtomicBool = AtomicBool::new(false);
 /// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]; a
 /// second signal calls `on_second` (the binary exits there, as users expect when a stop
 /// takes too long). Once per process: the binary calls it first thing.
-pub fn install(on_second: fn()) -> anyhow::Result<()> {
+pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
     ctrlc::set_handler(move || {
         if REQUESTED.swap(true, Ordering::SeqCst) {
             on_second();
@@ -47,7 +47,7 @@ fn on_sigterm_too() {
 fn on_sigterm_too() {}
 
 /// Whether the stop was asked for by SIGTERM.
-pub fn by_sigterm() -> bool {
+pub(crate) fn by_sigterm() -> bool {
     TERMINATED.load(Ordering::SeqCst)
 }
 

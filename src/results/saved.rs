@@ -13,7 +13,7 @@ use crate::vocab::Encoding;
 
 /// Identifies a cell across runs: its payload and what it measures.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct CellKey {
+pub(crate) struct CellKey {
     /// Payload name.
     pub payload: String,
     /// Codec, library, variant and level.

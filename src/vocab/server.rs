@@ -2,7 +2,7 @@
 
 /// A web server whose compression codecbench models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Server {
+pub(crate) enum Server {
     /// ASP.NET Core 11's response-compression middleware (C#): libzstd, C brotli and
     /// zlib-ng, each fed a JSON body as Kestrel's serializer writes and flushes it
     /// (modelled from the upstream source, see `docs/servers.md`).
@@ -18,7 +18,7 @@ pub enum Server {
 
 impl Server {
     /// The name on the command line, e.g. `tower-http`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Server::Aspnetcore => "aspnetcore",
             Server::Nginx => "nginx",

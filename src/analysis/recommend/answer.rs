@@ -29,7 +29,7 @@ use crate::vocab::CodecKind;
 
 /// The answer for one group of bodies.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// `all payloads`, or a content type such as `application/json`.
     pub group: String,
     /// How many bodies the group has.
@@ -48,7 +48,7 @@ pub struct Answer {
 
 /// What to deploy for one scenario.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AnswerLine {
+pub(crate) struct AnswerLine {
     /// Which scenario.
     pub scenario: Scenario,
     /// One setting per encoding that beats sending bodies uncompressed, the fastest
@@ -63,7 +63,7 @@ pub struct AnswerLine {
 
 /// One encoding's setting for a scenario, and what it gives over the group.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EncodingAnswer {
+pub(crate) struct EncodingAnswer {
     /// The setting.
     pub id: CellId,
     /// Mean seconds per response, with bodies under the minimum sent as they are.

@@ -2,7 +2,7 @@
 //! and its reporters.
 
 use super::*;
-use crate::results::{RunCell, Timing};
+use crate::results::{CellKey, RunCell, Timing};
 
 /// A cell of the small payload with these median times in milliseconds.
 fn cell(codec: &str, level: i32, bytes: u64, compress_ms: f64, decompress_ms: f64) -> RunCell {

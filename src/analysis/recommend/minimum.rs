@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// The body size under which this setting loses to sending bodies as they are.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MinBody {
+pub(crate) struct MinBody {
     /// Compress bodies of at least this many bytes.
     pub bytes: u64,
     /// What the measured sizes say about it.
@@ -19,7 +19,7 @@ pub struct MinBody {
 /// What the measured bodies show about a minimum body size.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Evidence {
+pub(crate) enum Evidence {
     /// Identity won at `identity_wins` bytes and compression at `compression_wins`, the
     /// next size measured; the minimum is interpolated between them.
     Between {

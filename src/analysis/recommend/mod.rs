@@ -15,15 +15,17 @@
 
 use serde::Serialize;
 
-use crate::results::{CellKey, LoadedRun};
-use crate::vocab::{CellId, Library, Variant};
+use crate::results::LoadedRun;
+use crate::vocab::{CellId, Variant};
 
 pub(crate) mod answer;
 mod body;
 pub(crate) mod bracket;
 pub(crate) mod minimum;
+mod options;
 pub(crate) mod placed;
 pub(crate) mod scenario;
+mod setting;
 pub(crate) mod wire;
 
 pub(crate) use answer::{Answer, AnswerLine, EncodingAnswer};
@@ -31,94 +33,10 @@ pub(crate) use answer::{Answer, AnswerLine, EncodingAnswer};
 use body::setting;
 pub(crate) use body::{bodies, Body};
 pub(crate) use minimum::Evidence;
+pub(crate) use options::AdviceOptions;
 pub(crate) use scenario::{Scenario, ScenarioPick, Why};
+pub(crate) use setting::Setting;
 pub(crate) use wire::Link;
-
-/// What `recommend` needs to know besides the run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AdviceOptions {
-    /// The compression time one dynamic response may take, in seconds.
-    pub latency_budget_s: f64,
-    /// The compression time a response compressed once and cached may take, in seconds.
-    pub cache_budget_s: f64,
-    /// The link the picks are for: its bandwidth and round-trip time.
-    pub link: Link,
-    /// Link speeds for the end-to-end table, in Mbit/s (10^6 bits per second), at the
-    /// same round-trip time.
-    pub bandwidths_mbit: Vec<f64>,
-    /// Pick the brotli crate's Rust port too, which no common web server runs.
-    pub pick_rust_brotli: bool,
-    /// Answer with the first encoding only, without fallbacks.
-    pub no_fallback: bool,
-}
-
-impl Default for AdviceOptions {
-    /// `recommend`'s defaults (5 ms per dynamic response, 1 s to cache, 100 Mbit/s with
-    /// no round-trip time), with no end-to-end table: what `plot` draws its frontiers from.
-    fn default() -> Self {
-        AdviceOptions {
-            latency_budget_s: 0.005,
-            cache_budget_s: 1.0,
-            link: Link {
-                mbit: 100.0,
-                rtt_s: 0.0,
-            },
-            bandwidths_mbit: Vec::new(),
-            pick_rust_brotli: false,
-            no_fallback: false,
-        }
-    }
-}
-
-impl AdviceOptions {
-    /// Whether a setting may be recommended, not only shown.
-    pub fn may_pick(&self, id: &CellId) -> bool {
-        !matches!(id.variant, Variant::Dictionary { .. })
-            && (self.pick_rust_brotli || id.library != Library::BrotliRs)
-    }
-}
-
-/// One setting's figures, as the advice uses them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Setting {
-    /// Which cell.
-    pub key: CellKey,
-    /// Compressed size in bytes.
-    pub compressed_bytes: u64,
-    /// Input ÷ compressed size.
-    pub ratio: f64,
-    /// Median seconds to compress one response.
-    pub compress_s: f64,
-    /// Median seconds to decompress one response.
-    pub decompress_s: f64,
-}
-
-impl Setting {
-    /// e.g. `zstd 1 (libzstd)`.
-    pub fn name(&self) -> String {
-        self.key.id.to_string()
-    }
-
-    /// Seconds from the start of compression to the end of decompression for one
-    /// response sent over `link`.
-    pub fn end_to_end_s(&self, link: &Link) -> f64 {
-        self.compress_s
-            + link.send_s(self.compressed_bytes, Some(self.key.id.codec))
-            + self.decompress_s
-    }
-
-    /// CPU cores busy compressing 1,000 responses a second: one core compresses
-    /// `1 / compress_s` of them.
-    pub fn cores_per_1000_per_s(&self) -> f64 {
-        self.compress_s * 1000.0
-    }
-
-    /// Bytes kept off the wire by a million responses of `input_bytes` each; negative
-    /// when the encoding makes bodies larger.
-    pub fn bytes_saved_per_million(&self, input_bytes: u64) -> f64 {
-        (input_bytes as f64 - self.compressed_bytes as f64) * 1e6
-    }
-}
 
 /// A dominated setting and one that dominates it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

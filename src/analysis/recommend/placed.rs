@@ -9,7 +9,7 @@ use crate::vocab::CellId;
 /// The bodies cut from a payload to place the minimum body sizes, and the settings
 /// measured on them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlacedBy {
+pub(crate) struct PlacedBy {
     /// The payload they were cut from.
     pub cut_from: String,
     /// Their sizes in bytes, smallest first.

@@ -9,7 +9,7 @@ use crate::vocab::CodecKind;
 /// How often a body is compressed, relative to how often it is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Scenario {
+pub(crate) enum Scenario {
     /// Compressed for every response, while the client waits.
     Dynamic,
     /// Compressed once, kept, and sent many times.
@@ -20,10 +20,10 @@ pub enum Scenario {
 
 impl Scenario {
     /// The three, in the order reports show them.
-    pub const ALL: [Scenario; 3] = [Scenario::Dynamic, Scenario::Cached, Scenario::Static];
+    pub(crate) const ALL: [Scenario; 3] = [Scenario::Dynamic, Scenario::Cached, Scenario::Static];
 
     /// e.g. `per-request dynamic response`.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Scenario::Dynamic => "per-request dynamic response",
             Scenario::Cached => "compress once and cache",
@@ -32,7 +32,7 @@ impl Scenario {
     }
 
     /// The short name the one-answer block uses, e.g. `dynamic responses`.
-    pub fn short(self) -> &'static str {
+    pub(crate) fn short(self) -> &'static str {
         match self {
             Scenario::Dynamic => "dynamic responses",
             Scenario::Cached => "cached responses",
@@ -41,7 +41,7 @@ impl Scenario {
     }
 
     /// The most compression time one body may take, if the scenario has a limit.
-    pub fn budget_s(self, options: &AdviceOptions) -> Option<f64> {
+    pub(crate) fn budget_s(self, options: &AdviceOptions) -> Option<f64> {
         match self {
             Scenario::Dynamic => Some(options.latency_budget_s),
             Scenario::Cached => Some(options.cache_budget_s),
@@ -51,7 +51,7 @@ impl Scenario {
 
     /// Seconds the client waits for one response encoded with `setting`, beyond what it
     /// waits anyway: compression when it happens per response, sending, decompression.
-    pub fn cost_s(self, setting: &Setting, options: &AdviceOptions) -> f64 {
+    pub(crate) fn cost_s(self, setting: &Setting, options: &AdviceOptions) -> f64 {
         let end_to_end = setting.end_to_end_s(&options.link);
         match self {
             Scenario::Dynamic => end_to_end,
@@ -60,7 +60,7 @@ impl Scenario {
     }
 
     /// Seconds to send `input_bytes` uncompressed.
-    pub fn identity_s(input_bytes: u64, options: &AdviceOptions) -> f64 {
+    pub(crate) fn identity_s(input_bytes: u64, options: &AdviceOptions) -> f64 {
         options.link.send_s(input_bytes, None)
     }
 }

@@ -2,6 +2,7 @@
 
 use super::fixtures::{options, run};
 use super::*;
+use crate::results::CellKey;
 use crate::results::RunCell;
 use crate::vocab::CodecKind;
 

@@ -25,7 +25,7 @@ pub(crate) const INITIAL_WINDOW: u64 = 10;
 
 /// The link a response crosses.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Link {
+pub(crate) struct Link {
     /// Bandwidth in Mbit/s (10^6 bits per second).
     pub mbit: f64,
     /// Round-trip time in seconds; 0 leaves slow start out.
@@ -34,7 +34,7 @@ pub struct Link {
 
 impl Link {
     /// Seconds to deliver a body of `body_bytes`, encoded with `coding` or sent as it is.
-    pub fn send_s(&self, body_bytes: u64, coding: Option<CodecKind>) -> f64 {
+    pub(crate) fn send_s(&self, body_bytes: u64, coding: Option<CodecKind>) -> f64 {
         let bytes = body_bytes + coding.map_or(0, header_bytes);
         let segments = bytes.div_ceil(SEGMENT_PAYLOAD).max(1);
         let wire_bytes = bytes + segments * SEGMENT_HEADERS;

@@ -21,7 +21,12 @@ impl Server {
     /// takes, and the others must follow it. `own_cells`: the run measured this
     /// server's own encoders (`run --server nginx`), which then stand for it; otherwise
     /// the fresh server-library cells are the estimate.
-    pub fn can_express(self, id: &CellId, shared_level: Option<i32>, own_cells: bool) -> bool {
+    pub(crate) fn can_express(
+        self,
+        id: &CellId,
+        shared_level: Option<i32>,
+        own_cells: bool,
+    ) -> bool {
         self.runs(id, own_cells)
             && match self {
                 Server::Aspnetcore => aspnetcore::can_express(id),
@@ -60,7 +65,7 @@ impl Server {
     }
 
     /// Whether cells of `variant` measure this server's own encoders (`run --server`).
-    pub fn owns(self, variant: Variant) -> bool {
+    pub(crate) fn owns(self, variant: Variant) -> bool {
         matches!(
             (self, variant),
             (Server::Nginx, Variant::Nginx)
@@ -71,7 +76,7 @@ impl Server {
 
     /// Whether the server sets one level for all encodings, so that the answer must be
     /// recomputed with the first encoding's level for all.
-    pub fn shares_one_level(self) -> bool {
+    pub(crate) fn shares_one_level(self) -> bool {
         self == Server::TowerHttp
     }
 
@@ -82,7 +87,7 @@ impl Server {
     /// zstd-nginx-module); without it those directives are written commented.
     /// `alone`: for a server that shares one level, the setting its first encoding
     /// would take without the others, so that the output can say what sharing costs.
-    pub fn render(
+    pub(crate) fn render(
         self,
         dynamic: &Answer,
         fixed: &Answer,

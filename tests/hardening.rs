@@ -459,3 +459,19 @@ fn ctrl_c_during_http_keeps_finished_encodings() {
     assert_eq!(payload["interrupted"], true);
     assert_eq!(payload["encodings"].as_array().unwrap().len(), rows.len());
 }
+
+/// What the fuzz target (`fuzz/`) calls: a saved run gives its results, anything else an
+/// error, never a panic.
+#[test]
+fn the_fuzzed_reader_gives_results_or_an_error() {
+    let run = std::fs::read(fixture("base.json")).unwrap();
+    assert!(codecbench::saved_run_results(&run).unwrap() > 0);
+    for garbage in [
+        &b""[..],
+        b"[1,2]",
+        b"{\"schema_version\": 99}",
+        b"\xff\xfe\x00",
+    ] {
+        assert!(codecbench::saved_run_results(garbage).is_err());
+    }
+}

@@ -12,7 +12,6 @@ pub fn codecbench() -> Command {
 }
 
 /// `run` options for one small matrix: the single record, zstd 1 and gzip 1.
-#[allow(dead_code)] // not every test file uses every helper
 pub const TWO_CELLS: [&str; 8] = [
     "--payload",
     "single",
@@ -27,7 +26,6 @@ pub const TWO_CELLS: [&str; 8] = [
 /// Runs codecbench with `args`, expecting exit code 2 and an error that names the
 /// problem; returns it. Checks past the command line are one line; clap's own errors
 /// (unknown or missing arguments) come whole, with suggestions and usage.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn bad_input(args: &[&str]) -> String {
     let output = codecbench().args(args).output().unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
@@ -48,7 +46,6 @@ pub fn bad_input(args: &[&str]) -> String {
 }
 
 /// Runs `cmd`, expecting success; shows its stderr if it failed.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn succeed(cmd: &mut Command) -> Output {
     let output = cmd.output().unwrap();
     assert!(
@@ -60,7 +57,6 @@ pub fn succeed(cmd: &mut Command) -> Output {
 }
 
 /// Parses CSV output into header-keyed rows.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
     let mut reader = csv::Reader::from_reader(stdout);
     let headers = reader.headers().unwrap().clone();
@@ -79,7 +75,6 @@ pub fn csv_rows(stdout: &[u8]) -> Vec<std::collections::HashMap<String, String>>
 
 /// Runs `codecbench compare BASELINE CANDIDATE EXTRA...`; returns its exit code and
 /// stdout, after checking that it did not panic.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn compare(
     baseline: &std::path::Path,
     candidate: &std::path::Path,
@@ -102,7 +97,6 @@ pub fn compare(
 
 /// Fails if a CSV field holds float noise (`32.401475999999995`): every fractional
 /// figure must come rounded to the precision it has, at most 6 significant digits.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn assert_no_float_noise(csv: &[u8]) {
     let text = String::from_utf8(csv.to_vec()).unwrap();
     for row in csv_rows(csv) {
@@ -121,7 +115,6 @@ pub fn assert_no_float_noise(csv: &[u8]) {
 }
 
 /// Each payload's name and size in `recommend --format json` output.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn payload_sizes(advice: &serde_json::Value) -> Vec<(&str, u64)> {
     advice["payloads"]
         .as_array()
@@ -138,7 +131,6 @@ pub fn payload_sizes(advice: &serde_json::Value) -> Vec<(&str, u64)> {
 
 /// Sends `child` SIGINT, as a terminal's Ctrl-C would.
 #[cfg(unix)]
-#[allow(dead_code)] // not every test file uses every helper
 pub fn ctrl_c(child: &std::process::Child) {
     let sent = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -148,14 +140,12 @@ pub fn ctrl_c(child: &std::process::Child) {
 }
 
 /// Waits for `child` to exit; returns its status and everything it wrote to stderr.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn wait_with_stderr(child: &mut std::process::Child) -> (std::process::ExitStatus, String) {
     let status = child.wait().unwrap();
     (status, stderr_of(child))
 }
 
 /// Everything `child`, which has exited, wrote to its piped stderr.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn stderr_of(child: &mut std::process::Child) -> String {
     use std::io::Read as _;
     let mut stderr = String::new();
@@ -169,7 +159,6 @@ pub fn stderr_of(child: &mut std::process::Child) -> String {
 }
 
 /// The row a probe report's first URL has for `accept`.
-#[allow(dead_code)] // not every test file uses every helper
 pub fn probe_row<'a>(report: &'a serde_json::Value, accept: &str) -> &'a serde_json::Value {
     report["urls"][0]["rows"]
         .as_array()

@@ -3,10 +3,8 @@
 //! stopped when dropped. A server that is not installed skips its test with a message
 //! naming the package, except in CI, where `.ci/run` installs it and its absence fails.
 
-#![allow(dead_code)] // each test binary uses part of it
-
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -98,7 +96,7 @@ fn up(
         return Ok(Running {
             child,
             address,
-            dir,
+            _dir: dir,
         });
     }
     let _ = child.kill();
@@ -111,19 +109,15 @@ pub struct Running {
     child: Child,
     /// Its address.
     pub address: SocketAddr,
-    /// Its directory: configuration, logs, and `www/`, the files it serves.
-    pub dir: tempfile::TempDir,
+    /// Its directory (configuration, logs, and `www/`, the files it serves), kept until
+    /// the server is dropped.
+    _dir: tempfile::TempDir,
 }
 
 impl Running {
     /// `http://127.0.0.1:PORT/path`.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.address)
-    }
-
-    /// The files it serves.
-    pub fn www(&self) -> PathBuf {
-        self.dir.path().join("www")
     }
 }
 

@@ -9,7 +9,8 @@
 //! - The article read `CompressionOptions = new()`: quality 0, which libzstd runs as its
 //!   default level, 3.
 
-use super::{claim, Claim, Matrix, Measured, Verdict};
+use super::matrix::Matrix;
+use super::verdict::{claim, Claim, Measured, Verdict};
 use crate::results::RunCell;
 use crate::vocab::CodecKind::{self, Brotli, Gzip, Zstd};
 use crate::vocab::{AspnetcoreWriter, CellId, Variant};

@@ -1,10 +1,8 @@
 //! The article's claims, each with its rule: exact sizes, ratios to two decimals, and
 //! shapes of size and speed.
 
-use super::{
-    claim, exact, first_level_beating_one, one_shot_ratio, two_decimals, Claim, Matrix, Measured,
-    Verdict,
-};
+use super::matrix::{first_level_beating_one, one_shot_ratio, Matrix};
+use super::verdict::{claim, exact, two_decimals, Claim, Measured, Verdict};
 use crate::vocab::CodecKind::{Brotli, Gzip, Zstd};
 
 /// Every claim, in the order of FIGURES.md.

@@ -1,7 +1,8 @@
 //! Unit tests of the claims.
 
 use super::*;
-use crate::results::{CellKey, Timing};
+use crate::results::{CellKey, RunCell, Timing};
+use crate::vocab::Variant;
 
 fn cell(payload: &str, codec: &str, level: i32, input: u64, bytes: u64, ms: f64) -> RunCell {
     let timing = Timing::of(ms / 1e3, vec![]);

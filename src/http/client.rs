@@ -229,13 +229,12 @@ pub(super) async fn measure_encoding(
             tokio::spawn(client)
         })
         .collect();
-    let mut samples = Vec::new();
-    let (mut errors, mut first_error) = (0, None);
+    let mut all = Outcome::default();
     for handle in clients {
         let outcome = handle.await.context("a client task failed")?;
-        samples.extend(outcome.samples);
-        errors += outcome.errors;
-        first_error = first_error.or(outcome.first_error);
+        all.samples.extend(outcome.samples);
+        all.errors += outcome.errors;
+        all.first_error = all.first_error.or(outcome.first_error);
     }
     let elapsed = start.elapsed().as_secs_f64();
     let cpu_after = server.cpu_time().await;
@@ -244,19 +243,18 @@ pub(super) async fn measure_encoding(
         (Some(before), Some(after)) => Some(after.saturating_sub(before)),
         _ => None,
     };
-    let mut result = summary(encoding, &samples, elapsed, server_cpu);
-    (result.errors, result.first_error) = (errors, first_error);
-    Ok(result)
+    Ok(summary(encoding, all, elapsed, server_cpu))
 }
 
-/// One encoding's figures from its `samples`, taken over `elapsed` seconds while the
-/// server spent `server_cpu`; no errors.
+/// One encoding's figures from what every connection counted, taken over `elapsed`
+/// seconds while the server spent `server_cpu`.
 fn summary(
     encoding: Encoding,
-    samples: &[Sample],
+    outcome: Outcome,
     elapsed: f64,
     server_cpu: Option<Duration>,
 ) -> EncodingResult {
+    let samples = &outcome.samples;
     let n = samples.len().max(1) as f64;
     let mut latencies: Vec<f64> = samples
         .iter()
@@ -279,7 +277,7 @@ fn summary(
             .iter()
             .map(|s| s.latency.as_secs_f64() * 1e3)
             .collect(),
-        errors: 0,
-        first_error: None,
+        errors: outcome.errors,
+        first_error: outcome.first_error,
     }
 }

@@ -1,6 +1,7 @@
 //! What the merged tables and CSVs of every kind share.
 
-use crate::analysis::merge::Merged;
+use crate::analysis::merge::{Merged, MergedRow};
+use crate::export::run::csv::csv_ratio;
 
 /// Which figures a merged table shows per run.
 #[derive(Clone, Copy)]
@@ -20,13 +21,12 @@ pub(super) fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
 }
 
 /// A long-format CSV: `header`, then for each row and each run that has it, the row's
-/// own fields, the run's label and machine, and the run's figures.
-pub(super) fn long_csv<R, F>(
+/// key fields and ratio, the run's label and machine, and the run's figures.
+pub(super) fn long_csv<K, F>(
     merged: &Merged,
     header: &[&str],
-    rows: &[R],
-    fields: impl Fn(&R) -> Vec<String>,
-    figures: impl Fn(&R) -> &[Option<F>],
+    rows: &[MergedRow<K, F>],
+    fields: impl Fn(&K) -> Vec<String>,
     figure_fields: impl Fn(&F) -> Vec<String>,
 ) -> Vec<u8> {
     let mut writer = ::csv::Writer::from_writer(Vec::new());
@@ -34,9 +34,10 @@ pub(super) fn long_csv<R, F>(
     writer.write_record(header).expect("CSV into memory");
     for row in rows {
         let runs = merged.labels.iter().zip(&merged.machines);
-        for ((label, machine), found) in runs.zip(figures(row)) {
+        for ((label, machine), found) in runs.zip(&row.runs) {
             let Some(found) = found else { continue };
-            let mut record = fields(row);
+            let mut record = fields(&row.key);
+            record.push(csv_ratio(Some(row.ratio)));
             record.push(label.clone());
             record.push(machine.clone().unwrap_or_default());
             record.extend(figure_fields(found));

@@ -2,7 +2,7 @@
 
 use crate::analysis::merge::{Merged, MergedRow, ProbeFigures};
 use crate::export::merge::parts::{long_csv, ratio_text, Speeds};
-use crate::export::run::csv::{csv_figure, csv_ratio};
+use crate::export::run::csv::csv_figure;
 use crate::export::text::document::Table;
 use crate::format::{significant, thousands};
 use crate::results::probe::ProbeKey;
@@ -94,14 +94,7 @@ pub(super) fn render_csv(merged: &Merged, rows: &[MergedRow<ProbeKey, ProbeFigur
             "speed_normalized",
         ],
         rows,
-        |row| {
-            vec![
-                row.key.url.clone(),
-                row.key.accept_encoding.clone(),
-                csv_ratio(Some(row.ratio)),
-            ]
-        },
-        |row| &row.runs,
+        |key| vec![key.url.clone(), key.accept_encoding.clone()],
         |f| {
             vec![
                 f.encoding.clone(),

@@ -2,6 +2,7 @@
 
 use crate::analysis::merge::{HttpFigures, Merged, MergedRow, MergedTable, RunSpeeds};
 use crate::export::merge::parts::{long_csv, ratio_text, Speeds};
+use crate::export::run::csv::csv_figure;
 use crate::export::text::document::{Document, Table};
 use crate::format::significant;
 use crate::results::{CellKey, HttpKey};
@@ -156,8 +157,6 @@ fn machine_lines(merged: &Merged) -> Vec<String> {
         .collect()
 }
 
-use crate::export::run::csv::{csv_figure, csv_ratio};
-
 /// The merged runs as long-format CSV, one row per result and run: one kind of result
 /// only, as one CSV has one set of columns.
 pub(crate) fn render_csv(merged: &Merged) -> anyhow::Result<Vec<u8>> {
@@ -188,15 +187,7 @@ fn http_csv(merged: &Merged, rows: &[MergedRow<HttpKey, HttpFigures>]) -> Vec<u8
             "http_speed_normalized",
         ],
         rows,
-        |row| {
-            vec![
-                row.key.payload.clone(),
-                row.key.encoding.label(),
-                row.key.load.clone(),
-                csv_ratio(Some(row.ratio)),
-            ]
-        },
-        |row| &row.runs,
+        |key| vec![key.payload.clone(), key.encoding.label(), key.load.clone()],
         |f| {
             vec![
                 csv_figure(Some(f.p50_ms)),
@@ -226,16 +217,14 @@ fn codec_csv(merged: &Merged, rows: &[MergedRow<CellKey, RunSpeeds>]) -> Vec<u8>
             "decompress_normalized",
         ],
         rows,
-        |row| {
+        |key| {
             vec![
-                row.key.payload.clone(),
-                row.key.id.codec.to_string(),
-                crate::export::labels::library_text(&row.key.id),
-                row.key.id.level.to_string(),
-                csv_ratio(Some(row.ratio)),
+                key.payload.clone(),
+                key.id.codec.to_string(),
+                crate::export::labels::library_text(&key.id),
+                key.id.level.to_string(),
             ]
         },
-        |row| &row.runs,
         |s| {
             vec![
                 csv_figure(s.compress_mb_s),

@@ -25,7 +25,7 @@ use anyhow::{bail, Context as _, Result};
 use super::settings::CodecSetting;
 use super::workers::ChildBody;
 use crate::codec::Codec;
-use crate::results::codec::{InstructionCounter, PayloadResult};
+use crate::results::run::{InstructionCounter, PayloadResult};
 use crate::vocab::CellId;
 
 /// The function whose inclusive instructions are a compression's.

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use crate::codec::Codec;
 use crate::process::interrupt;
-use crate::results::codec::{CellResult, PayloadResult};
+use crate::results::run::{CellResult, PayloadResult};
 use runner::{CellRun, Clock};
 use schedule::{Iterations, Plan};
 use settings::{cells, CodecSetting};

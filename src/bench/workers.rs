@@ -15,7 +15,7 @@ use super::schedule::Plan;
 use super::Step;
 use crate::payload::Payload;
 use crate::process::interrupt;
-use crate::results::codec::PayloadResult;
+use crate::results::run::PayloadResult;
 
 /// `payload` measured under `plan` in its `plan.processes` children, pooled. Each
 /// child is this program run as `time-worker` with `run_args`, the run's own options,

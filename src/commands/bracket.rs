@@ -12,7 +12,7 @@ use crate::error::Failing;
 use crate::export::exporter::Subject;
 use crate::payload::{smaller::smaller_bodies, Payload};
 use crate::process::interrupt;
-use crate::results::codec::RunReport;
+use crate::results::run::RunReport;
 use crate::results::LoadedRun;
 use crate::vocab::CellId;
 

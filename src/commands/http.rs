@@ -12,9 +12,9 @@ use crate::format::{significant, thousands};
 use crate::http::dictionary::{Dictionary, Prepared};
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
-use crate::results::codec::SCHEMA_VERSION;
 use crate::results::environment::Environment;
 use crate::results::http::{load_label, EncodingResult, HttpPayloadResult, HttpReport, HTTP_KIND};
+use crate::results::run::SCHEMA_VERSION;
 
 /// Measures every payload of `config` through HTTP.
 pub(super) fn run(config: HttpConfig) -> crate::error::Result {

@@ -20,8 +20,8 @@ use crate::export::exporter::Subject;
 use crate::format::{significant, thousands};
 use crate::payload::{self, Payload};
 use crate::process::interrupt;
-use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::results::environment::{Environment, Pin};
+use crate::results::run::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::vocab::CellId;
 use std::collections::HashMap;
 

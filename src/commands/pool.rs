@@ -6,7 +6,7 @@ use super::output::{print, SavedFiles, Stdout};
 use crate::config::compare::PoolConfig;
 use crate::error::Failing;
 use crate::export::exporter::{exporter, Subject};
-use crate::results::{self, codec::RunReport};
+use crate::results::{self, run::RunReport};
 
 /// Pools the runs `config` names, prints the pooled run and saves it.
 pub(super) fn run(config: PoolConfig) -> crate::error::Result {

@@ -6,9 +6,9 @@ use crate::error::{Error, Failing};
 use crate::export::exporter::{exporter, Subject};
 use crate::live::url::Probing;
 use crate::process::interrupt;
-use crate::results::codec::SCHEMA_VERSION;
 use crate::results::environment::Environment;
 use crate::results::probe::{ProbeReport, PROBE_KIND};
+use crate::results::run::SCHEMA_VERSION;
 
 /// Probes every URL of `config`; a failed row is a failure (exit 1).
 pub(super) fn run(config: ProbeConfig) -> crate::error::Result {

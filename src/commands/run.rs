@@ -10,7 +10,7 @@ use crate::config::RunConfig;
 use crate::error::Failing;
 use crate::export;
 use crate::export::exporter::Subject;
-use crate::results::codec::{PayloadResult, RunReport};
+use crate::results::run::{PayloadResult, RunReport};
 
 /// Runs `config`.
 pub(super) fn run(mut config: RunConfig) -> crate::error::Result {

@@ -11,7 +11,7 @@ use crate::bench::workers::step_line;
 use crate::bench::{run_payload, Step};
 use crate::config::TimeWorkerConfig;
 use crate::error::Failing;
-use crate::results::codec::PayloadResult;
+use crate::results::run::PayloadResult;
 
 /// The hidden child: measures its share of the body with the run's settings, printing
 /// each step on stdout, and writes the result as JSON, also when a stop cut it short.

@@ -10,8 +10,8 @@ use super::{compare, merge, recommend, zstd_params};
 use crate::analysis::compare::Comparison;
 use crate::analysis::merge::Merged;
 use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
-use crate::results::codec::{PayloadResult, RunReport};
 use crate::results::http::{HttpPayloadResult, HttpReport};
+use crate::results::run::{PayloadResult, RunReport};
 
 /// How a command prints its results on stdout: every command takes the formats that
 /// can hold its results (`--format`).

@@ -1,7 +1,7 @@
 //! A fixed, hand-made report for the reporters' snapshot tests.
 
-use crate::results::codec::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::results::environment::{Environment, Pin};
+use crate::results::run::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::stats::Summary;
 
 fn cell(
@@ -24,7 +24,7 @@ fn cell(
         compress_instructions: None,
         decompress_instructions: None,
         precision_met: None,
-        status: crate::results::codec::Status::Ok,
+        status: crate::results::run::Status::Ok,
         failure: None,
     }
 }

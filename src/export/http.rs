@@ -172,7 +172,7 @@ pub(crate) mod fixtures {
     /// zstd:1, gzip:1 and identity on the small payload at 10 Mbit/s.
     pub(crate) fn report() -> HttpReport {
         HttpReport {
-            schema_version: crate::results::codec::SCHEMA_VERSION,
+            schema_version: crate::results::run::SCHEMA_VERSION,
             kind: HTTP_KIND.into(),
             environment: crate::export::fixtures::report().environment,
             seed: 42,

@@ -1,7 +1,7 @@
 //! Words several reports share about a cell or a payload: its library, how its
 //! iterations ran, and what a server's own encoder rests on.
 
-use crate::results::codec::PayloadResult;
+use crate::results::run::PayloadResult;
 
 /// The library, with the variant when it is not a fresh encoder: `libzstd, reused`.
 pub(crate) fn library_text(id: &crate::vocab::CellId) -> String {

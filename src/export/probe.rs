@@ -208,7 +208,7 @@ pub(crate) mod fixtures {
             ..row("br", "br", 0.0, 0.0)
         };
         ProbeReport {
-            schema_version: crate::results::codec::SCHEMA_VERSION,
+            schema_version: crate::results::run::SCHEMA_VERSION,
             kind: PROBE_KIND.into(),
             environment: crate::export::fixtures::report().environment,
             requests: 3,

@@ -89,7 +89,7 @@ pub(crate) struct HttpPayloadResult {
 /// The JSON document of `http --json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct HttpReport {
-    /// The same [`super::codec::SCHEMA_VERSION`] as `run`'s documents.
+    /// The same [`super::run::SCHEMA_VERSION`] as `run`'s documents.
     pub schema_version: u32,
     /// Always [`HTTP_KIND`]: tells these documents from `run`'s.
     pub kind: String,

@@ -10,7 +10,7 @@ use crate::vocab::{Library, Variant};
 
 /// Rewrites a version 1 JSON document into version 2 in place.
 pub(super) fn upgrade_v1(document: &mut Value) -> Result<()> {
-    document["schema_version"] = Value::from(super::codec::SCHEMA_VERSION);
+    document["schema_version"] = Value::from(super::run::SCHEMA_VERSION);
     let Some(payloads) = document.get_mut("payloads").and_then(Value::as_array_mut) else {
         return Ok(()); // serde names what is missing
     };

@@ -1,8 +1,7 @@
 //! The one model of what is measured, saved and read back, for `run` and `http` alike:
-//! what a run writes ([`codec`], [`http`]), what a cell is of ([`identity`]), and a
+//! what a run writes ([`run`], [`http`]), what a cell is of ([`identity`]), and a
 //! saved run as the analyses read it ([`saved`], through [`read`]).
 
-pub(crate) mod codec;
 pub(crate) mod columns;
 pub(crate) mod environment;
 pub(crate) mod http;
@@ -11,6 +10,7 @@ mod pooled;
 pub(crate) mod probe;
 pub(crate) mod read;
 mod read_csv;
+pub(crate) mod run;
 pub(crate) mod saved;
 pub(crate) mod timing;
 

@@ -10,7 +10,7 @@
 
 use anyhow::{bail, Result};
 
-use super::codec::{CellResult, PayloadResult, RunReport};
+use super::run::{CellResult, PayloadResult, RunReport};
 use crate::stats::Summary;
 
 impl RunReport {
@@ -122,7 +122,7 @@ fn pooled_cell(copies: &[&CellResult]) -> CellResult {
 
 #[cfg(test)]
 mod tests {
-    use crate::results::codec::{CellResult, PayloadResult, RunReport, Status};
+    use crate::results::run::{CellResult, PayloadResult, RunReport, Status};
     use crate::stats::Summary;
     use crate::vocab::{CellId, CodecKind};
 
@@ -201,7 +201,7 @@ mod tests {
 
     fn report(parts: Vec<PayloadResult>) -> RunReport {
         RunReport {
-            schema_version: crate::results::codec::SCHEMA_VERSION,
+            schema_version: crate::results::run::SCHEMA_VERSION,
             environment: crate::results::environment::Environment::current(),
             seed: 42,
             rng: "dotnet".into(),
@@ -242,7 +242,7 @@ mod tests {
         assert_eq!(refused(|r| r.payloads[0].warmup = 5), other_payloads);
         assert_eq!(refused(|r| r.payloads.clear()), other_payloads);
         let counted = refused(|r| {
-            r.instructions = Some(crate::results::codec::InstructionCounter {
+            r.instructions = Some(crate::results::run::InstructionCounter {
                 tool: "callgrind".into(),
                 version: "valgrind-3.19.0".into(),
                 arch: "x86_64".into(),

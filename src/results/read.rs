@@ -5,9 +5,9 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use super::codec::{RunReport, Status, SCHEMA_VERSION};
 use super::http::{load_label, HttpReport, HTTP_KIND};
 use super::probe::ProbeReport;
+use super::run::{RunReport, Status, SCHEMA_VERSION};
 use super::saved::{HttpCell, HttpKey, LoadedRun, Results};
 use super::timing::Timing;
 use crate::results::environment::Environment;

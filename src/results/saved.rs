@@ -4,8 +4,8 @@
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::codec::{RunReport, Status};
 use super::probe::ProbeCell;
+use super::run::{RunReport, Status};
 use super::timing::Timing;
 use crate::stats::Summary;
 use crate::vocab::CellId;
@@ -46,7 +46,7 @@ pub(crate) struct RunCell {
     /// The content type of a body from a HAR capture.
     pub content_type: Option<String>,
     /// The payload the body was cut from to place the minimum body size, if it was
-    /// (see [`crate::results::codec::PayloadResult::cut_from`]).
+    /// (see [`crate::results::run::PayloadResult::cut_from`]).
     pub cut_from: Option<String>,
     /// Why the cell failed; `None` when every round trip matched.
     pub failure: Option<String>,

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::schedule::{Plan, Precision, Schedule, MAX_EXTRA_ROUNDS};
 use crate::codec::Codec;
-use crate::results::codec::{CellResult, Status};
+use crate::results::run::{CellResult, Status};
 use crate::stats::Summary;
 
 /// A monotonic clock; the runner reads it around each timed iteration.

@@ -1,7 +1,7 @@
 //! CSV: one row per payload × codec × level.
 
-use crate::results::codec::{CellResult, PayloadResult, RunReport};
 use crate::results::columns;
+use crate::results::run::{CellResult, PayloadResult, RunReport};
 use crate::stats::Summary;
 
 /// The header line.

@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::results::codec::{PayloadResult, RunReport};
+use crate::results::run::{PayloadResult, RunReport};
 use crate::stats::Summary;
 
 /// One cell and direction's figures.

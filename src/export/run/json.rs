@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use crate::results::codec::{PayloadResult, RunReport};
+use crate::results::run::{PayloadResult, RunReport};
 
 /// The report as pretty-printed JSON, ending in a newline.
 #[cfg(test)]
@@ -76,6 +76,6 @@ mod tests {
         let report = fixtures::report();
         let read: RunReport = serde_json::from_slice(&render(&report)).unwrap();
         assert_eq!(render(&read), render(&report));
-        assert_eq!(read.schema_version, crate::results::codec::SCHEMA_VERSION);
+        assert_eq!(read.schema_version, crate::results::run::SCHEMA_VERSION);
     }
 }

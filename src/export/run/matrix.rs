@@ -4,7 +4,7 @@
 use crate::export::labels::{iteration_text, library_text};
 use crate::export::text::document::{Document, Table};
 use crate::format::{duration_text, significant, thousands};
-use crate::results::codec::{CellResult, PayloadResult};
+use crate::results::run::{CellResult, PayloadResult};
 use crate::stats::Summary;
 
 /// One payload's matrix as a document.

@@ -3,7 +3,7 @@
 //! payload, naming the worst timing and only the remedies not already in use; one line
 //! per timing with `--verbose`.
 
-use crate::results::codec::PayloadResult;
+use crate::results::run::PayloadResult;
 use crate::stats::Noise;
 #[cfg(doc)]
 use crate::stats::IMPRECISE_RATIO;

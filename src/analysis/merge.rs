@@ -100,13 +100,13 @@ pub(crate) struct Merged {
 
 /// A kind of result that merges: how it is found in a run, told apart, sized, and
 /// timed against its run's reference. compare's `Entry` does the same for judging.
-trait Mergeable: Sized {
+trait Mergeable<'a>: Sized {
     /// What identifies it across runs.
     type Key: Eq + Hash + Clone;
     /// What one run shows for it.
     type Figures;
     /// The results of this kind in `run`, those that merge (a failed probe row does not).
-    fn of(run: &LoadedRun) -> Vec<&Self>;
+    fn of(run: &'a LoadedRun) -> Vec<Self>;
     /// Its identity across runs.
     fn key(&self) -> &Self::Key;
     /// Where its reference is found: its payload (and load), or its URL.
@@ -121,11 +121,11 @@ trait Mergeable: Sized {
     fn figures(&self, reference: Option<&Self>) -> Self::Figures;
 }
 
-impl Mergeable for RunCell {
+impl<'a> Mergeable<'a> for RunCell<'a> {
     type Key = CellKey;
     type Figures = RunSpeeds;
-    fn of(run: &LoadedRun) -> Vec<&Self> {
-        run.codec_cells().iter().collect()
+    fn of(run: &'a LoadedRun) -> Vec<Self> {
+        run.codec_cells()
     }
     fn key(&self) -> &CellKey {
         &self.key
@@ -140,31 +140,28 @@ impl Mergeable for RunCell {
         RunCell::ratio(self)
     }
     fn same_size(&self, other: &Self) -> bool {
-        self.compressed_bytes == other.compressed_bytes
+        self.cell.compressed_bytes == other.cell.compressed_bytes
     }
     fn figures(&self, reference: Option<&Self>) -> RunSpeeds {
-        let mb_s = |t: Option<&Timing>| t.map(|t| t.mb_s(self.input_bytes));
-        let normalized = |t: Option<&Timing>, r: Option<&Timing>| Some(t?.relative_to(r?));
+        let mb_s = |t: Option<Timing>| t.map(|t| t.mb_s(self.input_bytes()));
+        let normalized = |t: Option<Timing>, r: Option<Timing>| Some(t?.relative_to(&r?));
         RunSpeeds {
-            compress_mb_s: mb_s(self.compress.as_ref()),
-            decompress_mb_s: mb_s(self.decompress.as_ref()),
-            compress_normalized: normalized(
-                self.compress.as_ref(),
-                reference.and_then(|r| r.compress.as_ref()),
-            ),
+            compress_mb_s: mb_s(self.compress()),
+            decompress_mb_s: mb_s(self.decompress()),
+            compress_normalized: normalized(self.compress(), reference.and_then(RunCell::compress)),
             decompress_normalized: normalized(
-                self.decompress.as_ref(),
-                reference.and_then(|r| r.decompress.as_ref()),
+                self.decompress(),
+                reference.and_then(RunCell::decompress),
             ),
         }
     }
 }
 
-impl Mergeable for HttpCell {
+impl<'a> Mergeable<'a> for HttpCell<'a> {
     type Key = HttpKey;
     type Figures = HttpFigures;
-    fn of(run: &LoadedRun) -> Vec<&Self> {
-        run.http_cells().iter().collect()
+    fn of(run: &'a LoadedRun) -> Vec<Self> {
+        run.http_cells()
     }
     fn key(&self) -> &HttpKey {
         &self.key
@@ -176,27 +173,28 @@ impl Mergeable for HttpCell {
         self.key.encoding == Encoding::of(codec, level)
     }
     fn ratio(&self) -> f64 {
-        self.input_bytes as f64 / self.body_bytes.max(1) as f64
+        self.payload.input_bytes as f64 / self.body_bytes().max(1) as f64
     }
     fn same_size(&self, other: &Self) -> bool {
-        self.body_bytes == other.body_bytes
+        self.body_bytes() == other.body_bytes()
     }
     fn figures(&self, reference: Option<&Self>) -> HttpFigures {
         HttpFigures {
-            p50_ms: self.latency.median_s * 1e3,
-            requests_per_s: self.requests_per_s,
-            wire_bytes: self.wire_bytes,
-            speed_normalized: reference.map(|r| self.latency.relative_to(&r.latency)),
+            p50_ms: self.result.p50_ms,
+            requests_per_s: self.result.requests_per_s,
+            wire_bytes: self.result.wire_bytes,
+            speed_normalized: reference.map(|r| self.latency().relative_to(&r.latency())),
         }
     }
 }
 
-impl Mergeable for ProbeCell {
+impl<'a> Mergeable<'a> for ProbeCell<'a> {
     type Key = ProbeKey;
     type Figures = ProbeFigures;
-    fn of(run: &LoadedRun) -> Vec<&Self> {
-        let ok = |c: &&ProbeCell| c.failure.is_none();
-        run.probe_cells().iter().filter(ok).collect()
+    fn of(run: &'a LoadedRun) -> Vec<Self> {
+        let mut cells = run.probe_cells();
+        cells.retain(|c| c.row.failure.is_none());
+        cells
     }
     fn key(&self) -> &ProbeKey {
         &self.key
@@ -210,18 +208,18 @@ impl Mergeable for ProbeCell {
         self.key.is_identity()
     }
     fn ratio(&self) -> f64 {
-        self.input_bytes as f64 / self.body_bytes.max(1) as f64
+        self.input_bytes() as f64 / self.body_bytes().max(1) as f64
     }
     fn same_size(&self, other: &Self) -> bool {
-        self.body_bytes == other.body_bytes && self.encoding == other.encoding
+        self.body_bytes() == other.body_bytes() && self.row.encoding == other.row.encoding
     }
     fn figures(&self, identity: Option<&Self>) -> ProbeFigures {
         ProbeFigures {
-            encoding: self.encoding.clone(),
-            body_bytes: self.body_bytes,
-            wire_bytes: self.wire_bytes,
-            p50_ms: self.latency.median_s * 1e3,
-            speed_normalized: identity.map(|i| self.latency.relative_to(&i.latency)),
+            encoding: self.row.encoding.clone(),
+            body_bytes: self.body_bytes(),
+            wire_bytes: self.row.wire_bytes,
+            p50_ms: self.row.total_p50_ms,
+            speed_normalized: identity.map(|i| self.latency().relative_to(&i.latency())),
         }
     }
 }
@@ -229,11 +227,11 @@ impl Mergeable for ProbeCell {
 /// The first of `items` for each key `key` gives (`None` leaves an item out): merging
 /// looks results up here, so that it grows with the cells, not with their square.
 fn first_by<'a, T, K: Hash + Eq>(
-    items: &[&'a T],
+    items: &'a [T],
     key: impl Fn(&'a T) -> Option<K>,
 ) -> HashMap<K, &'a T> {
     let mut index = HashMap::with_capacity(items.len());
-    for &item in items {
+    for item in items {
         if let Some(k) = key(item) {
             index.entry(k).or_insert(item);
         }
@@ -243,12 +241,12 @@ fn first_by<'a, T, K: Hash + Eq>(
 
 /// Every result of kind `E` across `runs`, a row each, normalised to the reference
 /// `codec` at `level` of the same run and context.
-fn merge_kind<E: Mergeable>(
-    runs: &[LoadedRun],
+fn merge_kind<'a, E: Mergeable<'a>>(
+    runs: &'a [LoadedRun],
     codec: CodecKind,
     level: i32,
 ) -> Vec<MergedRow<E::Key, E::Figures>> {
-    let results: Vec<Vec<&E>> = runs.iter().map(E::of).collect();
+    let results: Vec<Vec<E>> = runs.iter().map(E::of).collect();
     let by_key: Vec<_> = results
         .iter()
         .map(|r| first_by(r, |e| Some(e.key())))
@@ -305,7 +303,7 @@ pub(crate) fn merge(
     }
     Merged {
         labels: runs.iter().map(|r| r.label.clone()).collect(),
-        machines: runs.iter().map(|r| r.machine.clone()).collect(),
+        machines: runs.iter().map(LoadedRun::machine).collect(),
         reference: format!("{reference_codec}:{reference_level}"),
         tables,
     }
@@ -314,34 +312,25 @@ pub(crate) fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::CellKey;
+    use crate::results::{CellKey, FixtureCell};
+    use crate::stats::Summary;
 
-    fn cell(codec: &str, level: i32, bytes: u64, seconds: f64) -> RunCell {
-        let timing = Timing::of(seconds, vec![]);
+    fn cell(codec: &str, level: i32, bytes: u64, seconds: f64) -> FixtureCell {
+        let timing = Summary::for_test(seconds, vec![]);
         let key = CellKey::new("small", codec, level);
-        RunCell::for_test(key, 1_000_000, bytes, timing.clone(), timing)
+        FixtureCell::new(key, 1_000_000, bytes, timing.clone(), timing)
     }
 
     #[test]
     fn rows_per_setting_columns_per_run() {
-        let a = LoadedRun {
-            label: "a".into(),
-            machine: Some("A".into()),
-            measured_on: None,
-            results: crate::results::Results::Codec(vec![
-                cell("zstd", 1, 100, 0.001),
-                cell("gzip", 1, 200, 0.002),
-            ]),
-        };
-        let b = LoadedRun {
-            label: "b".into(),
-            machine: None,
-            measured_on: None,
-            results: crate::results::Results::Codec(vec![
-                cell("zstd", 1, 100, 0.0005),
-                cell("brotli", 11, 50, 1.0),
-            ]),
-        };
+        let a = LoadedRun::of_cells(
+            "a",
+            vec![cell("zstd", 1, 100, 0.001), cell("gzip", 1, 200, 0.002)],
+        );
+        let b = LoadedRun::of_cells(
+            "b",
+            vec![cell("zstd", 1, 100, 0.0005), cell("brotli", 11, 50, 1.0)],
+        );
         let merged = merge(&[a, b], crate::vocab::CodecKind::Zstd, 1);
         assert_eq!(merged.labels, ["a", "b"]);
         let [MergedTable::Codec(rows)] = merged.tables.as_slice() else {

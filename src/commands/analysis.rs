@@ -74,7 +74,8 @@ fn answers_to_place(
 fn content_types(run: &results::LoadedRun) -> Vec<String> {
     let mut types: Vec<String> = Vec::new();
     for cell in run.codec_cells() {
-        if let Some(content_type) = cell.content_type.as_ref().filter(|t| *t != "other text") {
+        let content_type = cell.payload.content_type.as_ref();
+        if let Some(content_type) = content_type.filter(|t| *t != "other text") {
             if !types.contains(content_type) {
                 types.push(content_type.clone());
             }
@@ -204,7 +205,7 @@ pub(super) fn reproduce(config: ReproduceConfig) -> crate::error::Result {
     let (run, outcome) = saved_or_measured(config.source, &|_| Vec::new())?;
     let claims = crate::analysis::reproduce::check(&run);
     if let Some(out) = &config.out {
-        let file = reproduce::file_document(&claims, &source, run.machine.as_deref());
+        let file = reproduce::file_document(&claims, &source, run.machine().as_deref());
         write_file(out, &render(&file, Style::Markdown)).failing()?;
     }
     print(&render(&reproduce::document(&claims), Style::Terminal)).failing()?;
@@ -219,8 +220,8 @@ pub(super) fn plot(args: PlotConfig) -> crate::error::Result {
     let advice = advise(&run, &options);
     let caption = export::svg::Caption {
         run: run.label.clone(),
-        machine: run.machine.clone(),
-        date: run.measured_on.clone(),
+        machine: run.machine(),
+        date: run.measured_on(),
     };
     let svg = export::svg::render_svg(&run, &advice, &caption);
     write_file(&args.out, &svg)?;

@@ -134,7 +134,7 @@ fn measure_payload(
     let mut current = HttpPayloadResult {
         payload: payload.name.clone(),
         input_bytes: sent.len() as u64,
-        sha256: payload::sha256_hex(&sent),
+        sha256: Some(payload::sha256_hex(&sent)),
         interrupted: false,
         encodings: Vec::new(),
     };

@@ -186,7 +186,9 @@ pub(crate) mod fixtures {
             payloads: vec![HttpPayloadResult {
                 payload: "small".into(),
                 input_bytes: 298_727,
-                sha256: "9729ade45b4123a360f345e1d0ba07aac996416fc75817c524070de5d648d578".into(),
+                sha256: Some(
+                    "9729ade45b4123a360f345e1d0ba07aac996416fc75817c524070de5d648d578".into(),
+                ),
                 interrupted: false,
                 encodings: vec![
                     result("zstd:1", 30.0, 32.8, 41_431.0, 41_132.0),

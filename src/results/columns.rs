@@ -34,22 +34,17 @@ pub(crate) mod run {
     pub(crate) const STATUS: &str = "status";
     /// `failure`.
     pub(crate) const FAILURE: &str = "failure";
-    /// Every column, in the order the files have them.
-    pub(crate) const ALL: [&str; 38] = [
-        PAYLOAD,
-        INPUT_BYTES,
-        CODEC,
-        LIBRARY,
-        VARIANT,
-        VERSION,
-        LEVEL,
-        "dotnet_level",
-        COMPRESSED_BYTES,
-        "ratio",
-        "compress_mb_s",
-        "decompress_mb_s",
-        "warmup",
-        "rounds",
+    /// `dotnet_level`.
+    pub(crate) const DOTNET_LEVEL: &str = "dotnet_level";
+    /// `warmup`.
+    pub(crate) const WARMUP: &str = "warmup";
+    /// `rounds`.
+    pub(crate) const ROUNDS: &str = "rounds";
+    /// `precision_met`: `yes`, `no` or empty.
+    pub(crate) const PRECISION_MET: &str = "precision_met";
+    /// Compression's nine statistics: iterations, then median, min, max, mean, standard
+    /// deviation, MAD and the 95% interval of the median, in ms.
+    pub(crate) const COMPRESS: [&str; 9] = [
         "compress_iterations",
         COMPRESS_MEDIAN_MS,
         "compress_min_ms",
@@ -59,6 +54,9 @@ pub(crate) mod run {
         "compress_mad_ms",
         "compress_ci95_low_ms",
         "compress_ci95_high_ms",
+    ];
+    /// Decompression's nine statistics, as [`COMPRESS`]'s.
+    pub(crate) const DECOMPRESS: [&str; 9] = [
         "decompress_iterations",
         DECOMPRESS_MEDIAN_MS,
         "decompress_min_ms",
@@ -68,10 +66,45 @@ pub(crate) mod run {
         "decompress_mad_ms",
         "decompress_ci95_low_ms",
         "decompress_ci95_high_ms",
+    ];
+    /// Every column, in the order the files have them.
+    pub(crate) const ALL: [&str; 38] = [
+        PAYLOAD,
+        INPUT_BYTES,
+        CODEC,
+        LIBRARY,
+        VARIANT,
+        VERSION,
+        LEVEL,
+        DOTNET_LEVEL,
+        COMPRESSED_BYTES,
+        "ratio",
+        "compress_mb_s",
+        "decompress_mb_s",
+        WARMUP,
+        ROUNDS,
+        COMPRESS[0],
+        COMPRESS[1],
+        COMPRESS[2],
+        COMPRESS[3],
+        COMPRESS[4],
+        COMPRESS[5],
+        COMPRESS[6],
+        COMPRESS[7],
+        COMPRESS[8],
+        DECOMPRESS[0],
+        DECOMPRESS[1],
+        DECOMPRESS[2],
+        DECOMPRESS[3],
+        DECOMPRESS[4],
+        DECOMPRESS[5],
+        DECOMPRESS[6],
+        DECOMPRESS[7],
+        DECOMPRESS[8],
         ENCODER_BYTES,
         COMPRESS_INSTRUCTIONS,
         DECOMPRESS_INSTRUCTIONS,
-        "precision_met",
+        PRECISION_MET,
         STATUS,
         FAILURE,
     ];
@@ -93,6 +126,18 @@ pub(crate) mod http {
     pub(crate) const HTTP_WIRE_BYTES: &str = "http_wire_bytes";
     /// `http_body_bytes`.
     pub(crate) const HTTP_BODY_BYTES: &str = "http_body_bytes";
+    /// `http_requests`.
+    pub(crate) const HTTP_REQUESTS: &str = "http_requests";
+    /// `http_p90_ms`.
+    pub(crate) const HTTP_P90_MS: &str = "http_p90_ms";
+    /// `http_p99_ms`.
+    pub(crate) const HTTP_P99_MS: &str = "http_p99_ms";
+    /// `http_server_cpu_ms`.
+    pub(crate) const HTTP_SERVER_CPU_MS: &str = "http_server_cpu_ms";
+    /// `http_errors`.
+    pub(crate) const HTTP_ERRORS: &str = "http_errors";
+    /// `http_interrupted`.
+    pub(crate) const HTTP_INTERRUPTED: &str = "http_interrupted";
     /// Every column, in the order the files have them.
     pub(crate) const ALL: [&str; 16] = [
         super::run::PAYLOAD,
@@ -100,17 +145,17 @@ pub(crate) mod http {
         HTTP_ENCODING,
         HTTP_CONCURRENCY,
         HTTP_BANDWIDTH_MBIT,
-        "http_requests",
+        HTTP_REQUESTS,
         HTTP_REQUESTS_PER_S,
         HTTP_P50_MS,
-        "http_p90_ms",
-        "http_p99_ms",
+        HTTP_P90_MS,
+        HTTP_P99_MS,
         HTTP_WIRE_BYTES,
         HTTP_BODY_BYTES,
         "http_ratio",
-        "http_server_cpu_ms",
-        "http_errors",
-        "http_interrupted",
+        HTTP_SERVER_CPU_MS,
+        HTTP_ERRORS,
+        HTTP_INTERRUPTED,
     ];
 }
 
@@ -134,25 +179,43 @@ pub(crate) mod probe {
     pub(crate) const TOTAL_P50_MS: &str = "total_p50_ms";
     /// `failure`.
     pub(crate) const FAILURE: &str = "failure";
+    /// `requests`.
+    pub(crate) const REQUESTS: &str = "requests";
+    /// `vary`.
+    pub(crate) const VARY: &str = "vary";
+    /// `predicted_level`.
+    pub(crate) const PREDICTED_LEVEL: &str = "predicted_level";
+    /// `predicted_body_bytes`.
+    pub(crate) const PREDICTED_BODY_BYTES: &str = "predicted_body_bytes";
+    /// `predicted_compress_ms`.
+    pub(crate) const PREDICTED_COMPRESS_MS: &str = "predicted_compress_ms";
+    /// `ttfb_p50_ms`.
+    pub(crate) const TTFB_P50_MS: &str = "ttfb_p50_ms";
+    /// `ttfb_p99_ms`.
+    pub(crate) const TTFB_P99_MS: &str = "ttfb_p99_ms";
+    /// `total_p99_ms`.
+    pub(crate) const TOTAL_P99_MS: &str = "total_p99_ms";
+    /// `server_extra_ms`.
+    pub(crate) const SERVER_EXTRA_MS: &str = "server_extra_ms";
     /// Every column, in the order the files have them.
     pub(crate) const ALL: [&str; 18] = [
         URL,
         IDENTITY_BYTES,
         ACCEPT_ENCODING,
-        "requests",
+        REQUESTS,
         STATUS,
         ENCODING,
-        "vary",
+        VARY,
         BODY_BYTES,
         WIRE_BYTES,
-        "predicted_level",
-        "predicted_body_bytes",
-        "predicted_compress_ms",
-        "ttfb_p50_ms",
-        "ttfb_p99_ms",
+        PREDICTED_LEVEL,
+        PREDICTED_BODY_BYTES,
+        PREDICTED_COMPRESS_MS,
+        TTFB_P50_MS,
+        TTFB_P99_MS,
         TOTAL_P50_MS,
-        "total_p99_ms",
-        "server_extra_ms",
+        TOTAL_P99_MS,
+        SERVER_EXTRA_MS,
         FAILURE,
     ];
 }

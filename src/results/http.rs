@@ -77,8 +77,8 @@ pub(crate) struct HttpPayloadResult {
     pub payload: String,
     /// Uncompressed size in bytes.
     pub input_bytes: u64,
-    /// SHA-256 of the uncompressed body, lower-case hex.
-    pub sha256: String,
+    /// SHA-256 of the uncompressed body, lower-case hex; `None` when read from CSV.
+    pub sha256: Option<String>,
     /// True when a stop request cut the payload short.
     #[serde(default)]
     pub interrupted: bool,

@@ -1,8 +1,9 @@
-//! The one model of what is measured, saved and read back, for `run` and `http` alike:
-//! what a run writes ([`run`], [`http`]), what a cell is of ([`identity`]), and a
-//! saved run as the analyses read it ([`saved`], through [`read`]).
+//! The one model of what is measured, saved and read back: the documents `run`, `http`
+//! and `probe` write ([`run`], [`http`], [`probe`]), which the readers ([`read`]) return
+//! too, and a cursor per result that reads one where it lies ([`saved`]).
 
 pub(crate) mod columns;
+mod csv_row;
 pub(crate) mod environment;
 pub(crate) mod http;
 mod legacy;
@@ -17,3 +18,6 @@ pub(crate) mod timing;
 pub(crate) use read::{load, load_report};
 pub(crate) use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
 pub(crate) use timing::{Statistic, Timing};
+
+#[cfg(test)]
+pub(crate) use saved::FixtureCell;

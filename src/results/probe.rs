@@ -150,52 +150,36 @@ impl std::fmt::Display for ProbeKey {
     }
 }
 
-/// One row of a saved probe as the analyses read it.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct ProbeCell {
+/// One row of a saved probe, read where it lies in the document.
+#[derive(Clone, Debug)]
+pub(crate) struct ProbeCell<'a> {
     /// Which URL and `Accept-Encoding`.
     pub key: ProbeKey,
-    /// The `Content-Encoding` the server sent, or `identity`.
-    pub encoding: String,
+    /// The URL it was sent to.
+    pub url: &'a UrlResult,
+    /// What the server answered.
+    pub row: &'a ProbeRow,
+}
+
+impl<'a> ProbeCell<'a> {
     /// The identity body's size; 0 when the identity request failed.
-    pub input_bytes: u64,
-    /// The body's bytes as sent.
-    pub body_bytes: u64,
-    /// Bytes on the socket per response.
-    pub wire_bytes: f64,
+    pub(crate) fn input_bytes(&self) -> u64 {
+        self.url.identity_bytes.unwrap_or(0)
+    }
+
+    /// The body's bytes as sent, rounded to a byte.
+    pub(crate) fn body_bytes(&self) -> u64 {
+        self.row.body_bytes.round() as u64
+    }
+
     /// Time to the body's last byte: the median is the p50, the samples every
     /// response's (JSON only).
-    pub latency: Timing,
-    /// Why the row failed, if it did.
-    pub failure: Option<String>,
+    pub(crate) fn latency(&self) -> Timing<'a> {
+        Timing::of_ms(self.row.total_p50_ms, &self.row.total_ms)
+    }
 }
 
 impl ProbeReport {
-    /// Every row as the analyses read it.
-    pub(crate) fn cells(&self) -> Vec<ProbeCell> {
-        let mut cells = Vec::new();
-        for url in &self.urls {
-            for row in &url.rows {
-                cells.push(ProbeCell {
-                    key: ProbeKey {
-                        url: url.url.clone(),
-                        accept_encoding: row.accept_encoding.clone(),
-                    },
-                    encoding: row.encoding.clone(),
-                    input_bytes: url.identity_bytes.unwrap_or(0),
-                    body_bytes: row.body_bytes.round() as u64,
-                    wire_bytes: row.wire_bytes,
-                    latency: Timing::of(
-                        row.total_p50_ms / 1e3,
-                        row.total_ms.iter().map(|ms| ms / 1e3).collect(),
-                    ),
-                    failure: row.failure.clone(),
-                });
-            }
-        }
-        cells
-    }
-
     /// Refuses what no probe writes: an empty identity body, negative sizes, and times
     /// of a row that did not fail that are not above 0.
     pub(crate) fn validate(&self) -> Result<()> {

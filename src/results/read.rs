@@ -5,11 +5,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use super::http::{load_label, HttpReport, HTTP_KIND};
+use super::http::{HttpPayloadResult, HttpReport, HTTP_KIND};
 use super::probe::ProbeReport;
 use super::run::{RunReport, Status, SCHEMA_VERSION};
-use super::saved::{HttpCell, HttpKey, LoadedRun, Results};
-use super::timing::Timing;
+use super::saved::{LoadedRun, Results};
 use crate::results::environment::Environment;
 use crate::vocab::Encoding;
 
@@ -57,8 +56,7 @@ pub(crate) fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun
     }
     Ok(LoadedRun {
         label: label.to_string(),
-        machine: environment.as_ref().map(Environment::machine),
-        measured_on: environment.as_ref().map(Environment::day),
+        environment,
         results,
     })
 }
@@ -103,17 +101,21 @@ fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
     if value.get("kind").and_then(|k| k.as_str()) == Some(super::probe::PROBE_KIND) {
         let report: ProbeReport = serde_json::from_value(value)?;
         report.validate()?;
-        return Ok((report.environment.clone(), Results::Probe(report.cells())));
+        let urls = report.urls;
+        return Ok((report.environment, Results::Probe { urls }));
     }
     if value.get("kind").and_then(|k| k.as_str()) == Some(HTTP_KIND) {
         let report: HttpReport = serde_json::from_value(value)?;
-        validate_http(&report)?;
-        let cells = http_cells_of(&report)?;
-        return Ok((report.environment, Results::Http(cells)));
+        validate_http(&report.payloads)?;
+        let (load, payloads) = (report.load, report.payloads);
+        return Ok((report.environment, Results::Http { load, payloads }));
     }
     let report: RunReport = serde_json::from_value(value)?;
     validate_run(&report)?;
-    let results = Results::Codec(super::saved::cells_of(&report));
+    let results = Results::Codec {
+        payloads: report.payloads,
+        instructions: report.instructions,
+    };
     Ok((report.environment, results))
 }
 
@@ -146,14 +148,16 @@ fn validate_run(report: &RunReport) -> Result<()> {
     Ok(())
 }
 
-/// Refuses an empty payload and latencies that are not above 0.
-fn validate_http(report: &HttpReport) -> Result<()> {
-    for payload in &report.payloads {
+/// Refuses an empty payload, an encoding no server sends, and latencies that are not
+/// above 0.
+fn validate_http(payloads: &[HttpPayloadResult]) -> Result<()> {
+    for payload in payloads {
         let name = &payload.payload;
         if payload.input_bytes == 0 {
             bail!("payload {name}: input_bytes must be above 0");
         }
         for result in &payload.encodings {
+            Encoding::parse(&result.encoding).with_context(|| format!("payload {name}"))?;
             let latencies =
                 std::iter::once(result.p50_ms).chain(result.latencies_ms.iter().copied());
             if let Some(bad) = latencies.into_iter().find(|t| !(t.is_finite() && *t > 0.0)) {
@@ -171,30 +175,4 @@ fn validate_http(report: &HttpReport) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Every encoding of an `http` report.
-fn http_cells_of(report: &HttpReport) -> Result<Vec<HttpCell>> {
-    let load = load_label(report.load.concurrency, report.load.bandwidth_mbit);
-    let mut cells = Vec::new();
-    for payload in &report.payloads {
-        for result in &payload.encodings {
-            cells.push(HttpCell {
-                key: HttpKey {
-                    payload: payload.payload.clone(),
-                    encoding: Encoding::parse(&result.encoding)?,
-                    load: load.clone(),
-                },
-                input_bytes: payload.input_bytes,
-                body_bytes: result.body_bytes.round() as u64,
-                wire_bytes: result.wire_bytes,
-                requests_per_s: result.requests_per_s,
-                latency: Timing::of(
-                    result.p50_ms / 1e3,
-                    result.latencies_ms.iter().map(|ms| ms / 1e3).collect(),
-                ),
-            });
-        }
-    }
-    Ok(cells)
 }

@@ -1,29 +1,56 @@
 //! Saved runs from CSV: `run --csv` (one row per cell), `http --csv` (one row per
 //! encoding, every column but the payload's prefixed `http_`) or `probe --export-csv`
-//! (one row per URL and `Accept-Encoding`). Medians only, no samples.
+//! (one row per URL and `Accept-Encoding`). Each reads into the document its command
+//! writes, with what CSV cannot hold left out: no samples, no environment.
 
 use anyhow::{bail, Context, Result};
 
 use super::columns::{http, legacy, probe, run, HTTP_PREFIX};
-use super::http::load_label;
-use super::probe::{ProbeCell, ProbeKey};
-use super::saved::{CellKey, HttpCell, HttpKey, Instructions, Results, RunCell};
-use super::timing::Timing;
-use crate::vocab::CodecKind;
-use crate::vocab::Encoding;
-use crate::vocab::{CellId, Library, Variant};
+use super::csv_row::{Headers, Row};
+use super::http::{EncodingResult, HttpPayloadResult, LoadSettings};
+use super::probe::{ProbeRow, UrlResult};
+use super::run::{CellResult, PayloadResult, Status};
+use super::saved::Results;
+use crate::stats::Summary;
+use crate::vocab::{CellId, CodecKind, Encoding, Library, Variant};
 
 /// The rows of a CSV run, of whichever kind its header says.
 pub(super) fn from_csv(bytes: &[u8]) -> Result<Results> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = Headers(reader.headers()?.clone());
     if headers.0.iter().any(|h| h.starts_with(HTTP_PREFIX)) {
-        return Ok(Results::Http(each_row(reader, &headers, http_cell)?));
+        return http_results(each_row(reader, &headers, http_row)?);
     }
     if headers.has(probe::URL) && headers.has(probe::ACCEPT_ENCODING) {
-        return Ok(Results::Probe(each_row(reader, &headers, probe_cell)?));
+        let rows = each_row(reader, &headers, probe_row)?;
+        let urls = grouped(rows, |(url, identity_bytes), rows| UrlResult {
+            url,
+            identity_bytes,
+            rows,
+            dictionary: None,
+        });
+        return Ok(Results::Probe { urls });
     }
-    Ok(Results::Codec(each_row(reader, &headers, cell)?))
+    let rows = each_row(reader, &headers, cell_row)?;
+    let payloads = grouped(rows, |head: PayloadHead, cells| PayloadResult {
+        payload: head.payload,
+        input_bytes: head.input_bytes,
+        sha256: None,
+        warmup: head.warmup,
+        iterations: None,
+        min_time_s: None,
+        rounds: head.rounds,
+        processes: 1,
+        precision: None,
+        interrupted: false,
+        content_type: None,
+        cut_from: None,
+        cells,
+    });
+    Ok(Results::Codec {
+        payloads,
+        instructions: None,
+    })
 }
 
 /// `read` of every record, each with its line number for errors.
@@ -46,61 +73,97 @@ fn each_row<T>(
     Ok(out)
 }
 
-/// One `run` row.
-fn cell(row: &Row) -> Result<RunCell> {
-    let timing = |name: &str| -> Result<Option<Timing>> {
-        if row.text(name)?.is_empty() {
-            return Ok(None);
+/// Rows next to each other with one head, made into one `T` each, in file order.
+fn grouped<H: PartialEq, V, T>(rows: Vec<(H, V)>, make: impl Fn(H, Vec<V>) -> T) -> Vec<T> {
+    let mut groups: Vec<(H, Vec<V>)> = Vec::new();
+    for (head, value) in rows {
+        match groups.last_mut() {
+            Some((last, values)) if *last == head => values.push(value),
+            _ => groups.push((head, vec![value])),
         }
-        Ok(Some(Timing::of(row.positive(name)? / 1e3, Vec::new())))
-    };
+    }
+    groups.into_iter().map(|(h, v)| make(h, v)).collect()
+}
+
+/// What a `run` row says of its payload.
+#[derive(PartialEq)]
+struct PayloadHead {
+    payload: String,
+    input_bytes: u64,
+    warmup: u32,
+    rounds: u32,
+}
+
+/// One `run` row: its payload and its cell.
+fn cell_row(row: &Row) -> Result<(PayloadHead, CellResult)> {
     let (library, variant, version) = identity(row)?;
     let failure = failure(row)?;
     let failed = failure.is_some();
-    // Older files have no encoder_bytes column.
-    let encoder = if row.headers.has(run::ENCODER_BYTES) {
-        row.text(run::ENCODER_BYTES)?
-    } else {
-        ""
+    let timing = |columns: &[&str; 9]| -> Result<Option<Summary>> {
+        if failed {
+            return Ok(None);
+        }
+        summary(row, columns)
     };
-    Ok(RunCell {
-        key: CellKey {
-            payload: row.text(run::PAYLOAD)?.to_string(),
-            id: CellId {
-                codec: row.parsed::<CodecKind>(run::CODEC)?,
-                library,
-                variant,
-                level: row.parsed(run::LEVEL)?,
-            },
+    let head = PayloadHead {
+        payload: row.text(run::PAYLOAD)?.to_string(),
+        input_bytes: row.count(run::INPUT_BYTES, 1)?,
+        warmup: row.optional_count(run::WARMUP, 0)?.unwrap_or(0) as u32,
+        rounds: row.optional_count(run::ROUNDS, 1)?.unwrap_or(1) as u32,
+    };
+    let instructions = |name| row.optional_count(name, 0);
+    let cell = CellResult {
+        id: CellId {
+            codec: row.parsed::<CodecKind>(run::CODEC)?,
+            library,
+            variant,
+            level: row.parsed(run::LEVEL)?,
         },
         version,
-        input_bytes: row.count(run::INPUT_BYTES, 1)?,
+        dotnet_level: row.optional_text(run::DOTNET_LEVEL)?.map(str::to_string),
         compressed_bytes: row.count(run::COMPRESSED_BYTES, 1)?,
-        encoder_bytes: (!encoder.is_empty())
-            .then(|| row.count(run::ENCODER_BYTES, 0))
-            .transpose()?,
-        compress: timing(run::COMPRESS_MEDIAN_MS)?.filter(|_| !failed),
-        decompress: timing(run::DECOMPRESS_MEDIAN_MS)?.filter(|_| !failed),
-        // CSV has no content-type column: a HAR run's groups need its JSON.
-        content_type: None,
-        cut_from: None,
-        instructions: instructions(row)?.filter(|_| !failed),
+        // Older files have no encoder_bytes column.
+        encoder_bytes: row.optional_count(run::ENCODER_BYTES, 0)?,
+        compress: timing(&run::COMPRESS)?,
+        decompress: timing(&run::DECOMPRESS)?,
+        compress_instructions: instructions(run::COMPRESS_INSTRUCTIONS)?,
+        decompress_instructions: instructions(run::DECOMPRESS_INSTRUCTIONS)?,
+        precision_met: match row.optional_text(run::PRECISION_MET)? {
+            None => None,
+            Some("yes") => Some(true),
+            Some("no") => Some(false),
+            Some(other) => bail!(
+                "line {}: '{other}' in column {} is not yes or no",
+                row.line,
+                run::PRECISION_MET
+            ),
+        },
+        status: if failed { Status::Failed } else { Status::Ok },
         failure,
-    })
+    };
+    Ok((head, cell))
 }
 
-/// The `*_instructions` columns, where the file has them and the run counted them.
-fn instructions(row: &Row) -> Result<Option<Instructions>> {
-    let has =
-        |name: &str| -> Result<bool> { Ok(row.headers.has(name) && !row.text(name)?.is_empty()) };
-    if !(has(run::COMPRESS_INSTRUCTIONS)? && has(run::DECOMPRESS_INSTRUCTIONS)?) {
+/// One direction's statistics from its nine columns (ms), or `None` when its median is
+/// empty; older files have only some of them, and CSV never holds the samples.
+fn summary(row: &Row, columns: &[&str; 9]) -> Result<Option<Summary>> {
+    let [_, median, min, max, mean, stddev, mad, low, high] = *columns;
+    if row.text(median)?.is_empty() {
         return Ok(None);
     }
-    Ok(Some(Instructions {
-        compress: row.count(run::COMPRESS_INSTRUCTIONS, 0)?,
-        decompress: row.count(run::DECOMPRESS_INSTRUCTIONS, 0)?,
-        counter: None,
-        arch: None,
+    let median_s = row.positive(median)? / 1e3;
+    let seconds =
+        |name| -> Result<Option<f64>> { Ok(row.optional_number(name, 0.0)?.map(|ms| ms / 1e3)) };
+    Ok(Some(Summary {
+        median_s,
+        min_s: seconds(min)?.unwrap_or(median_s),
+        max_s: seconds(max)?.unwrap_or(median_s),
+        mean_s: seconds(mean)?.unwrap_or(median_s),
+        stddev_s: seconds(stddev)?.unwrap_or(0.0),
+        mad_s: seconds(mad)?.unwrap_or(0.0),
+        median_ci95_low_s: seconds(low)?,
+        median_ci95_high_s: seconds(high)?,
+        samples_s: Vec::new(),
     }))
 }
 
@@ -137,153 +200,129 @@ fn identity(row: &Row) -> Result<(Library, Variant, String)> {
     ))
 }
 
-/// One row of a CSV written by `http --csv`.
-fn http_cell(row: &Row) -> Result<HttpCell> {
+/// One row of a CSV written by `http --csv`: its load, its payload and its encoding.
+struct HttpRow {
+    line: usize,
+    load: LoadSettings,
+    payload: (String, u64, bool),
+    result: EncodingResult,
+}
+
+/// Every `http` row under one load: a file of several loads is refused, as `http`
+/// writes one.
+fn http_results(rows: Vec<HttpRow>) -> Result<Results> {
+    let Some(load) = rows.first().map(|r| r.load.clone()) else {
+        return Ok(Results::Http {
+            load: LoadSettings {
+                concurrency: 1,
+                requests: None,
+                duration_s: None,
+                bandwidth_mbit: None,
+            },
+            payloads: Vec::new(),
+        });
+    };
+    let mut by_payload = Vec::new();
+    for row in rows {
+        if row.load != load {
+            bail!(
+                "line {}: its load ({} and {}) differs from line 2's: `http` writes one load per file",
+                row.line,
+                http::HTTP_CONCURRENCY,
+                http::HTTP_BANDWIDTH_MBIT
+            );
+        }
+        by_payload.push((row.payload, row.result));
+    }
+    let payloads = grouped(
+        by_payload,
+        |(payload, input_bytes, interrupted), encodings| HttpPayloadResult {
+            payload,
+            input_bytes,
+            sha256: None,
+            interrupted,
+            encodings,
+        },
+    );
+    Ok(Results::Http { load, payloads })
+}
+
+fn http_row(row: &Row) -> Result<HttpRow> {
     let bandwidth_mbit = match row.text(http::HTTP_BANDWIDTH_MBIT)? {
         "" => None,
         _ => Some(row.positive(http::HTTP_BANDWIDTH_MBIT)?),
     };
     let encoding = row.text(http::HTTP_ENCODING)?;
-    Ok(HttpCell {
-        key: HttpKey {
-            payload: row.text(run::PAYLOAD)?.to_string(),
-            encoding: Encoding::parse(encoding).with_context(|| format!("line {}", row.line))?,
-            load: load_label(
-                row.count(http::HTTP_CONCURRENCY, 1)? as usize,
-                bandwidth_mbit,
-            ),
+    Encoding::parse(encoding).with_context(|| format!("line {}", row.line))?;
+    let interrupted = row.optional_text(http::HTTP_INTERRUPTED)? == Some("true");
+    let ms = |name| row.optional_number(name, 0.0);
+    Ok(HttpRow {
+        line: row.line,
+        load: LoadSettings {
+            concurrency: row.count(http::HTTP_CONCURRENCY, 1)? as usize,
+            requests: None,
+            duration_s: None,
+            bandwidth_mbit,
         },
-        input_bytes: row.count(run::INPUT_BYTES, 1)?,
-        body_bytes: row.at_least(http::HTTP_BODY_BYTES, 0.0)?.round() as u64,
-        wire_bytes: row.at_least(http::HTTP_WIRE_BYTES, 0.0)?,
-        requests_per_s: row.at_least(http::HTTP_REQUESTS_PER_S, 0.0)?,
-        latency: Timing::of(row.positive(http::HTTP_P50_MS)? / 1e3, Vec::new()),
+        payload: (
+            row.text(run::PAYLOAD)?.to_string(),
+            row.count(run::INPUT_BYTES, 1)?,
+            interrupted,
+        ),
+        result: EncodingResult {
+            encoding: encoding.to_string(),
+            requests: row.optional_count(http::HTTP_REQUESTS, 0)?.unwrap_or(0) as usize,
+            requests_per_s: row.at_least(http::HTTP_REQUESTS_PER_S, 0.0)?,
+            p50_ms: row.positive(http::HTTP_P50_MS)?,
+            p90_ms: ms(http::HTTP_P90_MS)?.unwrap_or(0.0),
+            p99_ms: ms(http::HTTP_P99_MS)?.unwrap_or(0.0),
+            wire_bytes: row.at_least(http::HTTP_WIRE_BYTES, 0.0)?,
+            body_bytes: row.at_least(http::HTTP_BODY_BYTES, 0.0)?,
+            server_cpu_ms: ms(http::HTTP_SERVER_CPU_MS)?,
+            latencies_ms: Vec::new(),
+            errors: row.optional_count(http::HTTP_ERRORS, 0)?.unwrap_or(0) as usize,
+            first_error: None,
+        },
     })
 }
 
-/// One row of `probe --export-csv`: p50s only, no samples.
-fn probe_cell(row: &Row) -> Result<ProbeCell> {
-    let failure = Some(row.text(probe::FAILURE)?.to_string()).filter(|f| !f.is_empty());
-    let input_bytes = match row.text(probe::IDENTITY_BYTES)? {
-        "" => 0,
-        _ => row.count(probe::IDENTITY_BYTES, 1)?,
+/// One row of `probe --export-csv`: its URL, then what it got, p50s and p99s only.
+fn probe_row(row: &Row) -> Result<((String, Option<u64>), ProbeRow)> {
+    let failure = row.optional_text(probe::FAILURE)?.map(str::to_string);
+    // A failed row's figures are whatever it got before failing: read, not checked.
+    let number = |name| -> Result<f64> {
+        match failure {
+            Some(_) => Ok(row.optional_number(name, f64::MIN)?.unwrap_or(0.0)),
+            None => row.at_least(name, 0.0),
+        }
     };
-    let (body_bytes, wire_bytes, p50_s) = if failure.is_some() {
-        (0, 0.0, 0.0)
-    } else {
-        (
-            row.at_least(probe::BODY_BYTES, 0.0)?.round() as u64,
-            row.at_least(probe::WIRE_BYTES, 0.0)?,
-            row.positive(probe::TOTAL_P50_MS)? / 1e3,
-        )
+    let total_p50_ms = match failure {
+        Some(_) => number(probe::TOTAL_P50_MS)?,
+        None => row.positive(probe::TOTAL_P50_MS)?,
     };
-    Ok(ProbeCell {
-        key: ProbeKey {
-            url: row.text(probe::URL)?.to_string(),
-            accept_encoding: row.text(probe::ACCEPT_ENCODING)?.to_string(),
-        },
+    let ms = |name| row.optional_number(name, f64::MIN);
+    let url = (
+        row.text(probe::URL)?.to_string(),
+        row.optional_count(probe::IDENTITY_BYTES, 1)?,
+    );
+    let result = ProbeRow {
+        accept_encoding: row.text(probe::ACCEPT_ENCODING)?.to_string(),
+        requests: row.optional_count(probe::REQUESTS, 0)?.unwrap_or(0) as usize,
+        status: row.optional_parsed(probe::STATUS)?.unwrap_or(0),
         encoding: row.text(probe::ENCODING)?.to_string(),
-        input_bytes,
-        body_bytes,
-        wire_bytes,
-        latency: Timing::of(p50_s, Vec::new()),
+        vary: row.optional_text(probe::VARY)?.map(str::to_string),
+        body_bytes: number(probe::BODY_BYTES)?,
+        wire_bytes: number(probe::WIRE_BYTES)?,
+        predicted_level: row.optional_parsed(probe::PREDICTED_LEVEL)?,
+        predicted_body_bytes: row.optional_count(probe::PREDICTED_BODY_BYTES, 0)?,
+        predicted_compress_ms: ms(probe::PREDICTED_COMPRESS_MS)?,
+        ttfb_p50_ms: ms(probe::TTFB_P50_MS)?.unwrap_or(0.0),
+        ttfb_p99_ms: ms(probe::TTFB_P99_MS)?.unwrap_or(0.0),
+        total_p50_ms,
+        total_p99_ms: ms(probe::TOTAL_P99_MS)?.unwrap_or(0.0),
+        server_extra_ms: ms(probe::SERVER_EXTRA_MS)?,
+        total_ms: Vec::new(),
         failure,
-    })
-}
-
-/// A CSV header, looked up by column name.
-struct Headers(csv::StringRecord);
-
-impl Headers {
-    fn has(&self, name: &str) -> bool {
-        self.0.iter().any(|h| h == name)
-    }
-
-    fn index(&self, name: &str) -> Result<usize> {
-        self.0
-            .iter()
-            .position(|h| h == name)
-            .with_context(|| format!("no column named {name}"))
-    }
-}
-
-/// One record with its header and line number, for errors that name both.
-struct Row<'a> {
-    headers: &'a Headers,
-    record: &'a csv::StringRecord,
-    line: usize,
-}
-
-impl Row<'_> {
-    /// The field of column `name`.
-    fn text(&self, name: &str) -> Result<&str> {
-        Ok(self.record.get(self.headers.index(name)?).unwrap_or(""))
-    }
-
-    /// The field of column `name` as a finite number.
-    fn number(&self, name: &str) -> Result<f64> {
-        let field = self.text(name)?;
-        let line = self.line;
-        let value: f64 = field
-            .parse()
-            .with_context(|| format!("line {line}: '{field}' in column {name} is not a number"))?;
-        if !value.is_finite() {
-            bail!("line {line}: '{field}' in column {name} is not finite");
-        }
-        Ok(value)
-    }
-
-    /// The field of column `name` as a whole number of at least `min`.
-    fn count(&self, name: &str, min: u64) -> Result<u64> {
-        let value = self.number(name)?;
-        // Integers above 2^53 are not exact in a double: no size gets near.
-        if value.fract() != 0.0 || value < min as f64 || value > 9_007_199_254_740_992.0 {
-            bail!(
-                "line {}: '{}' in column {name} is not a whole number of at least {min}",
-                self.line,
-                self.text(name)?
-            );
-        }
-        Ok(value as u64)
-    }
-
-    /// The field of column `name` as a number above 0.
-    fn positive(&self, name: &str) -> Result<f64> {
-        let value = self.number(name)?;
-        if value <= 0.0 {
-            bail!(
-                "line {}: '{}' in column {name} must be above 0",
-                self.line,
-                self.text(name)?
-            );
-        }
-        Ok(value)
-    }
-
-    /// The field of column `name` as a number of at least `min`.
-    fn at_least(&self, name: &str, min: f64) -> Result<f64> {
-        let value = self.number(name)?;
-        if value < min {
-            bail!(
-                "line {}: '{}' in column {name} must be at least {min}",
-                self.line,
-                self.text(name)?
-            );
-        }
-        Ok(value)
-    }
-
-    /// The field of column `name` parsed as a `T`.
-    fn parsed<T: std::str::FromStr>(&self, name: &str) -> Result<T>
-    where
-        T::Err: std::fmt::Display,
-    {
-        let field = self.text(name)?;
-        field.parse().map_err(|e| {
-            anyhow::anyhow!(
-                "line {}: '{field}' in column {name} is not valid: {e}",
-                self.line
-            )
-        })
-    }
+    };
+    Ok((url, result))
 }

@@ -1,11 +1,14 @@
-//! A saved run as the analyses read it: the cells of `run` or the encodings of `http`,
-//! each with its typed identity, sizes, timings and status.
+//! A saved run as the analyses read it: the documents `run`, `http` and `probe` write,
+//! and a cursor per result that reads one where it lies (its typed identity, sizes,
+//! timings and status).
 
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use super::probe::ProbeCell;
-use super::run::{RunReport, Status};
+use super::environment::Environment;
+use super::http::{load_label, EncodingResult, HttpPayloadResult, LoadSettings};
+use super::probe::{ProbeCell, ProbeKey, UrlResult};
+use super::run::{CellResult, InstructionCounter, PayloadResult, RunReport};
 use super::timing::Timing;
 use crate::stats::Summary;
 use crate::vocab::CellId;
@@ -26,53 +29,86 @@ impl std::fmt::Display for CellKey {
     }
 }
 
-/// One cell of a saved run.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct RunCell {
-    /// Which cell.
+/// One cell of a saved run, read where it lies in the document: its payload's result
+/// and its own.
+#[derive(Clone, Debug)]
+pub(crate) struct RunCell<'a> {
+    /// Which cell: its payload and identity.
     pub key: CellKey,
-    /// The library's version, e.g. `1.5.7`.
-    pub version: String,
-    /// Uncompressed size.
-    pub input_bytes: u64,
-    /// Compressed size.
-    pub compressed_bytes: u64,
-    /// All the memory one response's encoder held, where measured.
-    pub encoder_bytes: Option<u64>,
-    /// Compression timings; `None` for a failed cell.
-    pub compress: Option<Timing>,
-    /// Decompression timings; `None` for a failed cell.
-    pub decompress: Option<Timing>,
-    /// The content type of a body from a HAR capture.
-    pub content_type: Option<String>,
-    /// The payload the body was cut from to place the minimum body size, if it was
-    /// (see [`crate::results::run::PayloadResult::cut_from`]).
-    pub cut_from: Option<String>,
-    /// Why the cell failed; `None` when every round trip matched.
-    pub failure: Option<String>,
-    /// Instructions per call, where the run counted them.
-    pub instructions: Option<Instructions>,
+    /// The payload it was measured on.
+    pub payload: &'a PayloadResult,
+    /// The cell itself.
+    pub cell: &'a CellResult,
+    /// How the run counted instructions, if it did.
+    counter: Option<&'a InstructionCounter>,
+    /// Processes its samples came from; `None` where the file does not say (CSV).
+    processes: Option<u32>,
 }
 
 /// A cell's instructions per call, and what counted them.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Instructions {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Instructions<'a> {
     /// Instructions of one compression.
     pub compress: u64,
     /// Instructions of one decompression.
     pub decompress: u64,
-    /// The counter and architecture, e.g. `callgrind (valgrind-3.19.0) on x86_64`;
-    /// `None` from CSV, which does not say.
-    pub counter: Option<String>,
-    /// The architecture and build the instructions are of, e.g. `x86_64, release
-    /// build`; `None` from CSV.
-    pub arch: Option<String>,
+    /// The counter; `None` from CSV, which does not say.
+    pub counter: Option<&'a InstructionCounter>,
 }
 
-impl RunCell {
+impl Instructions<'_> {
+    /// The architecture and build the counts are of, e.g. `x86_64, release build`;
+    /// `None` from CSV.
+    pub(crate) fn arch(&self) -> Option<String> {
+        self.counter.map(InstructionCounter::comparable_on)
+    }
+}
+
+impl<'a> RunCell<'a> {
+    /// Uncompressed size.
+    pub(crate) fn input_bytes(&self) -> u64 {
+        self.payload.input_bytes
+    }
+
     /// Uncompressed ÷ compressed size.
     pub(crate) fn ratio(&self) -> f64 {
-        self.input_bytes as f64 / self.compressed_bytes.max(1) as f64
+        self.input_bytes() as f64 / self.cell.compressed_bytes.max(1) as f64
+    }
+
+    /// Why the cell failed; `None` when every round trip matched.
+    pub(crate) fn failure(&self) -> Option<&'a str> {
+        self.cell
+            .failed()
+            .then(|| self.cell.failure.as_deref().unwrap_or_default())
+    }
+
+    /// Compression timings; `None` for a failed cell.
+    pub(crate) fn compress(&self) -> Option<Timing<'a>> {
+        self.timing(self.cell.compress.as_ref())
+    }
+
+    /// Decompression timings; `None` for a failed cell.
+    pub(crate) fn decompress(&self) -> Option<Timing<'a>> {
+        self.timing(self.cell.decompress.as_ref())
+    }
+
+    fn timing(&self, summary: Option<&'a Summary>) -> Option<Timing<'a>> {
+        let summary = summary.filter(|_| !self.cell.failed())?;
+        Some(Timing::of_summary(summary, self.processes))
+    }
+
+    /// Instructions per call, where the run counted them.
+    pub(crate) fn instructions(&self) -> Option<Instructions<'a>> {
+        let (compress, decompress) = self
+            .cell
+            .compress_instructions
+            .zip(self.cell.decompress_instructions)
+            .filter(|_| !self.cell.failed())?;
+        Some(Instructions {
+            compress,
+            decompress,
+            counter: self.counter,
+        })
     }
 }
 
@@ -100,50 +136,69 @@ impl std::fmt::Display for HttpKey {
     }
 }
 
-/// One encoding of a saved `http` run.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct HttpCell {
-    /// Which encoding.
+/// One encoding of a saved `http` run, read where it lies in the document.
+#[derive(Clone, Debug)]
+pub(crate) struct HttpCell<'a> {
+    /// Which encoding, on which payload, under which load.
     pub key: HttpKey,
-    /// Uncompressed size.
-    pub input_bytes: u64,
-    /// The encoded body's size.
-    pub body_bytes: u64,
-    /// Bytes on the wire per response, headers included (mean).
-    pub wire_bytes: f64,
-    /// Requests per second over the whole load.
-    pub requests_per_s: f64,
-    /// Latency: the median is the p50; the samples are every response's (JSON only).
-    pub latency: Timing,
+    /// The payload it was served.
+    pub payload: &'a HttpPayloadResult,
+    /// What the encoding measured.
+    pub result: &'a EncodingResult,
 }
 
-/// What a saved run holds: exactly one kind of result.
+impl<'a> HttpCell<'a> {
+    /// The encoded body's size, rounded to a byte.
+    pub(crate) fn body_bytes(&self) -> u64 {
+        self.result.body_bytes.round() as u64
+    }
+
+    /// Latency: the median is the p50; the samples are every response's (JSON only).
+    pub(crate) fn latency(&self) -> Timing<'a> {
+        Timing::of_ms(self.result.p50_ms, &self.result.latencies_ms)
+    }
+}
+
+/// What a saved run holds: exactly one kind of result, as its document has them.
 #[derive(Clone, Debug)]
 pub(crate) enum Results {
-    /// The cells of `codecbench run`, in file order.
-    Codec(Vec<RunCell>),
-    /// The encodings of `codecbench http`, in file order.
-    Http(Vec<HttpCell>),
-    /// The rows of `codecbench probe`, in file order.
-    Probe(Vec<ProbeCell>),
+    /// `codecbench run`'s payloads, in file order.
+    Codec {
+        /// Every payload's cells.
+        payloads: Vec<PayloadResult>,
+        /// How the run counted instructions, if it did.
+        instructions: Option<InstructionCounter>,
+    },
+    /// `codecbench http`'s payloads, under one load.
+    Http {
+        /// The load every encoding was measured under.
+        load: LoadSettings,
+        /// Every payload's encodings.
+        payloads: Vec<HttpPayloadResult>,
+    },
+    /// `codecbench probe`'s URLs, in file order.
+    Probe {
+        /// Every URL's rows.
+        urls: Vec<UrlResult>,
+    },
 }
 
 impl Results {
     /// `run` or `http` results, for messages.
     pub(crate) fn kind(&self) -> &'static str {
         match self {
-            Results::Codec(_) => "`run` results",
-            Results::Http(_) => "`http` results",
-            Results::Probe(_) => "`probe` results",
+            Results::Codec { .. } => "`run` results",
+            Results::Http { .. } => "`http` results",
+            Results::Probe { .. } => "`probe` results",
         }
     }
 
-    /// How many cells or encodings.
+    /// How many cells, encodings or rows.
     pub(crate) fn len(&self) -> usize {
         match self {
-            Results::Codec(cells) => cells.len(),
-            Results::Http(encodings) => encodings.len(),
-            Results::Probe(rows) => rows.len(),
+            Results::Codec { payloads, .. } => payloads.iter().map(|p| p.cells.len()).sum(),
+            Results::Http { payloads, .. } => payloads.iter().map(|p| p.encodings.len()).sum(),
+            Results::Probe { urls } => urls.iter().map(|u| u.rows.len()).sum(),
         }
     }
 
@@ -158,10 +213,8 @@ impl Results {
 pub(crate) struct LoadedRun {
     /// A short name: the file name.
     pub label: String,
-    /// The machine line from the JSON environment; `None` for CSV.
-    pub machine: Option<String>,
-    /// The day it was measured, from the JSON environment; `None` for CSV.
-    pub measured_on: Option<String>,
+    /// Where and with what it ran; `None` for CSV, which does not say.
+    pub environment: Option<Environment>,
     /// What it measured.
     pub results: Results,
 }
@@ -171,99 +224,120 @@ impl LoadedRun {
     pub(crate) fn from_report(report: &RunReport, label: &str) -> Self {
         LoadedRun {
             label: label.to_string(),
-            machine: Some(report.environment.machine()),
-            measured_on: Some(report.environment.day()),
-            results: Results::Codec(cells_of(report)),
+            environment: Some(report.environment.clone()),
+            results: Results::Codec {
+                payloads: report.payloads.clone(),
+                instructions: report.instructions.clone(),
+            },
         }
+    }
+
+    /// The machine line, from the JSON environment; `None` for CSV.
+    pub(crate) fn machine(&self) -> Option<String> {
+        self.environment.as_ref().map(Environment::machine)
+    }
+
+    /// The day it was measured, from the JSON environment; `None` for CSV.
+    pub(crate) fn measured_on(&self) -> Option<String> {
+        self.environment.as_ref().map(Environment::day)
     }
 
     /// The codec cells, or an error naming the run for the commands that analyse
     /// `run`'s results only.
-    pub(crate) fn cells(&self) -> Result<&[RunCell]> {
+    pub(crate) fn cells(&self) -> Result<Vec<RunCell<'_>>> {
         match &self.results {
-            Results::Codec(cells) => Ok(cells),
-            Results::Http(_) => bail!(
+            Results::Codec { .. } => Ok(self.codec_cells()),
+            Results::Http { .. } => bail!(
                 "{} holds HTTP results from `codecbench http`; this command reads runs from `codecbench run`",
                 self.label
             ),
-            Results::Probe(_) => bail!(
+            Results::Probe { .. } => bail!(
                 "{} holds a live server's results from `codecbench probe`; this command reads runs from `codecbench run`",
                 self.label
             ),
         }
     }
 
-    /// The codec cells; none for an `http` run.
-    pub(crate) fn codec_cells(&self) -> &[RunCell] {
-        match &self.results {
-            Results::Codec(cells) => cells,
-            Results::Http(_) | Results::Probe(_) => &[],
-        }
+    /// The codec cells, in file order; none for another kind.
+    pub(crate) fn codec_cells(&self) -> Vec<RunCell<'_>> {
+        self.each_codec_cell().collect()
     }
 
-    /// The `http` encodings; none for another kind.
-    pub(crate) fn http_cells(&self) -> &[HttpCell] {
-        match &self.results {
-            Results::Http(encodings) => encodings,
-            Results::Codec(_) | Results::Probe(_) => &[],
-        }
-    }
-
-    /// The `probe` rows; none for another kind.
-    pub(crate) fn probe_cells(&self) -> &[ProbeCell] {
-        match &self.results {
-            Results::Probe(rows) => rows,
-            Results::Codec(_) | Results::Http(_) => &[],
-        }
-    }
-
-    /// The cell `id` on `payload`, if the run has it.
-    pub(crate) fn cell_on(&self, payload: &str, id: &CellId) -> Option<&RunCell> {
-        self.codec_cells()
-            .iter()
-            .find(|c| c.key.payload == payload && &c.key.id == id)
-    }
-}
-
-/// Every cell of `report`, as runs read from files have them.
-pub(super) fn cells_of(report: &RunReport) -> Vec<RunCell> {
-    let mut cells = Vec::new();
-    for payload in &report.payloads {
-        let timing = |summary: &Option<Summary>| {
-            summary.as_ref().map(|s| {
-                Timing::of(s.median_s, s.samples_s.clone()).in_processes(payload.processes)
-            })
+    fn each_codec_cell(&self) -> impl Iterator<Item = RunCell<'_>> {
+        let (payloads, instructions) = match &self.results {
+            Results::Codec {
+                payloads,
+                instructions,
+            } => (payloads.as_slice(), instructions.as_ref()),
+            Results::Http { .. } | Results::Probe { .. } => (&[][..], None),
         };
-        for cell in &payload.cells {
-            let failed = cell.status == Status::Failed;
-            cells.push(RunCell {
+        // CSV does not say how many processes a run used.
+        let known = self.environment.is_some();
+        payloads.iter().flat_map(move |payload| {
+            payload.cells.iter().map(move |cell| RunCell {
                 key: CellKey {
                     payload: payload.payload.clone(),
                     id: cell.id,
                 },
-                version: cell.version.clone(),
-                input_bytes: payload.input_bytes,
-                compressed_bytes: cell.compressed_bytes,
-                encoder_bytes: cell.encoder_bytes,
-                compress: timing(&cell.compress).filter(|_| !failed),
-                decompress: timing(&cell.decompress).filter(|_| !failed),
-                content_type: payload.content_type.clone(),
-                cut_from: payload.cut_from.clone(),
-                failure: failed.then(|| cell.failure.clone().unwrap_or_default()),
-                instructions: cell
-                    .compress_instructions
-                    .zip(cell.decompress_instructions)
-                    .filter(|_| !failed)
-                    .map(|(compress, decompress)| Instructions {
-                        compress,
-                        decompress,
-                        counter: report.instructions.as_ref().map(|c| c.to_string()),
-                        arch: report.instructions.as_ref().map(|c| c.comparable_on()),
-                    }),
-            });
-        }
+                payload,
+                cell,
+                counter: instructions,
+                processes: known.then_some(payload.processes),
+            })
+        })
     }
-    cells
+
+    /// The `http` encodings, in file order; none for another kind.
+    pub(crate) fn http_cells(&self) -> Vec<HttpCell<'_>> {
+        let Results::Http { load, payloads } = &self.results else {
+            return Vec::new();
+        };
+        let load = load_label(load.concurrency, load.bandwidth_mbit);
+        payloads
+            .iter()
+            .flat_map(|payload| {
+                let load = load.clone();
+                payload.encodings.iter().filter_map(move |result| {
+                    // A run whose encodings do not parse is refused on reading.
+                    let encoding = Encoding::parse(&result.encoding).ok()?;
+                    Some(HttpCell {
+                        key: HttpKey {
+                            payload: payload.payload.clone(),
+                            encoding,
+                            load: load.clone(),
+                        },
+                        payload,
+                        result,
+                    })
+                })
+            })
+            .collect()
+    }
+
+    /// The `probe` rows, in file order; none for another kind.
+    pub(crate) fn probe_cells(&self) -> Vec<ProbeCell<'_>> {
+        let Results::Probe { urls } = &self.results else {
+            return Vec::new();
+        };
+        urls.iter()
+            .flat_map(|url| {
+                url.rows.iter().map(move |row| ProbeCell {
+                    key: ProbeKey {
+                        url: url.url.clone(),
+                        accept_encoding: row.accept_encoding.clone(),
+                    },
+                    url,
+                    row,
+                })
+            })
+            .collect()
+    }
+
+    /// The cell `id` on `payload`, if the run has it.
+    pub(crate) fn cell_on(&self, payload: &str, id: &CellId) -> Option<RunCell<'_>> {
+        self.each_codec_cell()
+            .find(|c| c.payload.payload == payload && &c.cell.id == id)
+    }
 }
 
 #[cfg(test)]
@@ -278,41 +352,102 @@ impl CellKey {
     }
 }
 
+/// A cell for tests: its payload, the payload's size, and the cell as a run writes it.
 #[cfg(test)]
-impl RunCell {
-    /// A cell for tests at version 1.0.
-    pub(crate) fn for_test(
+#[derive(Clone, Debug)]
+pub(crate) struct FixtureCell {
+    /// The payload's name.
+    pub payload: String,
+    /// The payload's size.
+    pub input_bytes: u64,
+    /// The cell.
+    pub cell: CellResult,
+}
+
+#[cfg(test)]
+impl FixtureCell {
+    /// A cell that passed, at version 1.0.
+    pub(crate) fn new(
         key: CellKey,
         input_bytes: u64,
         compressed_bytes: u64,
-        compress: Timing,
-        decompress: Timing,
+        compress: Summary,
+        decompress: Summary,
     ) -> Self {
-        RunCell {
-            key,
-            version: "1.0".into(),
+        FixtureCell {
+            payload: key.payload,
             input_bytes,
-            compressed_bytes,
-            encoder_bytes: None,
-            compress: Some(compress),
-            decompress: Some(decompress),
-            content_type: None,
-            cut_from: None,
-            failure: None,
-            instructions: None,
+            cell: CellResult {
+                id: key.id,
+                version: "1.0".into(),
+                dotnet_level: None,
+                compressed_bytes,
+                encoder_bytes: None,
+                compress: Some(compress),
+                decompress: Some(decompress),
+                compress_instructions: None,
+                decompress_instructions: None,
+                precision_met: None,
+                status: super::run::Status::Ok,
+                failure: None,
+            },
         }
     }
 }
 
 #[cfg(test)]
 impl LoadedRun {
-    /// A `run` run of these cells, for tests.
-    pub(crate) fn of_cells(label: &str, cells: Vec<RunCell>) -> Self {
+    /// A `run` run of these cells, for tests: cells next to each other on one payload
+    /// of one size share its result.
+    pub(crate) fn of_cells(label: &str, cells: Vec<FixtureCell>) -> Self {
+        let mut payloads: Vec<PayloadResult> = Vec::new();
+        for fixture in cells {
+            match payloads.last_mut() {
+                Some(last)
+                    if last.payload == fixture.payload
+                        && last.input_bytes == fixture.input_bytes =>
+                {
+                    last.cells.push(fixture.cell)
+                }
+                _ => payloads.push(PayloadResult {
+                    payload: fixture.payload,
+                    input_bytes: fixture.input_bytes,
+                    sha256: None,
+                    warmup: 0,
+                    iterations: None,
+                    min_time_s: None,
+                    rounds: 1,
+                    processes: 1,
+                    precision: None,
+                    interrupted: false,
+                    content_type: None,
+                    cut_from: None,
+                    cells: vec![fixture.cell],
+                }),
+            }
+        }
         LoadedRun {
             label: label.into(),
-            machine: None,
-            measured_on: None,
-            results: Results::Codec(cells),
+            environment: None,
+            results: Results::Codec {
+                payloads,
+                instructions: None,
+            },
         }
+    }
+
+    /// The payloads of a `run` run, to change in a test.
+    pub(crate) fn payloads_mut(&mut self) -> &mut Vec<PayloadResult> {
+        match &mut self.results {
+            Results::Codec { payloads, .. } => payloads,
+            Results::Http { .. } | Results::Probe { .. } => panic!("a `run` run"),
+        }
+    }
+
+    /// Every cell of a `run` run, to change in a test.
+    pub(crate) fn cells_mut(&mut self) -> impl Iterator<Item = &mut CellResult> {
+        self.payloads_mut()
+            .iter_mut()
+            .flat_map(|p| p.cells.iter_mut())
     }
 }

@@ -95,6 +95,23 @@ impl Summary {
         })
     }
 
+    /// A summary for tests: this median and these samples, the other statistics at the
+    /// median (as a saved run's medians-only CSV reads).
+    #[cfg(test)]
+    pub(crate) fn for_test(median_s: f64, samples_s: Vec<f64>) -> Summary {
+        Summary {
+            median_s,
+            min_s: median_s,
+            max_s: median_s,
+            mean_s: median_s,
+            stddev_s: 0.0,
+            mad_s: 0.0,
+            median_ci95_low_s: None,
+            median_ci95_high_s: None,
+            samples_s,
+        }
+    }
+
     /// Throughput at the median: `bytes` ÷ median seconds, in MB/s (MB = 10^6 bytes).
     pub(crate) fn median_mb_s(&self, bytes: u64) -> f64 {
         mb_per_s(bytes, self.median_s)

@@ -56,14 +56,14 @@ pub(super) trait Entry {
     /// Why it failed, if it did.
     fn failure(&self) -> Option<&str>;
     /// Its timings, by direction.
-    fn timings(&self) -> Vec<(Direction, Option<&Timing>)>;
+    fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)>;
     /// Its instructions per call, where counted (codec cells only).
-    fn instructions(&self) -> Option<&Instructions> {
+    fn instructions(&self) -> Option<Instructions<'_>> {
         None
     }
 }
 
-impl Entry for RunCell {
+impl Entry for RunCell<'_> {
     type Id = CellId;
     const LOW_QUANTILE: bool = true;
 
@@ -87,29 +87,29 @@ impl Entry for RunCell {
         &self.key.payload
     }
     fn input_bytes(&self) -> u64 {
-        self.input_bytes
+        RunCell::input_bytes(self)
     }
     fn size(&self) -> u64 {
-        self.compressed_bytes
+        self.cell.compressed_bytes
     }
     fn version(&self) -> Option<&str> {
-        Some(&self.version)
+        Some(&self.cell.version)
     }
     fn failure(&self) -> Option<&str> {
-        self.failure.as_deref()
+        RunCell::failure(self)
     }
-    fn timings(&self) -> Vec<(Direction, Option<&Timing>)> {
+    fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)> {
         vec![
-            (Direction::Compress, self.compress.as_ref()),
-            (Direction::Decompress, self.decompress.as_ref()),
+            (Direction::Compress, self.compress()),
+            (Direction::Decompress, self.decompress()),
         ]
     }
-    fn instructions(&self) -> Option<&Instructions> {
-        self.instructions.as_ref()
+    fn instructions(&self) -> Option<Instructions<'_>> {
+        RunCell::instructions(self)
     }
 }
 
-impl Entry for HttpCell {
+impl Entry for HttpCell<'_> {
     type Id = Encoding;
     const LOW_QUANTILE: bool = false;
 
@@ -133,10 +133,10 @@ impl Entry for HttpCell {
         &self.key.payload
     }
     fn input_bytes(&self) -> u64 {
-        self.input_bytes
+        self.payload.input_bytes
     }
     fn size(&self) -> u64 {
-        self.body_bytes
+        self.body_bytes()
     }
     fn version(&self) -> Option<&str> {
         None
@@ -144,8 +144,8 @@ impl Entry for HttpCell {
     fn failure(&self) -> Option<&str> {
         None
     }
-    fn timings(&self) -> Vec<(Direction, Option<&Timing>)> {
-        vec![(Direction::HttpLatency, Some(&self.latency))]
+    fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)> {
+        vec![(Direction::HttpLatency, Some(self.latency()))]
     }
 }
 
@@ -169,7 +169,7 @@ impl std::fmt::Display for ProbeRole {
     }
 }
 
-impl Entry for ProbeCell {
+impl Entry for ProbeCell<'_> {
     type Id = ProbeRole;
     const LOW_QUANTILE: bool = false;
 
@@ -197,19 +197,19 @@ impl Entry for ProbeCell {
         &self.key.url
     }
     fn input_bytes(&self) -> u64 {
-        self.input_bytes
+        ProbeCell::input_bytes(self)
     }
     fn size(&self) -> u64 {
-        self.body_bytes
+        self.body_bytes()
     }
     fn version(&self) -> Option<&str> {
-        Some(&self.encoding)
+        Some(&self.row.encoding)
     }
     fn failure(&self) -> Option<&str> {
-        self.failure.as_deref()
+        self.row.failure.as_deref()
     }
-    fn timings(&self) -> Vec<(Direction, Option<&Timing>)> {
-        vec![(Direction::HttpLatency, Some(&self.latency))]
+    fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)> {
+        vec![(Direction::HttpLatency, Some(self.latency()))]
     }
 }
 
@@ -295,7 +295,7 @@ impl<E: Entry> Pair<'_, E> {
                 speeds.push((direction, None));
                 continue;
             };
-            if counted_only(base, b) && counted_only(cand, c) {
+            if counted_only(base, &b) && counted_only(cand, &c) {
                 // `--measure instructions` alone: one iteration, kept for the record only.
                 speeds.push((direction, None));
                 continue;
@@ -306,16 +306,16 @@ impl<E: Entry> Pair<'_, E> {
                 direction,
                 is_reference,
                 change: measure_change(
-                    speed_against(b, base.input_bytes(), Against::Nothing, absolute_statistic),
-                    speed_against(c, cand.input_bytes(), Against::Nothing, absolute_statistic),
+                    speed_against(&b, base.input_bytes(), Against::Nothing, absolute_statistic),
+                    speed_against(&c, cand.input_bytes(), Against::Nothing, absolute_statistic),
                 ),
             });
             let change = self.change((base, b), (cand, c), direction)?;
             speeds.push((direction, change));
         }
         let (instructions, instructions_not_judged) = super::instructions::judge(
-            base.instructions(),
-            cand.instructions(),
+            base.instructions().as_ref(),
+            cand.instructions().as_ref(),
             (base.input_bytes(), cand.input_bytes()),
             base.version().zip(cand.version()),
         );
@@ -340,8 +340,8 @@ impl<'a, E: Entry> Pair<'a, E> {
     /// against (its run's reference, or nothing); `None` where either has no reference.
     fn change(
         &self,
-        (base, b): (&E, &'a Timing),
-        (cand, c): (&E, &'a Timing),
+        (base, b): (&E, Timing<'_>),
+        (cand, c): (&E, Timing<'_>),
         direction: Direction,
     ) -> Result<Option<SpeedChange>> {
         let (label, run) = &self.baseline;
@@ -356,10 +356,10 @@ impl<'a, E: Entry> Pair<'a, E> {
             }));
             let statistic = statistic::<E>(&timings);
             let mut change = measure_change(
-                speed_against(b, base.input_bytes(), before, statistic),
-                speed_against(c, cand.input_bytes(), after, statistic),
+                speed_against(&b, base.input_bytes(), before, statistic),
+                speed_against(&c, cand.input_bytes(), after, statistic),
             );
-            change.samples = timings.iter().map(|t| t.samples_s.len()).min().unwrap_or(0);
+            change.samples = timings.iter().map(Timing::sample_count).min().unwrap_or(0);
             change.processes = timings.iter().map(|t| t.processes).min().flatten();
             change
         }))
@@ -369,12 +369,12 @@ impl<'a, E: Entry> Pair<'a, E> {
 /// Whether `timing` is the single iteration of a run that counted instructions
 /// (`--measure instructions` alone): no speed to judge.
 fn counted_only<E: Entry>(entry: &E, timing: &Timing) -> bool {
-    entry.instructions().is_some() && timing.samples_s.len() == 1
+    entry.instructions().is_some() && timing.sample_count() == 1
 }
 
 /// The statistic both sides of a change are judged by: see [`Entry::LOW_QUANTILE`] and
 /// [`Statistic::common`].
-fn statistic<E: Entry>(timings: &[&Timing]) -> Statistic {
+fn statistic<E: Entry>(timings: &[Timing]) -> Statistic {
     if E::LOW_QUANTILE {
         Statistic::common(timings)
     } else {

@@ -2,32 +2,44 @@
 
 use super::tests::{options, tight, zstd1};
 use super::*;
-use crate::results::{HttpCell, HttpKey, LoadedRun, Results, Timing};
+use crate::results::http::{EncodingResult, HttpPayloadResult, LoadSettings};
+use crate::results::{LoadedRun, Results};
 
 /// An `http` run on the small payload: each encoding with its body size and p50
 /// latency in seconds, with 21 samples about ±1% around it.
 fn http_run(label: &str, encodings: &[(&str, u64, f64)]) -> LoadedRun {
+    let result = |&(encoding, body_bytes, p50_s): &(&str, u64, f64)| EncodingResult {
+        encoding: encoding.into(),
+        requests: 21,
+        requests_per_s: 1.0 / p50_s,
+        p50_ms: p50_s * 1e3,
+        p90_ms: p50_s * 1e3,
+        p99_ms: p50_s * 1e3,
+        wire_bytes: body_bytes as f64 + 300.0,
+        body_bytes: body_bytes as f64,
+        server_cpu_ms: None,
+        latencies_ms: tight(p50_s * 1e3),
+        errors: 0,
+        first_error: None,
+    };
     LoadedRun {
         label: label.into(),
-        machine: None,
-        measured_on: None,
-        results: Results::Http(
-            encodings
-                .iter()
-                .map(|&(encoding, body_bytes, p50_s)| HttpCell {
-                    key: HttpKey {
-                        payload: "small".into(),
-                        encoding: crate::vocab::Encoding::parse(encoding).unwrap(),
-                        load: "1 connection, 10 Mbit/s".into(),
-                    },
-                    input_bytes: 298_727,
-                    body_bytes,
-                    wire_bytes: body_bytes as f64 + 300.0,
-                    requests_per_s: 1.0 / p50_s,
-                    latency: Timing::of(p50_s, tight(p50_s)),
-                })
-                .collect(),
-        ),
+        environment: None,
+        results: Results::Http {
+            load: LoadSettings {
+                concurrency: 1,
+                requests: None,
+                duration_s: None,
+                bandwidth_mbit: Some(10.0),
+            },
+            payloads: vec![HttpPayloadResult {
+                payload: "small".into(),
+                input_bytes: 298_727,
+                sha256: None,
+                interrupted: false,
+                encodings: encodings.iter().map(result).collect(),
+            }],
+        },
     }
 }
 

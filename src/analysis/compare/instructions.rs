@@ -35,7 +35,7 @@ pub(super) fn judge(
     let (Some(b), Some(c)) = (baseline, candidate) else {
         return (Vec::new(), None);
     };
-    if let (Some(a), Some(z)) = (&b.arch, &c.arch) {
+    if let (Some(a), Some(z)) = (b.arch(), c.arch()) {
         if a != z {
             return (Vec::new(), Some(format!("counted on {a}, then on {z}")));
         }
@@ -80,19 +80,30 @@ pub(super) fn judge_threshold(changes: &mut [(Direction, InstructionChange)], th
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::run::InstructionCounter;
 
-    fn counted(compress: u64, arch: &str) -> Instructions {
+    fn counter(arch: &str) -> InstructionCounter {
+        InstructionCounter {
+            tool: "callgrind".into(),
+            version: "valgrind-3.19.0".into(),
+            arch: arch.into(),
+            build: "release".into(),
+            calls: 3,
+        }
+    }
+
+    fn counted(compress: u64, counter: &InstructionCounter) -> Instructions<'_> {
         Instructions {
             compress,
             decompress: 1_000,
-            counter: None,
-            arch: Some(arch.into()),
+            counter: Some(counter),
         }
     }
 
     #[test]
     fn a_two_percent_change_regresses_at_one_percent_and_other_machines_are_not_judged() {
-        let (b, c) = (counted(1_000_000, "x86_64"), counted(1_020_000, "x86_64"));
+        let (x86, arm) = (counter("x86_64"), counter("aarch64"));
+        let (b, c) = (counted(1_000_000, &x86), counted(1_020_000, &x86));
         let (mut changes, why) = judge(Some(&b), Some(&c), (1000, 1000), Some(("1", "1")));
         assert_eq!(why, None);
         judge_threshold(&mut changes, 0.01);
@@ -101,10 +112,13 @@ mod tests {
         assert_eq!(changes[1].1.verdict, Verdict::Unchanged);
         judge_threshold(&mut changes, 0.03);
         assert_eq!(changes[0].1.verdict, Verdict::Unchanged);
-        let arm = counted(1_000_000, "aarch64");
+        let arm = counted(1_000_000, &arm);
         let (changes, why) = judge(Some(&b), Some(&arm), (1000, 1000), None);
         assert!(changes.is_empty());
-        assert_eq!(why.as_deref(), Some("counted on x86_64, then on aarch64"));
+        assert_eq!(
+            why.as_deref(),
+            Some("counted on x86_64, release build, then on aarch64, release build")
+        );
         let (changes, why) = judge(Some(&b), Some(&c), (1000, 1000), Some(("1.5.6", "1.5.7")));
         assert!(changes.is_empty());
         assert_eq!(why.as_deref(), Some("library 1.5.6 → 1.5.7"));

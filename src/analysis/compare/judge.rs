@@ -36,7 +36,7 @@ pub(super) enum Against<'a> {
     /// The cell is the reference itself.
     Itself,
     /// The same run's reference, with these timings.
-    Reference(&'a Timing),
+    Reference(Timing<'a>),
 }
 
 /// The speed of `timing` on a body of `input_bytes`, against `against`, with its

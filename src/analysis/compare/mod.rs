@@ -94,16 +94,19 @@ pub(crate) fn compare(
         samples_for_a_verdict: 0,
     };
     let absolute = match (&baseline.results, &candidate.results) {
-        (Results::Codec(base), Results::Codec(cand)) => {
-            entry::match_up(base, cand, options, &mut comparison)?
+        (Results::Codec { .. }, Results::Codec { .. }) => {
+            let (base, cand) = (baseline.codec_cells(), candidate.codec_cells());
+            entry::match_up(&base, &cand, options, &mut comparison)?
         }
-        (Results::Http(base), Results::Http(cand)) => {
+        (Results::Http { .. }, Results::Http { .. }) => {
             comparison.kind = "http";
-            entry::match_up(base, cand, options, &mut comparison)?
+            let (base, cand) = (baseline.http_cells(), candidate.http_cells());
+            entry::match_up(&base, &cand, options, &mut comparison)?
         }
-        (Results::Probe(base), Results::Probe(cand)) => {
+        (Results::Probe { .. }, Results::Probe { .. }) => {
             comparison.kind = "probe";
-            entry::match_up(base, cand, options, &mut comparison)?
+            let (base, cand) = (baseline.probe_cells(), candidate.probe_cells());
+            entry::match_up(&base, &cand, options, &mut comparison)?
         }
         (base, cand) => bail!(
             "{} holds {} and {} holds {}: compare runs of the same kind",

@@ -1,18 +1,19 @@
 //! Unit tests of the comparison.
 
 use super::*;
-use crate::results::{CellKey, LoadedRun, Results, RunCell, Timing};
+use crate::results::{CellKey, FixtureCell, LoadedRun};
+use crate::stats::Summary;
 use crate::vocab::CodecKind;
 
-pub(super) fn cell(codec: &str, level: i32, bytes: u64, samples: &[f64]) -> RunCell {
+pub(super) fn cell(codec: &str, level: i32, bytes: u64, samples: &[f64]) -> FixtureCell {
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
-    let timing = Timing::of(sorted[sorted.len() / 2], samples.to_vec());
+    let timing = Summary::for_test(sorted[sorted.len() / 2], samples.to_vec());
     let key = CellKey::new("small", codec, level);
-    RunCell::for_test(key, 1_000_000, bytes, timing.clone(), timing)
+    FixtureCell::new(key, 1_000_000, bytes, timing.clone(), timing)
 }
 
-pub(super) fn run(label: &str, cells: Vec<RunCell>) -> LoadedRun {
+pub(super) fn run(label: &str, cells: Vec<FixtureCell>) -> LoadedRun {
     LoadedRun::of_cells(label, cells)
 }
 
@@ -148,7 +149,7 @@ fn a_uniform_slowdown_is_caught_in_absolute_mode() {
 fn one_regressed_cell_among_steady_ones_is_caught() {
     let base = many("a", 1.0, 1.0);
     let mut cand = many("b", 1.0, 1.0);
-    let slow = &mut cells_mut(&mut cand)[3];
+    let slow = cand.cells_mut().nth(3).unwrap();
     for t in [&mut slow.compress, &mut slow.decompress]
         .into_iter()
         .flatten()
@@ -171,7 +172,7 @@ fn scattered_changes_widen_the_band() {
     // them is inside that spread.
     let base = many("a", 1.0, 1.0);
     let mut cand = many("b", 1.0, 1.0);
-    for (i, cell) in cells_mut(&mut cand).iter_mut().skip(1).enumerate() {
+    for (i, cell) in cand.cells_mut().skip(1).enumerate() {
         let factor = [0.7, 1.3, 0.75, 1.25, 0.8, 1.2, 0.9, 1.25][i];
         for t in [&mut cell.compress, &mut cell.decompress]
             .into_iter()
@@ -232,14 +233,6 @@ fn a_missing_reference_cell_is_an_error() {
     assert!(parse_reference("zstd:x").is_err());
 }
 
-/// The codec cells of a test run, to edit.
-fn cells_mut(run: &mut LoadedRun) -> &mut Vec<RunCell> {
-    match &mut run.results {
-        Results::Codec(cells) => cells,
-        Results::Http(_) | Results::Probe(_) => panic!("a run of cells"),
-    }
-}
-
 /// A codec row's level.
 fn level(key: &RowKey) -> i32 {
     match key {
@@ -255,11 +248,11 @@ fn variants(label: &str, reference_s: f64, others_s: f64) -> LoadedRun {
     let mut cells = vec![cell("zstd", 1, 10, &tight(reference_s))];
     for variant in [Variant::Reused, Variant::Dictionary { kib: 4 }] {
         let mut c = cell("zstd", 1, 10, &tight(others_s));
-        c.key.id.variant = variant;
+        c.cell.id.variant = variant;
         cells.push(c);
     }
     let mut rust_port = cell("brotli", 1, 12, &tight(others_s));
-    rust_port.key.id.library = crate::vocab::Library::BrotliRs;
+    rust_port.cell.id.library = crate::vocab::Library::BrotliRs;
     cells.push(rust_port);
     cells.extend((1..=6).map(|level| cell("gzip", level, 20, &tight(2.0 * others_s))));
     LoadedRun::of_cells(label, cells)
@@ -325,17 +318,15 @@ fn a_uniform_slowdown_warns_when_normalised_and_fails_when_absolute() {
 fn a_failed_or_missing_candidate_cell_fails_and_no_common_cell_is_an_error() {
     let base = variants("a", 1.0, 1.0);
     let mut failed = variants("b", 1.0, 1.0);
-    let gzip = &mut cells_mut(&mut failed)[5];
-    gzip.failure = Some("round trip mismatch".into());
-    gzip.compress = None;
-    gzip.decompress = None;
+    let gzip = failed.cells_mut().nth(5).unwrap();
+    gzip.fail("round trip mismatch".into());
     let result = compare(&base, &failed, &options(zstd1())).unwrap();
     assert!(result.failed());
     assert_eq!(result.failed.len(), 1);
     assert_eq!(result.failed[0].reason, "round trip mismatch");
 
     let mut missing = variants("b", 1.0, 1.0);
-    cells_mut(&mut missing).pop();
+    missing.payloads_mut()[0].cells.pop();
     let mut opts = options(zstd1());
     let result = compare(&base, &missing, &opts).unwrap();
     assert_eq!(result.failures(), [(FailReason::Missing, 1)]);
@@ -343,8 +334,8 @@ fn a_failed_or_missing_candidate_cell_fails_and_no_common_cell_is_an_error() {
     assert!(!compare(&base, &missing, &opts).unwrap().failed());
 
     let mut elsewhere = variants("c", 1.0, 1.0);
-    for cell in cells_mut(&mut elsewhere) {
-        cell.key.payload = "large".into();
+    for payload in elsewhere.payloads_mut() {
+        payload.payload = "large".into();
     }
     let err = compare(&base, &elsewhere, &options(SpeedBasis::Absolute))
         .unwrap_err()
@@ -376,7 +367,7 @@ fn a_run_with_samples_and_its_medians_alone_compare_clean() {
     );
     let mut medians_only = with_samples.clone();
     medians_only.label = "a.csv".into();
-    for cell in cells_mut(&mut medians_only) {
+    for cell in medians_only.cells_mut() {
         for timing in [&mut cell.compress, &mut cell.decompress]
             .into_iter()
             .flatten()
@@ -396,12 +387,8 @@ fn a_run_with_samples_and_its_medians_alone_compare_clean() {
 fn runs_that_only_counted_instructions_are_judged_on_them_alone() {
     let counted = |compress: u64, seconds: f64| {
         let mut cell = cell("gzip", 6, 20, &[seconds]);
-        cell.instructions = Some(crate::results::Instructions {
-            compress,
-            decompress: 500_000,
-            counter: None,
-            arch: Some("x86_64, release build".into()),
-        });
+        cell.cell.compress_instructions = Some(compress);
+        cell.cell.decompress_instructions = Some(500_000);
         cell
     };
     let reference = |seconds: f64| cell("zstd", 1, 10, &[seconds]);

@@ -23,8 +23,9 @@ pub(crate) struct Body {
 /// The bodies of `run`, in the order they appear. Cells that failed or have no timings
 /// are left out, and so are bodies left with none.
 pub(crate) fn bodies(run: &LoadedRun) -> Vec<Body> {
+    let cells = run.codec_cells();
     let mut payloads: Vec<&str> = Vec::new();
-    for cell in run.codec_cells() {
+    for cell in &cells {
         if !payloads.contains(&cell.key.payload.as_str()) {
             payloads.push(&cell.key.payload);
         }
@@ -32,21 +33,15 @@ pub(crate) fn bodies(run: &LoadedRun) -> Vec<Body> {
     payloads
         .into_iter()
         .filter_map(|payload| {
-            let cells: Vec<&RunCell> = run
-                .codec_cells()
-                .iter()
-                .filter(|c| c.key.payload == payload)
-                .collect();
-            let first = cells.first()?;
-            let (input_bytes, content_type) = (first.input_bytes, first.content_type.clone());
-            let cut_from = first.cut_from.clone();
-            let settings: Vec<Setting> = cells.into_iter().filter_map(setting).collect();
+            let on_it: Vec<&RunCell> = cells.iter().filter(|c| c.key.payload == payload).collect();
+            let first = on_it.first()?.payload;
+            let settings: Vec<Setting> = on_it.into_iter().filter_map(setting).collect();
             (!settings.is_empty()).then(|| Body {
                 payload: payload.to_string(),
-                input_bytes,
+                input_bytes: first.input_bytes,
                 settings,
-                content_type,
-                cut_from,
+                content_type: first.content_type.clone(),
+                cut_from: first.cut_from.clone(),
             })
         })
         .collect()
@@ -56,9 +51,9 @@ pub(crate) fn bodies(run: &LoadedRun) -> Vec<Body> {
 pub(super) fn setting(cell: &RunCell) -> Option<Setting> {
     Some(Setting {
         key: cell.key.clone(),
-        compressed_bytes: cell.compressed_bytes,
+        compressed_bytes: cell.cell.compressed_bytes,
         ratio: cell.ratio(),
-        compress_s: cell.compress.as_ref()?.median_s,
-        decompress_s: cell.decompress.as_ref()?.median_s,
+        compress_s: cell.compress()?.median_s,
+        decompress_s: cell.decompress()?.median_s,
     })
 }

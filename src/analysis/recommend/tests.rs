@@ -3,7 +3,7 @@
 use super::fixtures::{options, run};
 use super::*;
 use crate::results::CellKey;
-use crate::results::RunCell;
+use crate::results::FixtureCell;
 use crate::vocab::CodecKind;
 
 fn names(settings: &[Setting]) -> Vec<String> {
@@ -104,30 +104,28 @@ fn end_to_end_adds_compression_transfer_and_decompression() {
 /// One 290-byte record: compression saves 49 bytes at best and costs tens of
 /// microseconds, so on a fast link sending it as it is wins.
 fn one_record() -> LoadedRun {
-    use crate::results::Timing;
+    use crate::stats::Summary;
     let cell = |codec: &str, level: i32, library: &str, bytes: u64, compress_us: f64| {
         let mut key = CellKey::new("single", codec, level);
         key.id.library = library.parse().unwrap();
-        RunCell::for_test(
+        FixtureCell::new(
             key,
             290,
             bytes,
-            Timing::of(compress_us / 1e6, vec![]),
-            Timing::of(9e-6, vec![]),
+            Summary::for_test(compress_us / 1e6, vec![]),
+            Summary::for_test(9e-6, vec![]),
         )
     };
-    LoadedRun {
-        label: "single.json".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(vec![
+    LoadedRun::of_cells(
+        "single.json",
+        vec![
             cell("zstd", 1, "libzstd", 241, 11.5),
             cell("brotli", 1, "libbrotli", 243, 5.0),
             cell("brotli", 11, "libbrotli", 182, 1370.0),
             cell("brotli", 11, "brotli-rs", 181, 1120.0),
             cell("gzip", 1, "zlib-rs", 298, 7.5),
-        ]),
-    }
+        ],
+    )
 }
 
 #[test]
@@ -231,21 +229,13 @@ fn capacity_counts_cores_and_bytes_saved() {
 
 #[test]
 fn a_pool_saves_the_set_up_share_of_each_reused_setting() {
-    use crate::results::Timing;
-    let mut cells = match one_record().results {
-        crate::results::Results::Codec(cells) => cells,
-        _ => unreachable!("a codec run"),
-    };
+    use crate::stats::Summary;
+    let mut run = one_record();
+    let cells = &mut run.payloads_mut()[0].cells;
     let mut reused = cells[0].clone(); // zstd 1, 11.5 µs fresh
-    reused.key.id.variant = Variant::Reused;
-    reused.compress = Some(Timing::of(3.2e-6, vec![]));
+    reused.id.variant = Variant::Reused;
+    reused.compress = Some(Summary::for_test(3.2e-6, vec![]));
     cells.push(reused);
-    let run = LoadedRun {
-        label: "pool.json".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(cells),
-    };
     let advice = &advise(&run, &options())[0];
     assert_eq!(advice.pooling.len(), 1);
     let saving = &advice.pooling[0];
@@ -258,29 +248,27 @@ fn a_pool_saves_the_set_up_share_of_each_reused_setting() {
 /// zstd 1 and gzip 6 on bodies of 290, 870 and 2,900 bytes: ratios and times of the
 /// shape measured on one, three and ten records.
 fn three_sizes() -> LoadedRun {
-    use crate::results::Timing;
+    use crate::stats::Summary;
     let cell = |payload: &str, input: u64, codec: &str, level: i32, bytes: u64, us: f64| {
-        RunCell::for_test(
+        FixtureCell::new(
             CellKey::new(payload, codec, level),
             input,
             bytes,
-            Timing::of(us / 1e6, vec![]),
-            Timing::of(us / 2e6, vec![]),
+            Summary::for_test(us / 1e6, vec![]),
+            Summary::for_test(us / 2e6, vec![]),
         )
     };
-    LoadedRun {
-        label: "sizes.json".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(vec![
+    LoadedRun::of_cells(
+        "sizes.json",
+        vec![
             cell("1 record", 290, "zstd", 1, 241, 12.0),
             cell("1 record", 290, "gzip", 6, 230, 20.0),
             cell("3 records", 870, "zstd", 1, 400, 14.0),
             cell("3 records", 870, "gzip", 6, 380, 30.0),
             cell("10 records", 2900, "zstd", 1, 700, 18.0),
             cell("10 records", 2900, "gzip", 6, 650, 60.0),
-        ]),
-    }
+        ],
+    )
 }
 
 #[test]

@@ -70,7 +70,7 @@ pub(super) fn claims(m: &Matrix, claims: &mut Vec<Claim>) {
 }
 
 /// The cell of `codec` at `level` fed as a minimal API feeds it, if the run has it.
-fn wire<'a>(m: &Matrix<'a>, payload: &str, codec: CodecKind, level: i32) -> Option<&'a RunCell> {
+fn wire<'a>(m: &Matrix<'a>, payload: &str, codec: CodecKind, level: i32) -> Option<RunCell<'a>> {
     let id = CellId {
         variant: Variant::Aspnetcore {
             writer: AspnetcoreWriter::Minimal,
@@ -101,7 +101,7 @@ fn smaller_first(
 ) -> Option<(Measured, Verdict)> {
     let sizes: Vec<u64> = settings
         .iter()
-        .map(|&(codec, level)| wire(m, payload, codec, level).map(|c| c.compressed_bytes))
+        .map(|&(codec, level)| wire(m, payload, codec, level).map(|c| c.cell.compressed_bytes))
         .collect::<Option<_>>()?;
     let verdict = if sizes[1..].iter().all(|&other| sizes[0] < other) {
         Verdict::Holds

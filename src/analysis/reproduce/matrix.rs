@@ -16,19 +16,18 @@ pub(super) struct Matrix<'a> {
 impl<'a> Matrix<'a> {
     /// The fresh cell of `payload`, `codec` and `level`: the library servers run, else
     /// any fresh one (brotli's Rust port where the run has no C brotli).
-    pub(super) fn cell(&self, payload: &str, codec: CodecKind, level: i32) -> Option<&'a RunCell> {
+    pub(super) fn cell(&self, payload: &str, codec: CodecKind, level: i32) -> Option<RunCell<'a>> {
         let server = CellId::reference(codec, level);
-        let fresh = |c: &&'a RunCell| {
+        let fresh = |c: &RunCell| {
             let id = c.key.id;
             c.key.payload == payload
                 && id.codec == codec
                 && id.level == level
                 && id.variant == Variant::Fresh
         };
-        let cells = self.run.codec_cells();
         self.run
             .cell_on(payload, &server)
-            .or_else(|| cells.iter().find(fresh))
+            .or_else(|| self.run.codec_cells().into_iter().find(fresh))
     }
 
     /// The cell measured through the one-shot API (`--api oneshot`), if the run has it.
@@ -37,7 +36,7 @@ impl<'a> Matrix<'a> {
         payload: &str,
         codec: CodecKind,
         level: i32,
-    ) -> Option<&'a RunCell> {
+    ) -> Option<RunCell<'a>> {
         let id = CellId {
             variant: Variant::OneShot,
             ..CellId::reference(codec, level)
@@ -47,12 +46,13 @@ impl<'a> Matrix<'a> {
 
     /// The compressed size of [`Matrix::cell`].
     pub(super) fn bytes(&self, payload: &str, codec: CodecKind, level: i32) -> Option<u64> {
-        self.cell(payload, codec, level).map(|c| c.compressed_bytes)
+        self.cell(payload, codec, level)
+            .map(|c| c.cell.compressed_bytes)
     }
 
     /// The ratio of [`Matrix::cell`].
     pub(super) fn ratio(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
-        self.cell(payload, codec, level).map(RunCell::ratio)
+        self.cell(payload, codec, level).map(|c| c.ratio())
     }
 
     /// The uncompressed size of `payload`.
@@ -61,27 +61,17 @@ impl<'a> Matrix<'a> {
             .codec_cells()
             .iter()
             .find(|c| c.key.payload == payload)
-            .map(|c| c.input_bytes)
+            .map(RunCell::input_bytes)
     }
 
     /// The median seconds to compress with [`Matrix::cell`].
     pub(super) fn compress_s(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
-        Some(
-            self.cell(payload, codec, level)?
-                .compress
-                .as_ref()?
-                .median_s,
-        )
+        Some(self.cell(payload, codec, level)?.compress()?.median_s)
     }
 
     /// The median seconds to decompress with [`Matrix::cell`].
     pub(super) fn decompress_s(&self, payload: &str, codec: CodecKind, level: i32) -> Option<f64> {
-        Some(
-            self.cell(payload, codec, level)?
-                .decompress
-                .as_ref()?
-                .median_s,
-        )
+        Some(self.cell(payload, codec, level)?.decompress()?.median_s)
     }
 
     /// `payload`'s size over `seconds`, in MB/s.

@@ -1,13 +1,14 @@
 //! Unit tests of the claims.
 
 use super::*;
-use crate::results::{CellKey, RunCell, Timing};
+use crate::results::{CellKey, FixtureCell};
+use crate::stats::Summary;
 use crate::vocab::Variant;
 
-fn cell(payload: &str, codec: &str, level: i32, input: u64, bytes: u64, ms: f64) -> RunCell {
-    let timing = Timing::of(ms / 1e3, vec![]);
+fn cell(payload: &str, codec: &str, level: i32, input: u64, bytes: u64, ms: f64) -> FixtureCell {
+    let timing = Summary::for_test(ms / 1e3, vec![]);
     let key = CellKey::new(payload, codec, level);
-    RunCell::for_test(key, input, bytes, timing.clone(), timing)
+    FixtureCell::new(key, input, bytes, timing.clone(), timing)
 }
 
 fn verdict_of(claims: &[Claim], start: &str) -> Verdict {
@@ -20,15 +21,13 @@ fn verdict_of(claims: &[Claim], start: &str) -> Verdict {
 
 #[test]
 fn exact_sizes_hold_and_a_missing_cell_is_unmeasured() {
-    let run = LoadedRun {
-        label: "run".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(vec![
+    let run = LoadedRun::of_cells(
+        "run",
+        vec![
             cell("small", "zstd", 1, 298_727, 41_132, 0.7),
             cell("small", "zstd", 3, 298_727, 43_645, 1.0),
-        ]),
-    };
+        ],
+    );
     let claims = check(&run);
     assert_eq!(verdict_of(&claims, "the 1,000-record"), Verdict::Holds);
     assert_eq!(
@@ -54,7 +53,7 @@ fn exact_sizes_hold_and_a_missing_cell_is_unmeasured() {
 fn shape_claims_follow_the_matrix() {
     // Ratios 7.3, 7.2, 7.0, 6.9, 7.1, then level 6 and beyond beat level 1 from 16 on.
     let input = 3_000_000;
-    let mut cells: Vec<RunCell> = [7.3, 7.2, 7.0, 6.9, 7.1]
+    let mut cells: Vec<FixtureCell> = [7.3, 7.2, 7.0, 6.9, 7.1]
         .iter()
         .enumerate()
         .map(|(i, r)| {
@@ -79,12 +78,7 @@ fn shape_claims_follow_the_matrix() {
             50.0,
         ));
     }
-    let run = LoadedRun {
-        label: "run".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(cells),
-    };
+    let run = LoadedRun::of_cells("run", cells);
     let claims = check(&run);
     assert_eq!(
         verdict_of(&claims, "large: the zstd ratio falls"),
@@ -110,13 +104,8 @@ fn large_ratios_are_checked_on_the_one_shot_cell_when_the_run_has_one() {
     // 453,130 B (6.662x), which is the article's 6.66x.
     let streamed = cell("large", "zstd", 3, 3_018_756, 454_007, 13.0);
     let mut one_shot = cell("large", "zstd", 3, 3_018_756, 453_130, 12.0);
-    one_shot.key.id.variant = Variant::OneShot;
-    let run = |cells: Vec<RunCell>| LoadedRun {
-        label: "run".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(cells),
-    };
+    one_shot.cell.id.variant = Variant::OneShot;
+    let run = |cells: Vec<FixtureCell>| LoadedRun::of_cells("run", cells);
     let find = |claims: &[Claim]| {
         claims
             .iter()
@@ -155,12 +144,7 @@ fn large_ratios_are_checked_on_the_one_shot_cell_when_the_run_has_one() {
 
 #[test]
 fn the_default_level_claim_takes_its_verdict_from_the_cited_source() {
-    let run = LoadedRun {
-        label: "run".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(vec![]),
-    };
+    let run = LoadedRun::of_cells("run", vec![]);
     let claims = check(&run);
     let default = claims
         .iter()
@@ -181,7 +165,7 @@ fn the_default_level_claim_takes_its_verdict_from_the_cited_source() {
 fn the_conclusions_on_the_wire_read_the_minimal_api_cells() {
     let wire = |codec: &str, level: i32, bytes: u64| {
         let mut c = cell("small", codec, level, 298_727, bytes, 1.0);
-        c.key.id.variant = Variant::Aspnetcore {
+        c.cell.id.variant = Variant::Aspnetcore {
             writer: crate::vocab::AspnetcoreWriter::Minimal,
         };
         c
@@ -192,12 +176,7 @@ fn the_conclusions_on_the_wire_read_the_minimal_api_cells() {
         cell("small", "brotli", 1, 298_727, 44_606, 0.7),
         cell("small", "gzip", 1, 298_727, 69_832, 0.7),
     ];
-    let run = |cells: Vec<RunCell>| LoadedRun {
-        label: "run".into(),
-        machine: None,
-        measured_on: None,
-        results: crate::results::Results::Codec(cells),
-    };
+    let run = |cells: Vec<FixtureCell>| LoadedRun::of_cells("run", cells);
     let claims = check(&run(one_write.clone()));
     let first = "small as ASP.NET Core sends it (minimal APIs): zstd 1 is smaller";
     assert_eq!(verdict_of(&claims, first), Verdict::Unmeasured);

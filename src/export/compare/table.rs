@@ -159,14 +159,15 @@ pub(crate) fn render_json(comparison: &Comparison) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::analysis::compare::{compare, CompareOptions, SpeedBasis};
-    use crate::results::{CellKey, LoadedRun, RunCell, Timing};
+    use crate::results::{CellKey, FixtureCell, LoadedRun};
+    use crate::stats::Summary;
 
     fn run(label: &str, gzip_seconds: f64, gzip_bytes: u64) -> LoadedRun {
         let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
             let samples = (0..9).map(|i| median * (1.0 + 0.002 * i as f64)).collect();
-            let timing = Timing::of(median, samples);
+            let timing = Summary::for_test(median, samples);
             let key = CellKey::new("small", codec, level);
-            RunCell::for_test(key, 298_727, bytes, timing.clone(), timing)
+            FixtureCell::new(key, 298_727, bytes, timing.clone(), timing)
         };
         LoadedRun::of_cells(
             label,
@@ -245,12 +246,10 @@ mod tests {
     fn in_processes(processes: u32) -> Vec<String> {
         let runs = ["base", "cand"].map(|label| {
             let mut run = run(label, if label == "base" { 0.001 } else { 0.00125 }, 69_832);
-            if let crate::results::Results::Codec(cells) = &mut run.results {
-                for cell in cells.iter_mut() {
-                    for timing in [&mut cell.compress, &mut cell.decompress] {
-                        *timing = timing.take().map(|t| t.in_processes(processes));
-                    }
-                }
+            // Only a JSON run, which has an environment, says how many processes.
+            run.environment = Some(crate::export::fixtures::report().environment);
+            for payload in run.payloads_mut() {
+                payload.processes = processes;
             }
             run
         });

@@ -240,35 +240,38 @@ fn codec_csv(merged: &Merged, rows: &[MergedRow<CellKey, RunSpeeds>]) -> Vec<u8>
 mod tests {
     use super::*;
     use crate::analysis::merge::merge;
-    use crate::results::{CellKey, LoadedRun, RunCell, Timing};
+    use crate::results::environment::Environment;
+    use crate::results::{CellKey, FixtureCell, LoadedRun};
+    use crate::stats::Summary;
 
-    fn run(label: &str, machine: Option<&str>, scale: f64) -> LoadedRun {
+    /// A run on a machine with this CPU (2 cores, linux x86_64), or from CSV.
+    fn run(label: &str, cpu: Option<&str>, scale: f64) -> LoadedRun {
         let cell = |codec: &str, level: i32, bytes: u64, median: f64| {
-            RunCell::for_test(
+            FixtureCell::new(
                 CellKey::new("small", codec, level),
                 298_727,
                 bytes,
-                Timing::of(median * scale, vec![]),
-                Timing::of(median * scale / 4.0, vec![]),
+                Summary::for_test(median * scale, vec![]),
+                Summary::for_test(median * scale / 4.0, vec![]),
             )
         };
-        LoadedRun {
-            label: label.into(),
-            machine: machine.map(String::from),
-            measured_on: None,
-            results: crate::results::Results::Codec(vec![
+        let mut run = LoadedRun::of_cells(
+            label,
+            vec![
                 cell("zstd", 1, 41_132, 0.0005),
                 cell("brotli", 1, 44_606, 0.0006),
-            ]),
-        }
+            ],
+        );
+        run.environment = cpu.map(|cpu| Environment {
+            cpu: Some(cpu.into()),
+            ..crate::export::fixtures::report().environment
+        });
+        run
     }
 
     fn merged() -> Merged {
         merge(
-            &[
-                run("epyc", Some("AMD EPYC, 2 cores, linux x86_64"), 1.0),
-                run("laptop", None, 0.5),
-            ],
+            &[run("epyc", Some("AMD EPYC"), 1.0), run("laptop", None, 0.5)],
             crate::vocab::CodecKind::Zstd,
             1,
         )

@@ -16,14 +16,46 @@ fn csv_and_json_of_one_report_load_to_the_same_sizes_and_medians() {
     let from_csv = load(&csv).unwrap();
     assert_eq!(from_json.label, "a.json");
     assert_eq!(from_json.codec_cells().len(), 4);
-    assert_eq!(from_csv.machine, None);
+    assert_eq!(from_csv.machine(), None);
+    // Four significant digits, as CSV writes them.
+    let close = |a: f64, b: f64| (a - b).abs() <= a.abs() * 5e-4;
     for (j, c) in from_json.codec_cells().iter().zip(from_csv.codec_cells()) {
         assert_eq!(j.key, c.key);
-        assert_eq!(j.compressed_bytes, c.compressed_bytes);
-        if let (Some(jt), Some(ct)) = (&j.compress, &c.compress) {
-            assert!((jt.median_s - ct.median_s).abs() < 1e-9);
-            assert_eq!(jt.samples_s.len(), 3);
-            assert!(ct.samples_s.is_empty());
+        assert_eq!(j.payload.warmup, c.payload.warmup);
+        let (jc, cc) = (j.cell, c.cell);
+        assert_eq!(
+            (
+                jc.compressed_bytes,
+                jc.encoder_bytes,
+                &jc.dotnet_level,
+                jc.status
+            ),
+            (
+                cc.compressed_bytes,
+                cc.encoder_bytes,
+                &cc.dotnet_level,
+                cc.status
+            )
+        );
+        assert_eq!(
+            (&jc.failure, jc.precision_met),
+            (&cc.failure, cc.precision_met)
+        );
+        if let (Some(js), Some(cs)) = (&jc.compress, &cc.compress) {
+            for (a, b) in [
+                (js.median_s, cs.median_s),
+                (js.min_s, cs.min_s),
+                (js.max_s, cs.max_s),
+                (js.mean_s, cs.mean_s),
+            ] {
+                assert!(close(a, b), "{a} against {b}");
+            }
+            assert_eq!(js.samples_s.len(), 3);
+            assert!(cs.samples_s.is_empty());
+        }
+        if let (Some(jt), Some(ct)) = (j.compress(), c.compress()) {
+            assert_eq!((jt.sample_count(), ct.sample_count()), (3, 0));
+            assert_eq!((jt.processes, ct.processes), (Some(1), None));
         }
     }
 }
@@ -48,24 +80,49 @@ fn http_runs_load_from_json_and_csv() {
     assert_eq!(json.http_cells().len(), 3);
     for (j, c) in json.http_cells().iter().zip(csv.http_cells()) {
         assert_eq!(j.key, c.key);
-        assert_eq!(j.body_bytes, c.body_bytes);
-        assert!((j.latency.median_s - c.latency.median_s).abs() < 1e-12);
+        assert_eq!(j.body_bytes(), c.body_bytes());
+        let (jr, cr) = (j.result, c.result);
+        assert_eq!((jr.requests, jr.errors), (cr.requests, cr.errors));
+        for (a, b) in [
+            (jr.p50_ms, cr.p50_ms),
+            (jr.p90_ms, cr.p90_ms),
+            (jr.p99_ms, cr.p99_ms),
+        ] {
+            assert!((a - b).abs() <= a * 5e-4, "{a} against {b}");
+        }
+        assert!((j.latency().median_s - c.latency().median_s).abs() < 1e-12);
     }
     let zstd = &json.http_cells()[0];
     assert_eq!(
         zstd.key.to_string(),
         "small zstd:1 over HTTP (1 connection, 10 Mbit/s)"
     );
-    assert_eq!(zstd.body_bytes, 41_132);
-    assert_eq!(zstd.latency.samples_s.len(), 5);
-    assert!((zstd.latency.median_s - 0.0328).abs() < 1e-12);
-    assert!(csv.http_cells()[0].latency.samples_s.is_empty());
+    assert_eq!(zstd.body_bytes(), 41_132);
+    assert_eq!(zstd.latency().sample_count(), 5);
+    assert!((zstd.latency().median_s - 0.0328).abs() < 1e-12);
+    assert_eq!(csv.http_cells()[0].latency().sample_count(), 0);
 
     let mut bad = String::from_utf8(crate::export::http::render_csv(&report, None)).unwrap();
     bad = bad.replacen(",32.80,", ",fast,", 1);
     let message = format!("{:#}", parse(bad.as_bytes(), "b", "b.csv").unwrap_err());
     assert!(
         message.contains("'fast' in column http_p50_ms is not a number"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_http_csv_of_two_loads_is_refused() {
+    let report = crate::export::http::fixtures::report();
+    let mut csv = crate::export::http::render_csv(&report, None);
+    let mut other = report.clone();
+    other.load.concurrency = 4;
+    let rows = crate::export::http::render_csv(&other, None);
+    let header_end = rows.iter().position(|&b| b == b'\n').unwrap() + 1;
+    csv.extend_from_slice(&rows[header_end..]);
+    let message = format!("{:#}", parse(&csv, "h", "h.csv").unwrap_err());
+    assert!(
+        message.contains("line 5: its load") && message.contains("one load per file"),
         "{message}"
     );
 }
@@ -222,19 +279,32 @@ fn probes_load_from_json_and_csv_with_their_failed_rows() {
     assert_eq!(json.probe_cells().len(), 3);
     for (j, c) in json.probe_cells().iter().zip(csv.probe_cells()) {
         assert_eq!(j.key, c.key);
-        assert_eq!(j.encoding, c.encoding);
-        assert_eq!((j.input_bytes, j.body_bytes), (c.input_bytes, c.body_bytes));
-        assert_eq!(j.failure, c.failure);
-        assert!((j.latency.median_s - c.latency.median_s).abs() < 1e-12);
+        assert_eq!(j.url.identity_bytes, c.url.identity_bytes);
+        let (jr, cr) = (j.row, c.row);
+        assert_eq!(
+            (&jr.encoding, jr.status, &jr.vary, jr.requests),
+            (&cr.encoding, cr.status, &cr.vary, cr.requests)
+        );
+        assert_eq!(
+            (jr.predicted_level, jr.predicted_body_bytes),
+            (cr.predicted_level, cr.predicted_body_bytes)
+        );
+        assert_eq!(
+            (j.input_bytes(), j.body_bytes()),
+            (c.input_bytes(), c.body_bytes())
+        );
+        assert_eq!(jr.failure, cr.failure);
+        assert!((j.latency().median_s - c.latency().median_s).abs() < 1e-12);
     }
     let gzip = &json.probe_cells()[1];
     assert_eq!(
         gzip.key.to_string(),
         "http://127.0.0.1:8080/small.json (Accept-Encoding: gzip)"
     );
-    assert_eq!((gzip.body_bytes, gzip.input_bytes), (47_113, 298_727));
-    assert_eq!(gzip.latency.samples_s.len(), 3);
+    assert_eq!((gzip.body_bytes(), gzip.input_bytes()), (47_113, 298_727));
+    assert_eq!(gzip.latency().sample_count(), 3);
     assert!(csv.probe_cells()[2]
+        .row
         .failure
         .as_deref()
         .unwrap()

@@ -109,7 +109,7 @@ pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Ca
 
 /// Lays the chart out: series, scales, ticks, points, frontiers and label spots.
 pub(crate) fn layout(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Chart {
-    let series = series_of(run.codec_cells());
+    let series = series_of(&run.codec_cells());
     let header_height = 72.0 + write::legend_lines(&series, WIDTH) as f64 * LEGEND_LINE;
     let mut panels = Vec::new();
     for (row, payload) in advice.iter().enumerate() {
@@ -222,22 +222,21 @@ fn cells_with_speed<'a>(
     run: &'a LoadedRun,
     payload: &str,
     compress: bool,
-) -> Vec<(&'a RunCell, f64)> {
+) -> Vec<(RunCell<'a>, f64)> {
     let speed = |cell: &RunCell| {
         let timing = if compress {
-            &cell.compress
+            cell.compress()
         } else {
-            &cell.decompress
+            cell.decompress()
         };
         timing
-            .as_ref()
-            .map(|t| t.mb_s(cell.input_bytes))
+            .map(|t| t.mb_s(cell.input_bytes()))
             .filter(|v| v.is_finite() && *v > 0.0)
     };
     run.codec_cells()
-        .iter()
+        .into_iter()
         .filter(|c| c.key.payload == payload)
-        .filter_map(|c| speed(c).map(|s| (c, s)))
+        .filter_map(|c| speed(&c).map(|s| (c, s)))
         .collect()
 }
 
@@ -258,7 +257,7 @@ fn ticks(scale: &Scale, values: Vec<f64>) -> Vec<(f64, String)> {
 /// The points with their label spots; frontier settings are labelled first, so that a
 /// crowded panel drops the labels that matter least.
 fn marks(
-    cells: &[(&RunCell, f64)],
+    cells: &[(RunCell, f64)],
     series: &[Series],
     frontier: &[Setting],
     x: &Scale,
@@ -267,13 +266,13 @@ fn marks(
 ) -> Vec<Mark> {
     let on_frontier = |cell: &RunCell| frontier.iter().any(|s| s.key == cell.key);
     let mut order: Vec<usize> = (0..cells.len()).collect();
-    order.sort_by_key(|&i| !on_frontier(cells[i].0));
+    order.sort_by_key(|&i| !on_frontier(&cells[i].0));
     let points: Vec<(f64, f64, String)> = order
         .iter()
         .map(|&i| {
-            let (cell, speed) = cells[i];
+            let (cell, speed) = &cells[i];
             (
-                x.pixel(speed),
+                x.pixel(*speed),
                 y.pixel(cell.ratio()),
                 cell.key.id.level.to_string(),
             )
@@ -289,7 +288,7 @@ fn marks(
             y: py,
             series: series
                 .iter()
-                .position(|s| s.name == series_name(cells[i].0))
+                .position(|s| s.name == series_name(&cells[i].0))
                 .unwrap_or(0),
             label: spot.map(|rect| (rect, text)),
         })

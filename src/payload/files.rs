@@ -91,3 +91,18 @@ pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8
     }
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_is_refused_one_byte_past_the_limit() {
+        let error = read_limited(Path::new("/dev/zero"), 1000, "saved run").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "saved run /dev/zero is larger than that, as read; codecbench reads up to 0 MiB"
+        );
+    }
+}

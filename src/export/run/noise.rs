@@ -1,12 +1,10 @@
 //! The warning after a payload whose medians are less precise than `compare` needs
-//! (their 95% interval beyond ±[`IMPRECISE_RATIO`], or a slow start): one line per
+//! (see [`Noise`]: their 95% interval too wide, or a slow start): one line per
 //! payload, naming the worst timing and only the remedies not already in use; one line
 //! per timing with `--verbose`.
 
 use crate::results::run::PayloadResult;
 use crate::stats::Noise;
-#[cfg(doc)]
-use crate::stats::IMPRECISE_RATIO;
 
 /// The warning for one payload, ending in a newline; `None` when every timing is
 /// precise. `remedies` are the options worth trying, in the order to try them.

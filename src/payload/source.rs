@@ -1,0 +1,198 @@
+//! What the user asks to benchmark (a built-in name, a file, a directory, a HAR
+//! capture, a record count) and the payloads it makes.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+use super::files::{directory_files, read_file, root_name};
+use super::generate::{generate, records_name, BuiltinPayload, RngKind};
+use super::har;
+
+/// The largest body codecbench measures: 256 MiB. A benchmark holds the body, its
+/// compressed form and a decompressed copy at once, besides the encoders; anything bigger
+/// is not a response a server compresses per request.
+pub(crate) const MAX_PAYLOAD_BYTES: u64 = 256 * 1024 * 1024;
+
+/// One payload to benchmark: a name for the reports and its bytes.
+#[derive(Clone, Debug)]
+pub(crate) struct Payload {
+    /// `single`, `small`, `large`, or the file's path as the user gave it.
+    pub name: String,
+    /// The uncompressed body.
+    pub bytes: Vec<u8>,
+    /// The content type a body from a HAR capture was served as.
+    pub content_type: Option<String>,
+}
+
+/// What the user asked to benchmark: a built-in name, or a file or directory path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PayloadSource {
+    /// A generated payload.
+    Builtin(BuiltinPayload),
+    /// A file, or a directory whose regular files are each a payload.
+    Path(PathBuf),
+    /// Generated records, this many (`--records`).
+    Records(u64),
+    /// The text response bodies of a HAR capture (a `.har` file).
+    Har(PathBuf),
+}
+
+impl PayloadSource {
+    /// Parses `single|small|large|PATH`. A word that is neither a built-in name nor an
+    /// existing path is an error that lists the built-in names.
+    pub(crate) fn parse(text: &str) -> Result<Self> {
+        if let Some(builtin) = BuiltinPayload::from_name(text) {
+            return Ok(PayloadSource::Builtin(builtin));
+        }
+        let path = Path::new(text);
+        if !path.exists() {
+            bail!("payload '{text}' is neither a built-in payload (single, small, large) nor an existing file or directory");
+        }
+        let is_har = path.is_file()
+            && path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("har"));
+        Ok(match is_har {
+            true => PayloadSource::Har(path.to_path_buf()),
+            false => PayloadSource::Path(path.to_path_buf()),
+        })
+    }
+}
+
+/// Materialises the sources into payloads, in the order given; a directory expands to
+/// its regular files sorted by name, a HAR capture to its text bodies. With them, one
+/// line per capture on what it held and what was skipped.
+pub(crate) fn load(
+    sources: &[PayloadSource],
+    seed: i32,
+    rng: RngKind,
+) -> Result<(Vec<Payload>, Vec<String>)> {
+    let mut payloads = Vec::new();
+    let mut notes = Vec::new();
+    for source in sources {
+        match source {
+            PayloadSource::Builtin(builtin) => payloads.push(Payload {
+                name: builtin.name().to_string(),
+                bytes: generate(builtin.records(), seed, rng),
+                content_type: None,
+            }),
+            PayloadSource::Path(path) if path.is_dir() => {
+                let (files, skipped) = directory_files(path)?;
+                notes.extend(skipped);
+                let root = root_name(path);
+                for file in files {
+                    let relative = file.strip_prefix(path).unwrap_or(&file);
+                    let name = format!("{root}/{}", relative.display());
+                    payloads.push(read_file(&file, name)?);
+                }
+            }
+            PayloadSource::Path(path) => {
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                payloads.push(read_file(path, name)?)
+            }
+            PayloadSource::Har(path) => {
+                let capture = har::read(path)?;
+                notes.push(capture.summary(path));
+                payloads.extend(capture.payloads);
+            }
+            PayloadSource::Records(count) => payloads.push(Payload {
+                name: records_name(*count),
+                bytes: generate(*count, seed, rng),
+                content_type: None,
+            }),
+        }
+    }
+    Ok((payloads, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    mod garbage {
+        use super::super::{load, PayloadSource};
+        use crate::payload::RngKind;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(64))]
+
+            /// Any file is a payload (non-empty) or an error (empty), never a panic.
+            #[test]
+            fn any_file_loads_or_is_refused(
+                bytes in proptest::collection::vec(any::<u8>(), 0..2048)
+            ) {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("body.bin");
+                std::fs::write(&path, &bytes).unwrap();
+                let loaded = load(&[PayloadSource::Path(path)], 42, RngKind::Dotnet);
+                match loaded {
+                    Ok((payloads, _)) => prop_assert_eq!(&payloads[0].bytes, &bytes),
+                    Err(e) => prop_assert!(bytes.is_empty(), "{e}"),
+                }
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_gives_no_dotfile_and_no_link_out_of_it() {
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret");
+        std::fs::write(&secret, "password").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.json"), "[1]").unwrap();
+        std::fs::write(dir.path().join("b.json"), "[2]").unwrap();
+        std::fs::write(dir.path().join(".env"), "TOKEN=1").unwrap();
+        std::os::unix::fs::symlink(&secret, dir.path().join("link.json")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("a.json"), dir.path().join("c.json")).unwrap();
+        let source = PayloadSource::Path(dir.path().to_path_buf());
+        let (payloads, notes) = load(&[source], 42, RngKind::Dotnet).unwrap();
+        let names: Vec<_> = payloads.iter().map(|p| p.bytes.clone()).collect();
+        assert_eq!(names, [b"[1]".to_vec(), b"[2]".to_vec(), b"[1]".to_vec()]);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains(".env: a dotfile"), "{notes:?}");
+        assert!(
+            notes[1].contains("link.json: a link to a file outside"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_payload_is_named_the_same_however_its_path_was_typed() {
+        let base = tempfile::tempdir().unwrap();
+        let dir = base.path().join("pl");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("a.json"), "[1]").unwrap();
+        let names = |source: &Path| {
+            let (payloads, _) = load(
+                &[PayloadSource::Path(source.to_path_buf())],
+                42,
+                RngKind::Dotnet,
+            )
+            .unwrap();
+            payloads[0].name.clone()
+        };
+        let relative = |p: &str| base.path().join(p);
+        for typed in ["pl", "pl/", "./pl", "pl/../pl"] {
+            assert_eq!(names(&relative(typed)), "pl/a.json", "{typed}");
+        }
+        for typed in ["pl/a.json", "./pl/a.json"] {
+            assert_eq!(names(&relative(typed)), "a.json", "{typed}");
+        }
+    }
+
+    #[test]
+    fn unknown_names_are_rejected_with_the_builtin_list() {
+        let err = PayloadSource::parse("medium").unwrap_err().to_string();
+        assert!(err.contains("'medium'") && err.contains("single, small, large"));
+        assert_eq!(
+            PayloadSource::parse("large").unwrap(),
+            PayloadSource::Builtin(BuiltinPayload::Large)
+        );
+    }
+}

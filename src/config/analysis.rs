@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 
 use super::levels::checked_levels;
 use super::outputs::{self, Exports, Input};
-use super::payload_sources;
+use super::payloads::payload_sources;
 use crate::analysis::recommend::{AdviceOptions, Link};
 use crate::cli::{MeasureArgs, RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs};
 use crate::export::exporter::Format;

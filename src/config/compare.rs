@@ -97,7 +97,7 @@ pub(crate) struct PoolConfig {
 impl PoolConfig {
     /// Refuses an output that is one of the runs, before anything is read.
     pub(crate) fn from_args(args: PoolArgs) -> Result<Self> {
-        let exports = super::exports_of(&args.output);
+        let exports = super::outputs::exports_of(&args.output);
         let inputs: Vec<Input> = args.runs.iter().map(|run| Input::File(run)).collect();
         exports.check(&inputs)?;
         Ok(PoolConfig {

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
-use super::payload_sources;
+use super::payloads::payload_sources;
 use crate::cli::{DictionaryArgs, HttpArgs};
 use crate::export::exporter::Format;
 use crate::http::dictionary::Source;
@@ -76,7 +76,7 @@ impl HttpConfig {
             args.payloads
         };
         let payloads = payload_sources(&names, &[])?;
-        let exports = super::exports(&args.output, &payloads)?;
+        let exports = super::outputs::exports(&args.output, &payloads)?;
         let dictionary = dictionary_mode(&args.dictionary, &encodings)?;
         Ok(HttpConfig {
             encodings,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
-use super::payload_sources;
+use super::payloads::payload_sources;
 use super::settings::codec_settings;
 use crate::bench::method::{
     Method, Processes, DEFAULT_MAX_ITERATIONS, QUICK_MAX_ITERATIONS, QUICK_MIN_TIME,

@@ -203,6 +203,27 @@ pub(crate) fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// The export files `output` asks for, checked: none overwrites a payload or another
+/// export, and each is writable.
+pub(crate) fn exports(
+    output: &crate::cli::OutputArgs,
+    payloads: &[PayloadSource],
+) -> Result<Exports> {
+    let exports = exports_of(output);
+    exports.check(&[Input::Payloads(payloads)])?;
+    Ok(exports)
+}
+
+/// The files `output` names, unchecked.
+pub(crate) fn exports_of(output: &crate::cli::OutputArgs) -> Exports {
+    Exports {
+        csv: output.csv.clone(),
+        json: output.json.clone(),
+        markdown: output.markdown.clone(),
+        ..Default::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::{Payload, MAX_PAYLOAD_BYTES};
+use super::body::{Payload, MAX_PAYLOAD_BYTES};
 
 /// The regular files of `directory`, sorted by name, and a note for each left out: a
 /// dotfile (`.env`, `.git`) is never a payload, nor a file whose real path, links

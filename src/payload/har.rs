@@ -14,14 +14,15 @@ use anyhow::{bail, Context, Result};
 use base64::Engine;
 use serde::Deserialize;
 
-use super::Payload;
+use super::body::{Payload, MAX_PAYLOAD_BYTES};
+use super::files::read_limited;
 
 /// The longest payload name; longer URLs are cut in the middle.
 const MAX_NAME_CHARS: usize = 90;
 
-/// The largest capture read: [`super::MAX_PAYLOAD_BYTES`], so that no body in it can
+/// The largest capture read: [`MAX_PAYLOAD_BYTES`], so that no body in it can
 /// pass that limit either; a larger file is refused before it is read.
-const MAX_HAR_BYTES: u64 = super::MAX_PAYLOAD_BYTES;
+const MAX_HAR_BYTES: u64 = MAX_PAYLOAD_BYTES;
 
 #[derive(Deserialize)]
 struct Har {
@@ -223,7 +224,7 @@ fn outcome(entry: &Entry) -> Result<Outcome> {
 /// Reads the capture at `path`. A file that is not HAR, or an entry without the
 /// fields every HAR entry has, is an error naming the entry (counting from 1).
 pub(crate) fn read(path: &Path) -> Result<Capture> {
-    let bytes = super::read_limited(path, MAX_HAR_BYTES, "HAR capture")?;
+    let bytes = read_limited(path, MAX_HAR_BYTES, "HAR capture")?;
     let har: Har = serde_json::from_slice(&bytes).with_context(|| {
         format!(
             "{} is not a HAR file (JSON with log.entries)",

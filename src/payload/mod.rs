@@ -1,6 +1,7 @@
 //! Payloads: the article's generated customer records ([`generate`]), and the user's
 //! own files and captures ([`source`]).
 
+mod body;
 pub(crate) mod change;
 pub(crate) mod dotnet_random;
 mod files;
@@ -11,7 +12,8 @@ pub(crate) mod rng;
 pub(crate) mod smaller;
 mod source;
 
+pub(crate) use self::body::{Payload, MAX_PAYLOAD_BYTES};
 pub(crate) use self::files::read_limited;
 pub use self::generate::{generate, sha256_hex, RngKind};
 pub(crate) use self::generate::{BuiltinPayload, DEFAULT_SEED, MAX_RECORDS};
-pub(crate) use self::source::{load, Payload, PayloadSource, MAX_PAYLOAD_BYTES};
+pub(crate) use self::source::{load, PayloadSource};

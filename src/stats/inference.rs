@@ -11,7 +11,7 @@
 //! taken from `statrs`: forty lines, tested to 1e-6 against tabulated values, against a
 //! dependency tree for one function.
 
-use super::median;
+use super::order::median;
 
 /// The `p`-quantile (0 ≤ p ≤ 1) of `sorted` samples, interpolating linearly between the
 /// two nearest (Hyndman & Fan's type 7, as R and NumPy compute it by default).

@@ -2,10 +2,12 @@
 //! ([`summary`]), and the inference the comparisons rest on ([`inference`]).
 
 mod inference;
+mod order;
 mod summary;
 
 pub(crate) use inference::{
     median_relative_standard_error, normal_quantile, percentile, quantile,
     quantile_relative_standard_error, sample_sd,
 };
-pub(crate) use summary::{mb_per_s, median, median_ci_rank, Noise, Summary};
+pub(crate) use order::{median, median_ci_rank};
+pub(crate) use summary::{mb_per_s, Noise, Summary};

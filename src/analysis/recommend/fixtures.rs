@@ -2,7 +2,7 @@
 //! and its reporters.
 
 use super::*;
-use crate::results::{CellKey, FixtureCell};
+use crate::results::{CellKey, FixtureCell, LoadedRun};
 use crate::stats::Summary;
 
 /// A cell of the small payload with these median times in milliseconds.

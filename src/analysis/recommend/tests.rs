@@ -2,9 +2,8 @@
 
 use super::fixtures::{options, run};
 use super::*;
-use crate::results::CellKey;
-use crate::results::FixtureCell;
-use crate::vocab::CodecKind;
+use crate::results::{CellKey, FixtureCell, LoadedRun};
+use crate::vocab::{CodecKind, Variant};
 
 fn names(settings: &[Setting]) -> Vec<String> {
     settings.iter().map(Setting::name).collect()

@@ -4,6 +4,7 @@
 use super::labels::Rect;
 use super::*;
 use crate::analysis::recommend::{advise, fixtures, AdviceOptions};
+use crate::results::LoadedRun;
 
 /// The repository's reference run: the article's full matrix on three payloads.
 fn reference() -> LoadedRun {

@@ -1,39 +1,19 @@
-//! Writing a laid-out [`Chart`] as SVG text.
+//! Writing a laid-out [`Chart`] as SVG text: the chart of a run, drawn.
 
 use std::fmt::Write as _;
 
 use super::labels::{LABEL_SIZE, MARKER_RADIUS};
-use super::{Chart, Panel, Series};
+use super::layout::{
+    layout, legend_spots, Caption, Chart, Panel, Series, LEGEND_LINE, LEGEND_SIZE,
+};
+use crate::analysis::recommend::PayloadAdvice;
+use crate::results::LoadedRun;
 use crate::vocab::CodecKind;
 
-/// Font size of legend entries.
-const LEGEND_SIZE: f64 = 13.0;
-
-/// Where each legend entry goes: `(line, x)` from the chart's left edge, wrapping at
-/// `width`; the frontier's entry comes last.
-fn legend_spots(series: &[Series], width: f64) -> Vec<(usize, f64)> {
-    let mut spots = Vec::new();
-    let (mut line, mut x) = (0, 24.0);
-    let names = series
-        .iter()
-        .map(|s| s.name.as_str())
-        .chain(["Pareto frontier"]);
-    for name in names {
-        let entry = 22.0 + name.chars().count() as f64 * LEGEND_SIZE * 0.6 + 18.0;
-        if x + entry > width - 24.0 && x > 24.0 {
-            (line, x) = (line + 1, 24.0);
-        }
-        spots.push((line, x));
-        x += entry;
-    }
-    spots
-}
-
-/// Lines the legend takes at `width`.
-pub(super) fn legend_lines(series: &[Series], width: f64) -> usize {
-    legend_spots(series, width)
-        .last()
-        .map_or(1, |(line, _)| line + 1)
+/// The chart of `run` as an SVG document: a row per payload in `advice`, compression on
+/// the left and decompression on the right.
+pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Vec<u8> {
+    svg(&layout(run, advice, caption)).into_bytes()
 }
 
 /// The chart as an SVG document.
@@ -59,7 +39,7 @@ pub(super) fn svg(chart: &Chart) -> String {
 fn legend(out: &mut String, chart: &Chart) {
     let spots = legend_spots(&chart.series, chart.width);
     for (index, &(line, x)) in spots.iter().enumerate() {
-        let y = 76.0 + line as f64 * super::LEGEND_LINE;
+        let y = 76.0 + line as f64 * LEGEND_LINE;
         match chart.series.get(index) {
             Some(series) => {
                 marker(out, x + 8.0, y - 4.0, series.codec, series.colour);

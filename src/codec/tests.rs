@@ -1,6 +1,7 @@
 //! Unit tests of the codec adapters.
 
 use super::*;
+use crate::vocab::CodecKind;
 
 /// A tiny JSON-like input, so the test runs fast even at the slowest levels.
 fn sample_input() -> Vec<u8> {

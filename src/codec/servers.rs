@@ -1,0 +1,27 @@
+//! Each server's own encoder, where it runs in codecbench: nginx's modules, tower-http's
+//! middleware, ASP.NET Core's as its serializer writes.
+
+use super::interface::Codec;
+use super::zstd::Libzstd;
+use super::{api, nginx, tower_http};
+use crate::vocab::CodecKind;
+
+/// `server`'s own encoder of `kind`, where it runs in codecbench; `None` for Caddy's,
+/// which is Go's. `writer` is how an ASP.NET Core endpoint writes its JSON.
+pub(crate) fn of_server(
+    server: crate::vocab::Server,
+    kind: CodecKind,
+    writer: crate::vocab::AspnetcoreWriter,
+) -> Option<Box<dyn Codec>> {
+    use crate::vocab::Server;
+    Some(match (server, kind) {
+        (Server::Aspnetcore, kind) => {
+            Box::new(api::ThroughApi::new(kind, api::Api::Aspnetcore { writer }))
+        }
+        (Server::Nginx, CodecKind::Zstd) => Box::new(Libzstd),
+        (Server::Nginx, CodecKind::Brotli) => Box::new(nginx::NginxBrotli),
+        (Server::Nginx, CodecKind::Gzip) => Box::new(nginx::NginxGzip),
+        (Server::TowerHttp, kind) => Box::new(tower_http::TowerHttp(kind)),
+        (Server::Caddy, _) => return None,
+    })
+}

@@ -5,6 +5,8 @@
 pub(crate) mod columns;
 mod csv_row;
 pub(crate) mod environment;
+#[cfg(test)]
+mod fixtures;
 pub(crate) mod http;
 mod legacy;
 mod pooled;
@@ -20,4 +22,4 @@ pub(crate) use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Resu
 pub(crate) use timing::{Statistic, Timing};
 
 #[cfg(test)]
-pub(crate) use saved::FixtureCell;
+pub(crate) use fixtures::FixtureCell;

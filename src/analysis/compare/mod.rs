@@ -51,6 +51,7 @@ mod entry;
 mod http_tests;
 mod instructions;
 mod judge;
+mod matching;
 mod options;
 mod row;
 mod spread;
@@ -96,17 +97,17 @@ pub(crate) fn compare(
     let absolute = match (&baseline.results, &candidate.results) {
         (Results::Codec { .. }, Results::Codec { .. }) => {
             let (base, cand) = (baseline.codec_cells(), candidate.codec_cells());
-            entry::match_up(&base, &cand, options, &mut comparison)?
+            matching::match_up(&base, &cand, options, &mut comparison)?
         }
         (Results::Http { .. }, Results::Http { .. }) => {
             comparison.kind = "http";
             let (base, cand) = (baseline.http_cells(), candidate.http_cells());
-            entry::match_up(&base, &cand, options, &mut comparison)?
+            matching::match_up(&base, &cand, options, &mut comparison)?
         }
         (Results::Probe { .. }, Results::Probe { .. }) => {
             comparison.kind = "probe";
             let (base, cand) = (baseline.probe_cells(), candidate.probe_cells());
-            entry::match_up(&base, &cand, options, &mut comparison)?
+            matching::match_up(&base, &cand, options, &mut comparison)?
         }
         (base, cand) => bail!(
             "{} holds {} and {} holds {}: compare runs of the same kind",

@@ -9,18 +9,7 @@ use common::{bad_input, codecbench};
 use serde_json::Value;
 
 fn valgrind_here() -> bool {
-    let found = std::process::Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install valgrind (.ci/run does)"
-        );
-        eprintln!("valgrind is not installed (Debian package valgrind): skipped");
-    }
-    found
+    crate::common::present("valgrind", "--version", "valgrind")
 }
 
 /// zstd 1 and 3 on one record, instructions counted, saved as JSON and CSV in `dir`.

@@ -14,15 +14,7 @@ use common::{codecbench, succeed};
 
 /// Whether ssconvert is here; in CI it must be (`.ci/run` installs it).
 fn ssconvert_present() -> bool {
-    let found = Command::new("ssconvert").arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install gnumeric (ssconvert) for this test"
-        );
-        eprintln!("ssconvert is not installed (Debian package gnumeric): skipped");
-    }
-    found
+    common::present("ssconvert", "--version", "gnumeric")
 }
 
 /// `csv` as the spreadsheet reads it, written back out as CSV.

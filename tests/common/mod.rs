@@ -11,6 +11,24 @@ pub fn codecbench() -> Command {
     cmd
 }
 
+/// Whether `program` runs (`program arg` succeeds); if not, says which Debian `package`
+/// to install and returns false outside CI, or fails in CI, where `.ci/run` installs it.
+pub fn present(program: &str, arg: &str, package: &str) -> bool {
+    let found = std::process::Command::new(program)
+        .arg(arg)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install {package} (.ci/run does)"
+        );
+        eprintln!("{program} is not installed (Debian package: {package}): skipped");
+    }
+    found
+}
+
 /// `run` options for one small matrix: the single record, zstd 1 and gzip 1.
 pub const TWO_CELLS: [&str; 8] = [
     "--payload",

@@ -58,3 +58,20 @@ pub(crate) struct CompareOptions {
     /// 0.01 for 1%.
     pub instructions_threshold: f64,
 }
+
+impl Default for CompareOptions {
+    /// `compare`'s defaults: 10%, speeds normalised to zstd 1, instructions at 1%.
+    fn default() -> Self {
+        CompareOptions {
+            threshold: 0.10,
+            basis: SpeedBasis::Normalized {
+                codec: crate::vocab::CodecKind::Zstd,
+                level: 1,
+            },
+            allow_size_drift: false,
+            allow_missing: false,
+            strict: false,
+            instructions_threshold: 0.01,
+        }
+    }
+}

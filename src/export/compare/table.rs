@@ -158,7 +158,7 @@ pub(crate) fn render_json(comparison: &Comparison) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::compare::{compare, CompareOptions, SpeedBasis};
+    use crate::analysis::compare::{compare, CompareOptions};
     use crate::results::{CellKey, FixtureCell, LoadedRun};
     use crate::stats::Summary;
 
@@ -180,17 +180,7 @@ mod tests {
 
     /// Normalised to zstd:1 with a 10% threshold.
     fn options() -> CompareOptions {
-        CompareOptions {
-            threshold: 0.1,
-            basis: SpeedBasis::Normalized {
-                codec: crate::vocab::CodecKind::Zstd,
-                level: 1,
-            },
-            allow_size_drift: false,
-            allow_missing: false,
-            strict: false,
-            instructions_threshold: 0.01,
-        }
+        CompareOptions::default()
     }
 
     fn comparison() -> Comparison {

@@ -313,23 +313,13 @@ fn probes_load_from_json_and_csv_with_their_failed_rows() {
 
 #[test]
 fn a_probe_compares_sizes_exactly_and_lists_failed_rows() {
-    use crate::analysis::compare::{compare, CompareOptions, SpeedBasis};
+    use crate::analysis::compare::{compare, CompareOptions};
     let report = crate::export::probe::fixtures::report();
     let baseline = parse(&crate::export::probe::render_json(&report), "a", "a").unwrap();
     let mut changed = report.clone();
     changed.urls[0].rows[1].body_bytes = 47_000.0;
     let candidate = parse(&crate::export::probe::render_json(&changed), "b", "b").unwrap();
-    let options = CompareOptions {
-        threshold: 0.1,
-        basis: SpeedBasis::Normalized {
-            codec: crate::vocab::CodecKind::Zstd,
-            level: 1,
-        },
-        allow_size_drift: false,
-        allow_missing: false,
-        strict: false,
-        instructions_threshold: 0.01,
-    };
+    let options = CompareOptions::default();
     let same = compare(&baseline, &baseline, &options).unwrap();
     assert_eq!(same.kind, "probe");
     assert_eq!((same.rows.len(), same.failed.len()), (2, 1));

@@ -3,6 +3,7 @@
 //! into one executable instead of 21. Run one file's tests with
 //! `cargo test --test e2e processes::`.
 
+mod browser;
 mod common;
 mod servers;
 
@@ -26,6 +27,7 @@ mod pipes;
 mod probe;
 mod probe_gate;
 mod processes;
+mod report;
 mod run;
 mod serve;
 mod spreadsheet;

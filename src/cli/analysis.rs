@@ -68,6 +68,10 @@ pub(crate) struct CompareArgs {
     /// Output format.
     #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Json]))]
     pub format: Format,
+    /// Also write the report as one self-contained HTML page to FILE (sortable tables,
+    /// nothing fetched).
+    #[arg(long = "export-html", value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Options of `codecbench merge`.
@@ -160,6 +164,11 @@ pub(crate) struct RecommendArgs {
     #[arg(long, default_value_t = Format::Table, value_parser = formats(&[Format::Table, Format::Markdown, Format::Json]))]
     pub format: Format,
 
+    /// Also write the report as one self-contained HTML page to FILE (sortable tables,
+    /// nothing fetched).
+    #[arg(long = "export-html", value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
     /// Print configuration for these servers instead of the report, comma-separated:
     /// the answer among the settings each can express, ready to paste.
     #[arg(long, value_enum, value_name = "SERVER,...", value_delimiter = ',')]
@@ -196,6 +205,23 @@ pub(crate) struct PlotArgs {
     pub out: PathBuf,
 }
 
+/// Options of `codecbench report`.
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// Runs saved by `run`, `http` or `probe` (JSON or CSV), one section each.
+    #[arg(required = true, value_name = "RUN")]
+    pub runs: Vec<PathBuf>,
+
+    /// A saved run to judge the first RUN against, as `compare` does with its defaults
+    /// (10%, normalised to zstd 1): its verdicts open the page, regressions first.
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<PathBuf>,
+
+    /// The HTML file to write: one self-contained page.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
 /// Options of `codecbench reproduce`.
 #[derive(Debug, Args)]
 pub(crate) struct ReproduceArgs {
@@ -203,6 +229,11 @@ pub(crate) struct ReproduceArgs {
     /// (the repository keeps its own in results/REPRODUCTION.md).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+
+    /// Also write the report as one self-contained HTML page to FILE (sortable tables,
+    /// nothing fetched).
+    #[arg(long = "export-html", value_name = "FILE")]
+    pub html: Option<PathBuf>,
 
     /// The run to check: saved, or measured now (the defaults are the article's).
     #[command(flatten)]

@@ -333,4 +333,9 @@ pub(crate) struct OutputArgs {
     /// bytes as `--format markdown`.
     #[arg(long = "export-markdown", value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+
+    /// Also write the tables as one self-contained HTML page to FILE (sortable tables,
+    /// nothing fetched), rewritten like --export-csv.
+    #[arg(long = "export-html", value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }

@@ -7,8 +7,8 @@ mod measure;
 mod probe;
 
 pub(crate) use analysis::{
-    CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, RecommendArgs, ReproduceArgs,
-    RunSourceArgs, ZstdParamsArgs,
+    CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, RecommendArgs, ReportArgs,
+    ReproduceArgs, RunSourceArgs, ZstdParamsArgs,
 };
 pub(crate) use http::{DictionaryArgs, HttpArgs, ServeArgs};
 pub(crate) use measure::{CountArgs, MeasureArgs, Metric, OutputArgs, RunArgs, TimeWorkerArgs};
@@ -80,6 +80,13 @@ pub(crate) enum Command {
     /// Per payload, compression ratio against compression and decompression speed (log
     /// scale), a series per codec and library, and the Pareto frontier.
     Plot(PlotArgs),
+    /// Write one self-contained HTML page of saved runs, for people to open.
+    ///
+    /// Per run: the machine and settings, what to deploy, and per payload a
+    /// ratio-against-speed chart (hover a point, hide a series) and the matrix, sortable
+    /// by any column. With --baseline, compare's verdicts first. Nothing in the page is
+    /// fetched from anywhere; it opens from a CI artifact or offline.
+    Report(ReportArgs),
     /// Serve each encoding over real HTTP/1.1 on loopback and measure it.
     ///
     /// Requests/s, latency percentiles and bytes on the wire, every body decoded and

@@ -10,7 +10,7 @@ use crate::analysis::zstd_params::selected;
 
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
 use crate::error::Failing;
-use crate::export::exporter::{exporter, Subject};
+use crate::export::exporter::{exporter, Exporter as _, Html, Subject};
 use crate::export::text::document::Style;
 use crate::export::text::draw::render;
 use crate::export::zstd_params::ParamsTable;
@@ -49,6 +49,9 @@ pub(super) fn recommend(config: RecommendConfig) -> crate::error::Result {
         advice: &advice,
         options: &config.options,
     };
+    if let Some(html) = &config.html {
+        write_file(html, &Html.export(&subject)?).failing()?;
+    }
     let bytes = exporter(config.format).export(&subject)?;
     print(&bytes).failing()?;
     outcome
@@ -207,6 +210,11 @@ pub(super) fn reproduce(config: ReproduceConfig) -> crate::error::Result {
     if let Some(out) = &config.out {
         let file = reproduce::file_document(&claims, &source, run.machine().as_deref());
         write_file(out, &render(&file, Style::Markdown)).failing()?;
+    }
+    if let Some(html) = &config.html {
+        let file = reproduce::file_document(&claims, &source, run.machine().as_deref());
+        let page = crate::export::html::documents_page("codecbench reproduce", &[file]);
+        write_file(html, &page).failing()?;
     }
     print(&render(&reproduce::document(&claims), Style::Terminal)).failing()?;
     outcome

@@ -1,11 +1,11 @@
 //! `codecbench compare`: judge a candidate run against a baseline.
 
-use super::output::print;
+use super::output::{print, write_file};
 use crate::analysis::compare::compare;
 use crate::config::compare::CompareConfig;
 use crate::error::{Error, Failing};
 use crate::export::compare::notes;
-use crate::export::exporter::{exporter, Subject};
+use crate::export::exporter::{exporter, Exporter as _, Html, Subject};
 use crate::results;
 
 /// Compares the runs `config` names; a comparison that fails the job is a failure.
@@ -13,7 +13,11 @@ pub(super) fn run(config: CompareConfig) -> crate::error::Result {
     let baseline = results::load(&config.baseline)?;
     let candidate = results::load(&config.candidate)?;
     let outcome = compare(&baseline, &candidate, &config.options)?;
-    let bytes = exporter(config.format).export(&Subject::Comparison(&outcome))?;
+    let subject = Subject::Comparison(&outcome);
+    if let Some(html) = &config.html {
+        write_file(html, &Html.export(&subject)?).failing()?;
+    }
+    let bytes = exporter(config.format).export(&subject)?;
     print(&bytes).failing()?;
     match notes::failure_lines(&outcome).as_slice() {
         [] => Ok(()),

@@ -13,13 +13,16 @@ mod payloads;
 mod pool;
 mod probe;
 pub(crate) mod progress;
+mod report;
 mod run;
 mod serve;
 mod source;
 mod time_worker;
 
 use crate::cli::{Cli, Command};
-use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
+use crate::config::analysis::{
+    PlotConfig, RecommendConfig, ReportConfig, ReproduceConfig, ZstdParamsConfig,
+};
 use crate::config::compare::{CompareConfig, MergeConfig, PoolConfig};
 use crate::config::http::{HttpConfig, ServeConfig};
 use crate::config::{PayloadsConfig, RunConfig};
@@ -68,6 +71,7 @@ fn run(cli: Cli) -> Result {
         Command::ZstdParams(args) => analysis::zstd_params(ZstdParamsConfig::from_args(args)?),
         Command::Reproduce(args) => analysis::reproduce(ReproduceConfig::from_args(args)?),
         Command::Plot(args) => analysis::plot(PlotConfig::from_args(args)?),
+        Command::Report(args) => report::run(ReportConfig::from_args(args)?),
         Command::Http(args) => http::run(HttpConfig::from_args(args)?),
         Command::Serve(args) => serve::run(ServeConfig::from_args(args)?),
         Command::Probe(args) => probe::run(crate::config::probe::ProbeConfig::from_args(args)?),

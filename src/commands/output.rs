@@ -121,6 +121,7 @@ fn exporter_of(export: Export) -> &'static dyn crate::export::exporter::Exporter
         Export::Csv => exporter(Format::Csv),
         Export::Json => exporter(Format::Json),
         Export::Markdown => exporter(Format::Markdown),
+        Export::Html => &crate::export::exporter::Html,
         Export::GithubBenchmark => &crate::export::exporter::GithubBenchmark,
         Export::Bencher => &crate::export::exporter::Bencher,
     }

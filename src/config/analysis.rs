@@ -25,6 +25,8 @@ pub(crate) struct RecommendConfig {
     pub emit: Vec<crate::vocab::Server>,
     /// The nginx has zstd-nginx-module: write its directives live.
     pub nginx_zstd_module: bool,
+    /// Where the HTML page goes, if anywhere.
+    pub html: Option<PathBuf>,
 }
 
 /// The run `recommend` and `reproduce` analyse: a saved one, or one to measure.
@@ -69,6 +71,19 @@ impl RunSource {
     }
 }
 
+/// Refuses an `--export-html` page that would overwrite the saved run or a payload the
+/// command reads.
+fn html_page(html: &Option<PathBuf>, source: &RunSourceArgs) -> Result<()> {
+    let Some(out) = html else { return Ok(()) };
+    let payloads = payload_sources(
+        &source.measure.payloads.payloads,
+        &source.measure.payloads.records,
+    )?;
+    let mut inputs = vec![Input::Payloads(&payloads)];
+    inputs.extend(source.from.as_deref().map(Input::File));
+    outputs::check(&[("--export-html", out)], &inputs)
+}
+
 impl RecommendConfig {
     /// Checks the budgets and link speeds.
     pub(crate) fn from_args(args: RecommendArgs) -> Result<Self> {
@@ -96,8 +111,11 @@ impl RecommendConfig {
                 args.rtt
             );
         }
+        html_page(&args.html, &args.source)?;
+        let written: Vec<&Path> = args.html.iter().map(PathBuf::as_path).collect();
         Ok(RecommendConfig {
-            source: RunSource::from_args(args.source, &[])?,
+            html: args.html.clone(),
+            source: RunSource::from_args(args.source, &written)?,
             options: AdviceOptions {
                 latency_budget_s: args.latency_budget_ms / 1e3,
                 cache_budget_s: args.cache_budget_ms / 1e3,
@@ -163,12 +181,45 @@ impl PlotConfig {
     }
 }
 
+/// Settings of `codecbench report`.
+pub(crate) struct ReportConfig {
+    /// The runs, one section each.
+    pub runs: Vec<PathBuf>,
+    /// The run the first is judged against, if any.
+    pub baseline: Option<PathBuf>,
+    /// How it is judged: `compare`'s defaults.
+    pub options: crate::analysis::compare::CompareOptions,
+    /// Where the page goes.
+    pub out: PathBuf,
+}
+
+impl ReportConfig {
+    /// Refuses an output that would overwrite a run it reads.
+    pub(crate) fn from_args(args: crate::cli::ReportArgs) -> Result<Self> {
+        let inputs: Vec<Input> = args
+            .runs
+            .iter()
+            .chain(&args.baseline)
+            .map(|p| Input::File(p))
+            .collect();
+        outputs::check(&[("--out", &args.out)], &inputs)?;
+        Ok(ReportConfig {
+            runs: args.runs,
+            baseline: args.baseline,
+            options: crate::analysis::compare::CompareOptions::default(),
+            out: args.out,
+        })
+    }
+}
+
 /// Settings of `codecbench reproduce`.
 pub(crate) struct ReproduceConfig {
     /// The run to check.
     pub source: RunSource,
     /// Where the Markdown report goes, if anywhere.
     pub out: Option<PathBuf>,
+    /// Where the HTML page goes, if anywhere.
+    pub html: Option<PathBuf>,
 }
 
 impl ReproduceConfig {
@@ -184,7 +235,16 @@ impl ReproduceConfig {
             inputs.extend(args.source.from.as_deref().map(Input::File));
             outputs::check(&[("--out", out)], &inputs)?;
         }
-        let written: Vec<&Path> = args.out.iter().map(PathBuf::as_path).collect();
+        html_page(&args.html, &args.source)?;
+        if let (Some(out), Some(html)) = (&args.out, &args.html) {
+            outputs::check(&[("--out", out), ("--export-html", html)], &[])?;
+        }
+        let written: Vec<&Path> = args
+            .out
+            .iter()
+            .chain(&args.html)
+            .map(PathBuf::as_path)
+            .collect();
         // The ratio claims the article took from native libzstd read one-shot cells:
         // measured by default, unless --api says what to measure.
         let one_shot_zstd = match args.source.measure.api {
@@ -205,6 +265,7 @@ impl ReproduceConfig {
         Ok(ReproduceConfig {
             source,
             out: args.out,
+            html: args.html,
         })
     }
 }

@@ -20,6 +20,8 @@ pub(crate) struct CompareConfig {
     pub options: CompareOptions,
     /// What stdout shows.
     pub format: Format,
+    /// Where the HTML page goes, if anywhere.
+    pub html: Option<PathBuf>,
 }
 
 impl CompareConfig {
@@ -45,7 +47,12 @@ impl CompareConfig {
             let (codec, level) = parse_reference(&args.normalize_to)?;
             SpeedBasis::Normalized { codec, level }
         };
+        if let Some(html) = &args.html {
+            let inputs = [Input::File(&args.baseline), Input::File(&args.candidate)];
+            super::outputs::check(&[("--export-html", html)], &inputs)?;
+        }
         Ok(CompareConfig {
+            html: args.html,
             baseline: args.baseline,
             candidate: args.candidate,
             options: CompareOptions {

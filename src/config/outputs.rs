@@ -127,6 +127,8 @@ pub(crate) enum Export {
     Json,
     /// The tables `--format markdown` prints.
     Markdown,
+    /// The tables as one self-contained HTML page.
+    Html,
     /// github-action-benchmark's custom JSON (`run` only).
     GithubBenchmark,
     /// Bencher Metric Format (`run` only).
@@ -140,6 +142,7 @@ impl Export {
             Export::Csv => "--export-csv",
             Export::Json => "--export-json",
             Export::Markdown => "--export-markdown",
+            Export::Html => "--export-html",
             Export::GithubBenchmark => "--export-github-benchmark",
             Export::Bencher => "--export-bencher",
         }
@@ -155,6 +158,8 @@ pub(crate) struct Exports {
     pub json: Option<PathBuf>,
     /// Where Markdown goes, if anywhere.
     pub markdown: Option<PathBuf>,
+    /// Where the HTML page goes, if anywhere.
+    pub html: Option<PathBuf>,
     /// Where github-action-benchmark's JSON goes, if anywhere.
     pub github_benchmark: Option<PathBuf>,
     /// Where Bencher's JSON goes, if anywhere.
@@ -168,6 +173,7 @@ impl Exports {
             (Export::Csv, &self.csv),
             (Export::Json, &self.json),
             (Export::Markdown, &self.markdown),
+            (Export::Html, &self.html),
             (Export::GithubBenchmark, &self.github_benchmark),
             (Export::Bencher, &self.bencher),
         ]
@@ -220,6 +226,7 @@ pub(crate) fn exports_of(output: &crate::cli::OutputArgs) -> Exports {
         csv: output.csv.clone(),
         json: output.json.clone(),
         markdown: output.markdown.clone(),
+        html: output.html.clone(),
         ..Default::default()
     }
 }

@@ -96,6 +96,31 @@ pub(crate) fn exporter(format: Format) -> &'static dyn Exporter {
     }
 }
 
+/// One self-contained HTML page of the text formats' tables.
+pub(crate) struct Html;
+
+impl Exporter for Html {
+    fn export(&self, subject: &Subject) -> Result<Vec<u8>> {
+        Ok(super::html::documents_page(
+            &format!("codecbench {}", command(subject)),
+            &documents(subject),
+        ))
+    }
+}
+
+/// The command that makes `subject`, for a page's title.
+fn command(subject: &Subject) -> &'static str {
+    match subject {
+        Subject::Run { .. } => "run",
+        Subject::Http { .. } => "http",
+        Subject::Comparison(_) => "compare",
+        Subject::Merged(_) => "merge",
+        Subject::Advice { .. } => "recommend",
+        Subject::ZstdParams(_) => "zstd-params",
+        Subject::Probe(_) => "probe",
+    }
+}
+
 /// github-action-benchmark's custom JSON, for `run` results.
 pub(crate) struct GithubBenchmark;
 /// Bencher Metric Format, for `run` results.

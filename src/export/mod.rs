@@ -8,6 +8,7 @@ pub(crate) mod emit;
 pub(crate) mod exporter;
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub(crate) mod html;
 pub(crate) mod http;
 pub(crate) mod labels;
 pub(crate) mod merge;

@@ -13,11 +13,33 @@ use crate::vocab::CodecKind;
 /// The chart of `run` as an SVG document: a row per payload in `advice`, compression on
 /// the left and decompression on the right.
 pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Vec<u8> {
-    svg(&layout(run, advice, caption)).into_bytes()
+    svg(&layout(run, advice, caption), Points::Plain).into_bytes()
+}
+
+/// The chart of `run` for a web page: each point in a group that names its series
+/// (`data-s`, for a legend that hides it) and says what it is when hovered; with the
+/// chart's series, for that legend.
+pub(crate) fn interactive_svg(
+    run: &LoadedRun,
+    advice: &[PayloadAdvice],
+    caption: &Caption,
+) -> (Vec<Series>, String) {
+    let chart = layout(run, advice, caption);
+    let text = svg(&chart, Points::Grouped);
+    (chart.series, text)
+}
+
+/// How points are drawn.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Points {
+    /// Shapes and labels alone: a picture.
+    Plain,
+    /// Each point a group with its series and a tooltip: for a page.
+    Grouped,
 }
 
 /// The chart as an SVG document.
-pub(super) fn svg(chart: &Chart) -> String {
+pub(super) fn svg(chart: &Chart, points: Points) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -30,7 +52,7 @@ pub(super) fn svg(chart: &Chart) -> String {
     text(&mut out, 24.0, 52.0, 13.0, "start", "#444", &chart.subtitle);
     legend(&mut out, chart);
     for panel in &chart.panels {
-        draw_panel(&mut out, panel, &chart.series);
+        draw_panel(&mut out, panel, &chart.series, points);
     }
     out.push_str("</svg>\n");
     out
@@ -67,9 +89,9 @@ fn legend(out: &mut String, chart: &Chart) {
     }
 }
 
-fn draw_panel(out: &mut String, panel: &Panel, series: &[Series]) {
+fn draw_panel(out: &mut String, panel: &Panel, series: &[Series], points: Points) {
     draw_axes(out, panel);
-    draw_points(out, panel, series);
+    draw_points(out, panel, series, points);
 }
 
 /// The caption, grid, ticks, frame and axis titles of a panel.
@@ -115,7 +137,7 @@ fn draw_axes(out: &mut String, panel: &Panel) {
 }
 
 /// The frontier, then each point with its label.
-fn draw_points(out: &mut String, panel: &Panel, series: &[Series]) {
+fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Points) {
     if panel.frontier.len() > 1 {
         let points: Vec<String> = panel
             .frontier
@@ -131,11 +153,22 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series]) {
     for mark in &panel.marks {
         let colour = series.get(mark.series).map_or("#000", |s| s.colour);
         let codec = series.get(mark.series).map_or(CodecKind::Zstd, |s| s.codec);
+        if points == Points::Grouped {
+            let _ = write!(
+                out,
+                r#"<g class="pt" data-s="{}"><title>{}</title>"#,
+                mark.series,
+                escape(&mark.tip)
+            );
+        }
         marker(out, mark.x, mark.y, codec, colour);
         if let Some((rect, level)) = &mark.label {
             // The baseline sits about 0.8 em below the box's top.
             let baseline = rect.y + LABEL_SIZE * 0.82;
             text(out, rect.x, baseline, LABEL_SIZE, "start", colour, level);
+        }
+        if points == Points::Grouped {
+            out.push_str("</g>\n");
         }
     }
 }
@@ -183,9 +216,10 @@ fn text(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, fill: &str, c
     );
 }
 
-/// `&`, `<` and `>` as XML entities.
+/// `&`, `<`, `>` and `"` as XML entities.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -1,0 +1,59 @@
+//! `codecbench report`: saved runs as one HTML page.
+
+use super::output::write_file;
+use crate::analysis::compare::compare;
+use crate::analysis::recommend::{advise, answers, AdviceOptions};
+use crate::config::analysis::ReportConfig;
+use crate::error::Failing as _;
+use crate::export::html::{render, ReportPage, RunSection};
+use crate::results::{self, Results};
+
+/// Reads the runs (and the baseline), judges the first against it, and writes the page.
+pub(super) fn run(config: ReportConfig) -> crate::error::Result {
+    let runs = config
+        .runs
+        .iter()
+        .map(|path| results::load(path))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let baseline = config.baseline.as_deref().map(results::load).transpose()?;
+    let comparison = baseline
+        .as_ref()
+        .map(|base| compare(base, &runs[0], &config.options))
+        .transpose()?;
+    let options = AdviceOptions::default();
+    let sections = runs
+        .iter()
+        .map(|run| {
+            let codec = matches!(run.results, Results::Codec { .. });
+            RunSection {
+                run,
+                answers: if codec {
+                    answers(run, &options)
+                } else {
+                    Vec::new()
+                },
+                advice: if codec {
+                    advise(run, &options)
+                } else {
+                    Vec::new()
+                },
+                options: &options,
+            }
+        })
+        .collect();
+    let page = ReportPage {
+        sections,
+        comparison: baseline
+            .as_ref()
+            .zip(comparison.as_ref())
+            .map(|(base, c)| (base.label.as_str(), c)),
+    };
+    let bytes = render(&page);
+    write_file(&config.out, &bytes).failing()?;
+    println!(
+        "{}: {} KiB",
+        config.out.display(),
+        bytes.len().div_ceil(1024)
+    );
+    Ok(())
+}

@@ -1,0 +1,10 @@
+//! HTML: one self-contained page, readable with scripting off, printable, and fetching
+//! nothing. `report` composes runs, charts and verdicts ([`report`]); every other
+//! command's `--export-html` is its documents on the same page ([`page`]).
+
+mod document;
+mod page;
+mod report;
+
+pub(crate) use page::documents_page;
+pub(crate) use report::{render, ReportPage, RunSection};

@@ -1,0 +1,51 @@
+//! The page every HTML export is: one file with its style and script inline, and a
+//! content security policy that lets the browser fetch nothing at all, so it opens the
+//! same from `file://`, a CI artifact or a mail, and offline.
+
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+
+use super::document;
+use crate::export::text::document::Document;
+
+/// The page's style: plain, printable, colours safe for colour-blind readers.
+const STYLE: &str = include_str!("report.css");
+/// Sortable tables and legends that hide a series; the page reads fully without it.
+const SCRIPT: &str = include_str!("report.js");
+
+/// Nothing may be fetched: only the inline style and script run.
+const POLICY: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+/// A whole page titled `title` around `body`.
+pub(crate) fn page(title: &str, body: Markup) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta http-equiv="Content-Security-Policy" content=(POLICY);
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                h1 { (title) }
+                (body)
+                footer {
+                    "Written by codecbench " (env!("CARGO_PKG_VERSION"))
+                    ". One file: nothing in it is fetched from anywhere."
+                }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// The page of any report's documents, one after another: what `--export-html` writes.
+pub(crate) fn documents_page(title: &str, documents: &[Document]) -> Vec<u8> {
+    let body = html! {
+        @for each in documents { (document::markup(each)) }
+    };
+    page(title, body).into_bytes()
+}

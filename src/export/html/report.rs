@@ -1,0 +1,279 @@
+//! `codecbench report`: one page per set of runs. For each run: where and how it was
+//! measured, what to deploy, and per payload a ratio-against-speed chart and the matrix
+//! with each median's spread; with a baseline, `compare`'s verdicts first.
+
+use maud::{html, Markup, PreEscaped};
+
+use super::document::{markup, table};
+use super::page::page;
+use crate::analysis::compare::Comparison;
+use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
+use crate::export::svg::{interactive_svg, Caption};
+use crate::export::text::document::{Document, Table};
+use crate::format::{significant, thousands};
+use crate::results::run::{CellResult, PayloadResult};
+use crate::results::{LoadedRun, Results};
+use crate::stats::Summary;
+
+/// One run's part of the page.
+pub(crate) struct RunSection<'a> {
+    /// The run.
+    pub run: &'a LoadedRun,
+    /// What to deploy, for a `run` run; empty for the other kinds.
+    pub answers: Vec<Answer>,
+    /// Each payload's frontiers, for its chart.
+    pub advice: Vec<PayloadAdvice>,
+    /// The budgets the answers were judged at.
+    pub options: &'a AdviceOptions,
+}
+
+/// The whole page.
+pub(crate) struct ReportPage<'a> {
+    /// One section per run, in the order given.
+    pub sections: Vec<RunSection<'a>>,
+    /// With `--baseline`: the baseline's name and the first run judged against it.
+    pub comparison: Option<(&'a str, &'a Comparison)>,
+}
+
+/// The page, as bytes.
+pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
+    let names: Vec<&str> = report
+        .sections
+        .iter()
+        .map(|s| s.run.label.as_str())
+        .collect();
+    let title = format!("codecbench report: {}", names.join(", "));
+    let body = html! {
+        @if let Some((baseline, comparison)) = report.comparison {
+            section.comparison {
+                h2 { "Against " (baseline) }
+                (markup(&crate::export::compare::table::document(comparison)))
+            }
+        }
+        @for (index, section) in report.sections.iter().enumerate() {
+            (run_section(index, section))
+        }
+    };
+    page(&title, body).into_bytes()
+}
+
+fn run_section(index: usize, section: &RunSection) -> Markup {
+    let run = section.run;
+    let mut deploy = Document::new();
+    crate::export::recommend::answer::add(&mut deploy, &section.answers, section.options);
+    html! {
+        section.run {
+            h2 { (run.label) }
+            (about(run))
+            (markup(&deploy))
+            @match &run.results {
+                Results::Codec { payloads, .. } => {
+                    @for (p, payload) in payloads.iter().enumerate() {
+                        (payload_part(index * 1000 + p, section, payload))
+                    }
+                }
+                Results::Http { load, payloads } => {
+                    @for payload in payloads {
+                        (markup(&crate::export::http::document(payload, load)))
+                    }
+                }
+                Results::Probe { urls } => {
+                    @for url in urls { (probe_table(url)) }
+                }
+            }
+        }
+    }
+}
+
+/// Where, when and with what the run was measured; what CSV cannot say is left out.
+fn about(run: &LoadedRun) -> Markup {
+    let env = run.environment.as_ref();
+    html! {
+        dl.about {
+            @if let Some(machine) = run.machine() { dt { "machine" } dd { (machine) } }
+            @if let Some(day) = run.measured_on() { dt { "measured" } dd { (day) } }
+            @if let Some(env) = env {
+                dt { "codecbench" }
+                dd { (env.codecbench_version) @if let Some(commit) = &env.git_commit { " at " code { (commit) } } }
+                @if let Some(rustc) = &env.rustc { dt { "compiler" } dd { (rustc) } }
+            }
+            @if env.is_none() { dt { "source" } dd { "CSV: medians only, no environment" } }
+        }
+    }
+}
+
+/// A payload's chart, noise warning and matrix.
+fn payload_part(id: usize, section: &RunSection, payload: &PayloadResult) -> Markup {
+    let advice: Vec<PayloadAdvice> = section
+        .advice
+        .iter()
+        .filter(|a| a.payload == payload.payload)
+        .cloned()
+        .collect();
+    let caption = Caption {
+        run: section.run.label.clone(),
+        machine: section.run.machine(),
+        date: section.run.measured_on(),
+    };
+    let warning = crate::export::run::noise::warning(payload, &[], false);
+    html! {
+        h3 { (payload.payload) " (" (thousands(payload.input_bytes)) " bytes)" }
+        p { (crate::export::labels::iteration_text(payload)) }
+        @if let Some(warning) = warning { p.warning { (warning.trim_end()) } }
+        @if !advice.is_empty() { (chart(id, section.run, &advice, &caption)) }
+        (table(&matrix(payload)))
+    }
+}
+
+/// The ratio-against-speed chart with a legend whose buttons hide a series.
+fn chart(id: usize, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Markup {
+    let (series, svg) = interactive_svg(run, advice, caption);
+    html! {
+        figure.chart id=(format!("chart-{id}")) {
+            div.legend role="group" aria-label="Show or hide a series" {
+                @for (i, s) in series.iter().enumerate() {
+                    button type="button" data-series=(i) aria-pressed="true" {
+                        span.swatch style=(format!("background:{}", s.colour)) {}
+                        (s.name)
+                    }
+                }
+            }
+            (PreEscaped(svg))
+            figcaption { "Each point is a setting; hover it for its figures. The dashed line is the Pareto frontier." }
+        }
+    }
+}
+
+/// The matrix: a row per cell, each median with its 95% interval's half-width beside it.
+fn matrix(payload: &PayloadResult) -> Table {
+    const HEADER: [&str; 8] = [
+        "setting",
+        "library",
+        "bytes",
+        "ratio",
+        "compress MB/s",
+        "±",
+        "decompress MB/s",
+        "±",
+    ];
+    const NUMERIC: [bool; 8] = [false, false, true, true, true, true, true, true];
+    let rows = payload
+        .cells
+        .iter()
+        .map(|cell| matrix_row(payload.input_bytes, cell))
+        .collect();
+    Table::new(&HEADER, &NUMERIC, rows)
+}
+
+fn matrix_row(input_bytes: u64, cell: &CellResult) -> Vec<String> {
+    let speed = |summary: Option<&Summary>| -> [String; 2] {
+        match summary {
+            _ if cell.failed() => ["FAILED".into(), String::new()],
+            None => [String::new(), String::new()],
+            Some(s) => [
+                significant(s.median_mb_s(input_bytes), 3),
+                s.median_uncertainty()
+                    .map(|u| format!("{:.1}%", u * 100.0))
+                    .unwrap_or_default(),
+            ],
+        }
+    };
+    let [compress, compress_spread] = speed(cell.compress.as_ref());
+    let [decompress, decompress_spread] = speed(cell.decompress.as_ref());
+    vec![
+        format!("{} {}", cell.id.codec, cell.id.level),
+        crate::export::labels::library_text(&cell.id),
+        thousands(cell.compressed_bytes),
+        cell.ratio(input_bytes)
+            .map(|r| format!("{r:.2}"))
+            .unwrap_or_default(),
+        compress,
+        compress_spread,
+        decompress,
+        decompress_spread,
+    ]
+}
+
+/// A probed URL: what each `Accept-Encoding` got.
+fn probe_table(url: &crate::results::probe::UrlResult) -> Markup {
+    let rows = url
+        .rows
+        .iter()
+        .map(|row| {
+            vec![
+                row.accept_encoding.clone(),
+                row.status.to_string(),
+                row.encoding.clone(),
+                thousands(row.body_bytes.round() as u64),
+                significant(row.total_p50_ms, 3),
+                row.failure.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let header = [
+        "Accept-Encoding",
+        "status",
+        "sent",
+        "body bytes",
+        "p50 ms",
+        "failure",
+    ];
+    let numeric = [false, true, false, true, true, false];
+    html! {
+        h3 { (url.url) }
+        (table(&Table::new(&header, &numeric, rows)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page of the fixture run, its inline style and script left out and the
+    /// version masked, so that the snapshot shows the content.
+    fn page_text() -> String {
+        let run = LoadedRun::from_report(&crate::export::fixtures::report(), "run.json");
+        let options = AdviceOptions::default();
+        let page = ReportPage {
+            sections: vec![RunSection {
+                run: &run,
+                answers: crate::analysis::recommend::answers(&run, &options),
+                advice: crate::analysis::recommend::advise(&run, &options),
+                options: &options,
+            }],
+            comparison: None,
+        };
+        let html = String::from_utf8(render(&page)).unwrap();
+        let cut = |text: &str, open: &str, close: &str| -> String {
+            let start = text.find(open).unwrap() + open.len();
+            let end = start + text[start..].find(close).unwrap();
+            format!("{}…{}", &text[..start], &text[end..])
+        };
+        let html = cut(&html, "<style>", "</style>");
+        let html = cut(&html, "<script>", "</script>");
+        html.replace(env!("CARGO_PKG_VERSION"), "[version]")
+            .replace("><", ">\n<")
+    }
+
+    #[test]
+    fn report_snapshot() {
+        insta::assert_snapshot!(page_text());
+    }
+
+    #[test]
+    fn the_page_fetches_nothing_and_reads_without_its_script() {
+        let html = page_text();
+        assert!(html.contains("default-src 'none'"));
+        assert!(
+            !html.contains("src=") && !html.contains("href="),
+            "nothing to fetch"
+        );
+        // The only URL is the SVG namespace, which no browser fetches.
+        let urls = html.matches("http://").count();
+        let namespaces = html.matches("xmlns=\"http://www.w3.org/2000/svg\"").count();
+        assert_eq!(urls, namespaces);
+        // Real tables, with their figures, before any script runs.
+        assert!(html.contains("<table class=\"sortable\">"));
+        assert!(html.contains("41,132"));
+    }
+}

@@ -1,0 +1,205 @@
+//! `codecbench report` and `--export-html` in a real browser: the page loads from
+//! `file://` with every host unreachable and logs no error; its table has a row per
+//! cell and sorts; the legend hides a series; a comparison lists its regression first.
+
+use crate::browser::{installed, Page};
+use crate::common::codecbench;
+
+/// The repository's reference run: the article's full matrix on three payloads.
+const REFERENCE: &str = "results/reference.json";
+
+fn report(args: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report.html");
+    codecbench()
+        .arg("report")
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    (dir, out)
+}
+
+fn url(path: &std::path::Path) -> String {
+    format!("file://{}", path.canonicalize().unwrap().display())
+}
+
+#[test]
+fn the_reference_report_sorts_hides_a_series_and_logs_no_error() {
+    let (_dir, out) = report(&[REFERENCE]);
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        !html.contains("src=") && !html.contains("href="),
+        "nothing to fetch"
+    );
+    if !installed() {
+        return;
+    }
+    let mut page = Page::open(&url(&out));
+    assert!(page.eval("document.documentElement.dataset.readyMs !== undefined") == true);
+    // One table per payload, a row per cell: 33 on each of the reference run's three.
+    let rows = page.eval("[...document.querySelectorAll('section.run table.sortable')].map(t => t.tBodies[0].rows.length)");
+    assert_eq!(rows, serde_json::json!([33, 33, 33]), "{rows}");
+
+    // Sorting by bytes, ascending then descending.
+    let sorted = page.eval(
+        "(() => { const t = document.querySelector('section.run table.sortable');
+           const b = t.tHead.rows[0].cells[2].querySelector('button');
+           const read = () => [...t.tBodies[0].rows].map(r => Number(r.cells[2].dataset.v));
+           b.click(); const up = read(); b.click(); const down = read();
+           return { up, down, sort: t.tHead.rows[0].cells[2].getAttribute('aria-sort') }; })()",
+    );
+    let up: Vec<f64> = serde_json::from_value(sorted["up"].clone()).unwrap();
+    let down: Vec<f64> = serde_json::from_value(sorted["down"].clone()).unwrap();
+    assert!(up.windows(2).all(|w| w[0] <= w[1]), "{up:?}");
+    assert!(down.windows(2).all(|w| w[0] >= w[1]), "{down:?}");
+    assert_eq!(sorted["sort"], "descending");
+
+    // Hiding gzip in the first chart's legend hides exactly its points.
+    let hidden = page.eval(
+        "(() => { const f = document.querySelector('figure.chart');
+           const button = [...f.querySelectorAll('.legend button')].find(b => b.textContent.includes('gzip'));
+           const s = button.dataset.series;
+           const shown = () => [...f.querySelectorAll('.pt')].filter(p => getComputedStyle(p).display !== 'none');
+           const before = shown().length; const ofIt = f.querySelectorAll(`.pt[data-s=\"${s}\"]`).length;
+           button.click(); const after = shown().length;
+           const pressed = button.getAttribute('aria-pressed');
+           button.click(); const again = shown().length;
+           return { before, ofIt, after, again, pressed,
+                    tip: f.querySelector(`.pt[data-s=\"${s}\"] title`).textContent }; })()",
+    );
+    let count = |k: &str| hidden[k].as_u64().unwrap();
+    assert!(count("ofIt") > 0);
+    assert_eq!(count("after"), count("before") - count("ofIt"), "{hidden}");
+    assert_eq!(count("again"), count("before"));
+    assert_eq!(hidden["pressed"], "false");
+    assert!(
+        hidden["tip"].as_str().unwrap().starts_with("gzip "),
+        "{hidden}"
+    );
+    assert!(page.errors.is_empty(), "{:?}", page.errors);
+}
+
+#[test]
+fn a_report_against_a_baseline_lists_the_regression_first() {
+    let dir = tempfile::tempdir().unwrap();
+    // The candidate: the base run with gzip 1's compression 40% slower.
+    let mut run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/fixtures/base.json").unwrap())
+            .unwrap();
+    for cell in run["payloads"][0]["cells"].as_array_mut().unwrap() {
+        if cell["codec"] == "gzip" {
+            let compress = cell["compress"].as_object_mut().unwrap();
+            for (key, value) in compress.iter_mut() {
+                match value {
+                    serde_json::Value::Array(samples) => {
+                        for s in samples {
+                            *s = serde_json::json!(s.as_f64().unwrap() * 1.4);
+                        }
+                    }
+                    serde_json::Value::Number(n) if key.ends_with("_s") => {
+                        *value = serde_json::json!(n.as_f64().unwrap() * 1.4);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let candidate = dir.path().join("slower.json");
+    std::fs::write(&candidate, serde_json::to_vec(&run).unwrap()).unwrap();
+    let (_out_dir, out) = report(&[
+        candidate.to_str().unwrap(),
+        "--baseline",
+        "tests/fixtures/base.json",
+    ]);
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains("Against base.json"), "{html}");
+    if !installed() {
+        return;
+    }
+    let mut page = Page::open(&url(&out));
+    let first = page.eval(
+        "(() => { const r = document.querySelector('section.comparison table tbody tr');
+           return [...r.cells].map(c => [c.textContent, c.className]); })()",
+    );
+    let cells = first.as_array().unwrap();
+    assert!(
+        cells[1][0].as_str().unwrap().starts_with("gzip 1"),
+        "{first}"
+    );
+    assert!(
+        cells
+            .iter()
+            .any(|c| c[1] == "num regressed" && c[0].as_str().unwrap().contains("REGRESSED")),
+        "{first}"
+    );
+    assert!(page.errors.is_empty(), "{:?}", page.errors);
+}
+
+#[test]
+fn every_command_s_export_html_is_a_page_of_its_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("compare.html");
+    codecbench()
+        .args([
+            "compare",
+            "tests/fixtures/base.json",
+            "tests/fixtures/base.json",
+            "--export-html",
+        ])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<table class=\"sortable\">"));
+    assert!(
+        html.contains("default-src 'none'"),
+        "the page may fetch nothing"
+    );
+    let recommend = dir.path().join("recommend.html");
+    codecbench()
+        .args([
+            "recommend",
+            "--from",
+            "tests/fixtures/base.json",
+            "--export-html",
+        ])
+        .arg(&recommend)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&recommend)
+        .unwrap()
+        .contains("What to deploy"));
+    // A page that would overwrite its input is refused before anything is read.
+    let message = crate::common::bad_input(&[
+        "report",
+        "tests/fixtures/base.json",
+        "--out",
+        "tests/fixtures/base.json",
+    ]);
+    assert!(message.contains("would overwrite an input"), "{message}");
+}
+
+#[test]
+fn the_browser_reports_a_page_that_fetches_or_fails() {
+    if !installed() {
+        return;
+    }
+    // What the checks above would catch: a fetch that the host rules refuse, and a
+    // script error.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("bad.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><img src=\"http://example.invalid/x.png\"><script>console.error('boom')</script>",
+    )
+    .unwrap();
+    let mut page = Page::open(&url(&page));
+    let _ = page.eval("1");
+    assert!(
+        page.errors.iter().any(|e| e.contains("boom")),
+        "{:?}",
+        page.errors
+    );
+}

@@ -36,6 +36,15 @@ pub struct Page {
 impl Page {
     /// Opens `url` and waits for its load event and its script to finish.
     pub fn open(url: &str) -> Page {
+        Page::start(url, true)
+    }
+
+    /// Opens `url` as a reader with scripting off sees it.
+    pub fn open_without_scripts(url: &str) -> Page {
+        Page::start(url, false)
+    }
+
+    fn start(url: &str, scripts: bool) -> Page {
         let profile = tempfile::tempdir().unwrap();
         let mut child = Command::new("chromium")
             .args([
@@ -82,6 +91,12 @@ impl Page {
         page.session = attached["sessionId"].as_str().unwrap().to_string();
         for domain in ["Runtime.enable", "Log.enable", "Page.enable"] {
             page.call(domain, json!({}));
+        }
+        if !scripts {
+            page.call(
+                "Emulation.setScriptExecutionDisabled",
+                json!({"value": true}),
+            );
         }
         page.call("Page.navigate", json!({"url": url}));
         page.wait_for("Page.loadEventFired");

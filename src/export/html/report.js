@@ -2,15 +2,20 @@
 // fully without it; nothing here fetches anything.
 "use strict";
 (function () {
+  // The figure a cell starts with (41,132 or +2.0% or 6.84), NaN for none.
+  function figure(text) {
+    var found = /^\s*([+\-\u2212]?[\d,]*\.?\d+)/.exec(text);
+    return found ? Number(found[1].replace(/,/g, "").replace("\u2212", "-")) : NaN;
+  }
+
   function sortBy(table, column, th) {
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     var ascending = th.getAttribute("aria-sort") !== "ascending";
     var keyed = rows.map(function (row, index) {
       var cell = row.cells[column];
-      var value = cell ? cell.getAttribute("data-v") : null;
-      return { row: row, index: index, number: value === null ? NaN : Number(value),
-        text: cell ? cell.textContent : "" };
+      var text = cell ? cell.textContent : "";
+      return { row: row, index: index, number: figure(text), text: text };
     });
     keyed.sort(function (a, b) {
       var an = !isNaN(a.number), bn = !isNaN(b.number), order = 0;
@@ -42,6 +47,23 @@
     });
   }
 
+  // One tooltip for every chart: a point's data-t, beside the pointer.
+  var tip = document.createElement("div");
+  tip.className = "tip";
+  tip.hidden = true;
+  document.body.appendChild(tip);
+  function hover(chart) {
+    chart.addEventListener("mouseover", function (event) {
+      var point = event.target.closest("[data-t]");
+      if (!point) return;
+      tip.textContent = point.getAttribute("data-t");
+      tip.style.left = (event.pageX + 12) + "px";
+      tip.style.top = (event.pageY + 12) + "px";
+      tip.hidden = false;
+    });
+    chart.addEventListener("mouseout", function () { tip.hidden = true; });
+  }
+
   function legend(figure) {
     var style = document.createElement("style");
     figure.appendChild(style);
@@ -62,8 +84,53 @@
     });
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
-  Array.prototype.forEach.call(document.querySelectorAll("figure.chart"), legend);
+  function each(root, selector, action) {
+    Array.prototype.forEach.call(root.querySelectorAll(selector), action);
+  }
+
+  function wire(root) {
+    each(root, "table.sortable", sortable);
+    each(root, "figure.chart", legend);
+    each(root, "figure.chart", hover);
+  }
+
+  // A lazy part's content is the text of its <noscript>: made into elements here.
+  function build(holder) {
+    var source = holder.querySelector("noscript");
+    if (!source) return;
+    var markup = source.textContent;
+    holder.removeChild(source);
+    holder.insertAdjacentHTML("beforeend", markup);
+    wire(holder);
+  }
+
+  wire(document);
+  var lazy = Array.prototype.slice.call(document.querySelectorAll("div.lazy"));
+  // What a first screen needs at once; the rest as it comes into view, or when idle.
+  var budget = 300000;
+  while (lazy.length && budget > 0) {
+    var first = lazy.shift();
+    var source = first.querySelector("noscript");
+    budget -= source ? source.textContent.length : 0;
+    build(first);
+  }
+  if (lazy.length) {
+    var observer = "IntersectionObserver" in window ? new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (entry.isIntersecting) { observer.unobserve(entry.target); build(entry.target); }
+      });
+    }, { rootMargin: "1500px" }) : null;
+    lazy.forEach(function (holder) { if (observer) observer.observe(holder); });
+    var later = window.requestIdleCallback || function (f) { return setTimeout(f, 50); };
+    var rest = lazy.slice();
+    (function next() {
+      var holder = rest.shift();
+      if (!holder) return;
+      build(holder);
+      later(next);
+    })();
+    window.addEventListener("beforeprint", function () { lazy.forEach(build); });
+  }
   // When the page became interactive, in ms since navigation began: what the speed
   // check reads.
   document.documentElement.setAttribute("data-ready-ms", performance.now().toFixed(1));

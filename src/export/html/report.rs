@@ -47,7 +47,7 @@ pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
         @if let Some((baseline, comparison)) = report.comparison {
             section.comparison {
                 h2 { "Against " (baseline) }
-                (markup(&crate::export::compare::table::document(comparison)))
+                (lazy(markup(&crate::export::compare::table::document(comparison))))
             }
         }
         @for (index, section) in report.sections.iter().enumerate() {
@@ -120,9 +120,19 @@ fn payload_part(id: usize, section: &RunSection, payload: &PayloadResult) -> Mar
         h3 { (payload.payload) " (" (thousands(payload.input_bytes)) " bytes)" }
         p { (crate::export::labels::iteration_text(payload)) }
         @if let Some(warning) = warning { p.warning { (warning.trim_end()) } }
-        @if !advice.is_empty() { (chart(id, section.run, &advice, &caption)) }
-        (table(&matrix(payload)))
+        (lazy(html! {
+            @if !advice.is_empty() { (chart(id, section.run, &advice, &caption)) }
+            (table(&matrix(payload)))
+        }))
     }
+}
+
+/// `content` built when the reader nears it: scripting on, the browser keeps a
+/// `<noscript>` as one run of text, which the page's script turns into elements as it
+/// comes into view (and before printing); scripting off, it is the content itself. A
+/// large report then opens as fast as its first screen.
+fn lazy(content: Markup) -> Markup {
+    html! { div.lazy { noscript { (content) } } }
 }
 
 /// The ratio-against-speed chart with a legend whose buttons hide a series.
@@ -273,7 +283,7 @@ mod tests {
         let namespaces = html.matches("xmlns=\"http://www.w3.org/2000/svg\"").count();
         assert_eq!(urls, namespaces);
         // Real tables, with their figures, before any script runs.
-        assert!(html.contains("<table class=\"sortable\">"));
+        assert!(html.contains("<table class=\"sortable n3"));
         assert!(html.contains("41,132"));
     }
 }

@@ -17,8 +17,8 @@ pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Ca
 }
 
 /// The chart of `run` for a web page: each point in a group that names its series
-/// (`data-s`, for a legend that hides it) and says what it is when hovered; with the
-/// chart's series, for that legend.
+/// (`data-s`, for a legend that hides it) and what it is (`data-t`, shown on hover);
+/// with the chart's series, for that legend.
 pub(crate) fn interactive_svg(
     run: &LoadedRun,
     advice: &[PayloadAdvice],
@@ -154,9 +154,11 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
         let colour = series.get(mark.series).map_or("#000", |s| s.colour);
         let codec = series.get(mark.series).map_or(CodecKind::Zstd, |s| s.codec);
         if points == Points::Grouped {
+            // The page's script shows `data-t` on hover: a <title> per point would double
+            // the nodes a large chart makes the browser build.
             let _ = write!(
                 out,
-                r#"<g class="pt" data-s="{}"><title>{}</title>"#,
+                r#"<g class="pt" data-s="{}" data-t="{}">"#,
                 mark.series,
                 escape(&mark.tip)
             );

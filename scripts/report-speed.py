@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""How fast a `codecbench report` page becomes interactive in Chromium, at scale.
+
+Writes synthetic runs of PAYLOADS x CELLS cells (15 samples a direction, as a
+--iterations 15 run saves), makes each one's report with the built binary, and opens
+it in headless Chromium from file:// several times. The page stamps
+`data-ready-ms` on <html> when its script has attached every handler: milliseconds
+since navigation began, by the page's own clock. Prints the file size, the time to
+write the page, and the median and worst ready time.
+
+Usage: scripts/report-speed.py [--binary target/release/codecbench] [--opens 5]
+                               [--shape 10x99 --shape 10x1000 ...]
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SAMPLES = 15
+
+
+def summary(median):
+    samples = [median * (1 + (i - SAMPLES // 2) * 0.004) for i in range(SAMPLES)]
+    return {
+        "median_s": median, "min_s": min(samples), "max_s": max(samples),
+        "mean_s": sum(samples) / SAMPLES, "stddev_s": median * 0.01, "mad_s": median * 0.004,
+        "median_ci95_low_s": samples[4], "median_ci95_high_s": samples[-5],
+        "samples_s": samples,
+    }
+
+
+def cell(index, input_bytes):
+    """A zstd cell with a dictionary of its own size, so every cell's identity differs."""
+    level = 1 + index % 19
+    ratio = 4.0 + level * 0.2 + (index % 7) * 0.05
+    compress = 1e-4 * level * (1 + index % 5)
+    return {
+        "codec": "zstd", "library": "libzstd", "variant": f"dict {index + 1} KiB",
+        "version": "1.5.7", "level": level, "dotnet_level": None,
+        "compressed_bytes": int(input_bytes / ratio), "encoder_bytes": None,
+        "compress": summary(compress), "decompress": summary(compress / 8),
+        "status": "ok", "failure": None,
+    }
+
+
+def run(payloads, cells):
+    return {
+        "schema_version": 2,
+        "environment": {
+            "codecbench_version": "0.0.0", "git_commit": None,
+            "timestamp": "2026-12-02T10:00:00Z", "cpu": "synthetic", "logical_cores": 2,
+            "os": "linux", "arch": "x86_64", "rustc": None, "codecs": {},
+        },
+        "seed": 42, "rng": "dotnet",
+        "payloads": [
+            {
+                "payload": f"body-{p}", "input_bytes": 100_000 + p, "sha256": None,
+                "warmup": 3, "iterations": SAMPLES, "rounds": 5,
+                "cells": [cell(c, 100_000 + p) for c in range(cells)],
+            }
+            for p in range(payloads)
+        ],
+    }
+
+
+def ready_ms(page):
+    dom = subprocess.run(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+         "--host-resolver-rules=MAP * ~NOTFOUND", "--dump-dom", f"file://{page}"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    found = re.search(r'data-ready-ms="([0-9.]+)"', dom)
+    if not found:
+        sys.exit(f"{page}: the page never became interactive")
+    return float(found.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default="target/release/codecbench")
+    parser.add_argument("--opens", type=int, default=5)
+    parser.add_argument("--shape", action="append", help="PAYLOADSxCELLS")
+    args = parser.parse_args()
+    shapes = args.shape or ["10x99", "10x1000"]
+    with tempfile.TemporaryDirectory() as dir:
+        for shape in shapes:
+            payloads, cells = (int(n) for n in shape.split("x"))
+            saved = os.path.join(dir, f"{shape}.json")
+            page = os.path.join(dir, f"{shape}.html")
+            with open(saved, "w") as out:
+                json.dump(run(payloads, cells), out)
+            start = time.monotonic()
+            subprocess.run([args.binary, "report", saved, "--out", page],
+                           check=True, capture_output=True)
+            written = time.monotonic() - start
+            times = [ready_ms(page) for _ in range(args.opens)]
+            print(
+                f"{payloads} payloads x {cells} cells = {payloads * cells:,} cells: "
+                f"{os.path.getsize(page) / 1e6:.2f} MB, written in {written:.2f} s; "
+                f"interactive after {statistics.median(times):.0f} ms "
+                f"(median of {len(times)}, worst {max(times):.0f} ms)"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -125,9 +125,10 @@ pub(crate) fn layout(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Captio
 /// A series per codec and library, in first-seen order, each with its colour.
 fn series_of(cells: &[RunCell]) -> Vec<Series> {
     let mut series: Vec<Series> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for cell in cells {
         let name = series_name(cell);
-        if !series.iter().any(|s| s.name == name) {
+        if seen.insert(name.clone()) {
             series.push(Series {
                 name,
                 codec: cell.key.id.codec,
@@ -257,6 +258,11 @@ fn marks(
     (x, y, plot): (&Scale, &Scale, &Rect),
     direction: &str,
 ) -> Vec<Mark> {
+    let index: std::collections::HashMap<&str, usize> = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), i))
+        .collect();
     let on_frontier = |cell: &RunCell| frontier.iter().any(|s| s.key == cell.key);
     let mut order: Vec<usize> = (0..cells.len()).collect();
     order.sort_by_key(|&i| !on_frontier(&cells[i].0));
@@ -279,9 +285,9 @@ fn marks(
         .map(|((&i, (px, py, text)), spot)| Mark {
             x: px,
             y: py,
-            series: series
-                .iter()
-                .position(|s| s.name == series_name(&cells[i].0))
+            series: index
+                .get(series_name(&cells[i].0).as_str())
+                .copied()
                 .unwrap_or(0),
             label: spot.map(|rect| (rect, text)),
             tip: tip(&cells[i].0, cells[i].1, direction),

@@ -33,18 +33,23 @@ fn the_reference_report_sorts_hides_a_series_and_logs_no_error() {
         !html.contains("src=") && !html.contains("href="),
         "nothing to fetch"
     );
+    // The reference run is the article's matrix: its claims are checked on the page.
+    assert!(html.contains("<h3>The article's claims</h3>"));
+    assert!(html.contains(
+        "<td>small, zstd 1 (streaming)</td><td>41,132 B</td><td>41,132 B</td><td>holds</td>"
+    ));
     if !installed() {
         return;
     }
     let mut page = Page::open(&url(&out));
     assert!(page.eval("document.documentElement.dataset.readyMs !== undefined") == true);
     // One table per payload, a row per cell: 33 on each of the reference run's three.
-    let rows = page.eval("[...document.querySelectorAll('section.run table.sortable')].map(t => t.tBodies[0].rows.length)");
+    let rows = page.eval("[...document.querySelectorAll('div.lazy table.sortable')].map(t => t.tBodies[0].rows.length)");
     assert_eq!(rows, serde_json::json!([33, 33, 33]), "{rows}");
 
     // Sorting by bytes, ascending then descending.
     let sorted = page.eval(
-        "(() => { const t = document.querySelector('section.run table.sortable');
+        "(() => { const t = document.querySelector('div.lazy table.sortable');
            const b = t.tHead.rows[0].cells[2].querySelector('button');
            const read = () => [...t.tBodies[0].rows].map(r => Number(r.cells[2].textContent.replace(/,/g, '')));
            b.click(); const up = read(); b.click(); const down = read();
@@ -217,8 +222,8 @@ fn without_scripts_the_tables_and_charts_are_all_there() {
     );
     let shown = page.eval(
         "[document.querySelectorAll('table').length, document.querySelectorAll('figure.chart svg').length,
-          document.querySelectorAll('section.run table')[0].tBodies[0].rows.length]",
+          document.querySelectorAll('div.lazy table')[0].tBodies[0].rows.length]",
     );
-    // Three payloads: a chart and a matrix each, 33 rows in the first.
-    assert_eq!(shown, serde_json::json!([3, 3, 33]), "{shown}");
+    // The claims, then three payloads with a chart and a matrix each, 33 rows in the first.
+    assert_eq!(shown, serde_json::json!([4, 3, 33]), "{shown}");
 }

@@ -3,6 +3,7 @@
 use super::output::write_file;
 use crate::analysis::compare::compare;
 use crate::analysis::recommend::{advise, answers, AdviceOptions};
+use crate::analysis::reproduce::check;
 use crate::config::analysis::ReportConfig;
 use crate::error::Failing as _;
 use crate::export::html::{render, ReportPage, RunSection};
@@ -24,20 +25,19 @@ pub(super) fn run(config: ReportConfig) -> crate::error::Result {
     let sections = runs
         .iter()
         .map(|run| {
-            let codec = matches!(run.results, Results::Codec { .. });
+            // What to deploy and the article's claims are about `run` results only.
+            let (answers, advice, claims) = match run.results {
+                Results::Codec { .. } => {
+                    (answers(run, &options), advise(run, &options), check(run))
+                }
+                Results::Http { .. } | Results::Probe { .. } => Default::default(),
+            };
             RunSection {
                 run,
-                answers: if codec {
-                    answers(run, &options)
-                } else {
-                    Vec::new()
-                },
-                advice: if codec {
-                    advise(run, &options)
-                } else {
-                    Vec::new()
-                },
+                answers,
+                advice,
                 options: &options,
+                claims,
             }
         })
         .collect();

@@ -81,18 +81,26 @@ pub(crate) fn table(table: &Table) -> Markup {
     }
 }
 
-/// The class a cell's verdict word gives it, if it has one.
+/// The class a cell's verdict word gives it, if it has one: `compare`'s words within a
+/// figure, `reproduce`'s as the whole cell.
 fn verdict_class(text: &str) -> Option<&'static str> {
-    [
-        ("REGRESSED", "regressed"),
-        ("FAILED", "failed"),
-        ("DRIFT", "drift"),
-        ("inconclusive", "inconclusive"),
-        ("improved", "improved"),
-    ]
-    .into_iter()
-    .find(|(word, _)| text.contains(word))
-    .map(|(_, class)| class)
+    let whole = match text {
+        "does not hold" => Some("regressed"),
+        "partly" => Some("inconclusive"),
+        _ => None,
+    };
+    whole.or_else(|| {
+        [
+            ("REGRESSED", "regressed"),
+            ("FAILED", "failed"),
+            ("DRIFT", "drift"),
+            ("inconclusive", "inconclusive"),
+            ("improved", "improved"),
+        ]
+        .into_iter()
+        .find(|(word, _)| text.contains(word))
+        .map(|(_, class)| class)
+    })
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use super::document::{markup, table};
 use super::page::page;
 use crate::analysis::compare::Comparison;
 use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
+use crate::analysis::reproduce::{Claim, Verdict as ClaimVerdict};
 use crate::export::svg::{interactive_svg, Caption};
 use crate::export::text::document::{Document, Table};
 use crate::format::{significant, thousands};
@@ -25,6 +26,8 @@ pub(crate) struct RunSection<'a> {
     pub advice: Vec<PayloadAdvice>,
     /// The budgets the answers were judged at.
     pub options: &'a AdviceOptions,
+    /// The article's claims checked against the run; shown when it measured any.
+    pub claims: Vec<Claim>,
 }
 
 /// The whole page.
@@ -66,6 +69,10 @@ fn run_section(index: usize, section: &RunSection) -> Markup {
             h2 { (run.label) }
             (about(run))
             (markup(&deploy))
+            @if section.claims.iter().any(|c| c.verdict != ClaimVerdict::Unmeasured) {
+                h3 { "The article's claims" }
+                (markup(&crate::export::reproduce::document(&section.claims)))
+            }
             @match &run.results {
                 Results::Codec { payloads, .. } => {
                     @for (p, payload) in payloads.iter().enumerate() {
@@ -250,6 +257,7 @@ mod tests {
                 answers: crate::analysis::recommend::answers(&run, &options),
                 advice: crate::analysis::recommend::advise(&run, &options),
                 options: &options,
+                claims: Vec::new(),
             }],
             comparison: None,
         };

@@ -120,6 +120,10 @@ fn a_report_against_a_baseline_lists_the_regression_first() {
     ]);
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(html.contains("Against base.json"), "{html}");
+    assert!(
+        html.contains(r#"<p class="verdict fail"><strong>Fails</strong>: 1 regressed</p>"#),
+        "{html}"
+    );
     if !installed() {
         return;
     }
@@ -224,6 +228,6 @@ fn without_scripts_the_tables_and_charts_are_all_there() {
         "[document.querySelectorAll('table').length, document.querySelectorAll('figure.chart svg').length,
           document.querySelectorAll('div.lazy table')[0].tBodies[0].rows.length]",
     );
-    // The claims, then three payloads with a chart and a matrix each, 33 rows in the first.
+    // Three payloads with a chart and a matrix each, 33 rows in the first, then the claims.
     assert_eq!(shown, serde_json::json!([4, 3, 33]), "{shown}");
 }

@@ -50,6 +50,7 @@ pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
         @if let Some((baseline, comparison)) = report.comparison {
             section.comparison {
                 h2 { "Against " (baseline) }
+                (verdict(comparison))
                 (lazy(markup(&crate::export::compare::table::document(comparison))))
             }
         }
@@ -58,6 +59,19 @@ pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
         }
     };
     page(&title, body).into_bytes()
+}
+
+/// The comparison's outcome in one line above its table: what fails it, or that it
+/// passes.
+fn verdict(comparison: &Comparison) -> Markup {
+    let reasons = crate::export::compare::notes::failure_lines(comparison);
+    html! {
+        @if reasons.is_empty() {
+            p.verdict.pass { strong { "Passes" } ": no regression beyond the noise and threshold." }
+        } @else {
+            p.verdict.fail { strong { "Fails" } ": " (reasons.join(", ")) }
+        }
+    }
 }
 
 fn run_section(index: usize, section: &RunSection) -> Markup {
@@ -69,10 +83,6 @@ fn run_section(index: usize, section: &RunSection) -> Markup {
             h2 { (run.label) }
             (about(run))
             (markup(&deploy))
-            @if section.claims.iter().any(|c| c.verdict != ClaimVerdict::Unmeasured) {
-                h3 { "The article's claims" }
-                (markup(&crate::export::reproduce::document(&section.claims)))
-            }
             @match &run.results {
                 Results::Codec { payloads, .. } => {
                     @for (p, payload) in payloads.iter().enumerate() {
@@ -87,6 +97,10 @@ fn run_section(index: usize, section: &RunSection) -> Markup {
                 Results::Probe { urls } => {
                     @for url in urls { (probe_table(url)) }
                 }
+            }
+            @if section.claims.iter().any(|c| c.verdict != ClaimVerdict::Unmeasured) {
+                h3 { "The article's claims" }
+                (markup(&crate::export::reproduce::document(&section.claims)))
             }
         }
     }

@@ -166,6 +166,24 @@ fn every_command_s_export_html_is_a_page_of_its_tables() {
         html.contains("default-src 'none'"),
         "the page may fetch nothing"
     );
+    // A measuring command keeps its page like its other exports.
+    let run = dir.path().join("run.html");
+    codecbench()
+        .arg("run")
+        .args(crate::common::TWO_CELLS)
+        .args([
+            "--iterations",
+            "2",
+            "--warmup",
+            "0",
+            "--quiet",
+            "--export-html",
+        ])
+        .arg(&run)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&run).unwrap();
+    assert!(html.contains("<title>codecbench run</title>") && html.contains("zstd 1"));
     let recommend = dir.path().join("recommend.html");
     codecbench()
         .args([

@@ -115,6 +115,15 @@ impl Page {
         reply["result"]["value"].clone()
     }
 
+    /// The page printed as PDF, decoded: what a reader's printer gets.
+    pub fn print_to_pdf(&mut self) -> Vec<u8> {
+        use base64::Engine as _;
+        let reply = self.call("Page.printToPDF", json!({}));
+        base64::engine::general_purpose::STANDARD
+            .decode(reply["data"].as_str().unwrap())
+            .unwrap()
+    }
+
     /// Sends `method` to the page (or to the browser before it is attached) and returns
     /// its result, noting the events that come first.
     fn call(&mut self, method: &str, params: Value) -> Value {

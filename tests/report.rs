@@ -79,6 +79,15 @@ fn the_reference_report_sorts_hides_a_series_and_logs_no_error() {
     assert_eq!(count("after"), count("before") - count("ofIt"), "{hidden}");
     assert_eq!(count("again"), count("before"));
     assert_eq!(hidden["pressed"], "false");
+    // Hovering a point shows what it is.
+    let tip = page.eval(
+        "(() => { const p = document.querySelector('figure.chart .pt');
+           p.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, clientX: 40, clientY: 40 }));
+           const tip = document.querySelector('.tip');
+           return [tip.hidden, tip.textContent === p.dataset.t, tip.textContent]; })()",
+    );
+    assert_eq!(tip[0], false, "{tip}");
+    assert_eq!(tip[1], true, "{tip}");
     assert!(
         hidden["tip"].as_str().unwrap().starts_with("gzip "),
         "{hidden}"
@@ -248,4 +257,41 @@ fn without_scripts_the_tables_and_charts_are_all_there() {
     );
     // Three payloads with a chart and a matrix each, 33 rows in the first, then the claims.
     assert_eq!(shown, serde_json::json!([4, 3, 33]), "{shown}");
+}
+
+#[test]
+fn a_large_report_builds_every_part_before_printing() {
+    // 45 payloads of 33 cells: past what the page builds at once.
+    let reference: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(REFERENCE).unwrap()).unwrap();
+    let mut run = reference.clone();
+    let payloads = run["payloads"].as_array_mut().unwrap();
+    for copy in 1..15 {
+        for payload in reference["payloads"].as_array().unwrap() {
+            let mut payload = payload.clone();
+            payload["payload"] = format!("{}-{copy}", payload["payload"].as_str().unwrap()).into();
+            payloads.push(payload);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("large.json");
+    std::fs::write(&saved, serde_json::to_vec(&run).unwrap()).unwrap();
+    let (_out_dir, out) = report(&[saved.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(html.matches("<div class=\"lazy\"><noscript>").count(), 45);
+    if !installed() {
+        return;
+    }
+    let mut page = Page::open(&url(&out));
+    let built = page.eval(
+        "(() => { window.dispatchEvent(new Event('beforeprint'));
+           const tables = [...document.querySelectorAll('div.lazy table.sortable')];
+           return [document.querySelectorAll('div.lazy noscript').length, tables.length,
+                   tables.filter(t => t.tHead.querySelector('button')).length,
+                   document.querySelectorAll('figure.chart .legend button').length > 0]; })()",
+    );
+    assert_eq!(built, serde_json::json!([0, 45, 45, true]), "{built}");
+    let pdf = page.print_to_pdf();
+    assert!(pdf.len() > 100_000, "{} bytes of PDF", pdf.len());
+    assert!(page.errors.is_empty(), "{:?}", page.errors);
 }

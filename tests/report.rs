@@ -170,6 +170,13 @@ fn every_command_s_export_html_is_a_page_of_its_tables() {
         .assert()
         .success();
     let html = std::fs::read_to_string(&page).unwrap();
+    #[cfg(unix)]
+    {
+        // A page is for sharing: an ordinary file's mode, not the temporary file's.
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&page).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "{mode:o}");
+    }
     assert!(html.starts_with("<!DOCTYPE html>") && html.contains("<table class=\"sortable"));
     assert!(
         html.contains("default-src 'none'"),

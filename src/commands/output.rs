@@ -135,6 +135,20 @@ fn written_at_end(path: &Path) -> bool {
             .is_some_and(|target| target.exists() && !target.is_file())
 }
 
+/// An ordinary new file's permissions: `rw-r--r--` on Unix, as the OS made it elsewhere.
+fn ordinary_permissions(file: &std::fs::File) -> std::io::Result<std::fs::Permissions> {
+    #[cfg(unix)]
+    {
+        let _ = file;
+        use std::os::unix::fs::PermissionsExt as _;
+        Ok(std::fs::Permissions::from_mode(0o644))
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(file.metadata()?.permissions())
+    }
+}
+
 /// Opens and writes a FIFO or device in a thread of its own, so that a reader that never
 /// comes (or stops reading) cannot hold the process: a stop request ends the wait within
 /// a tenth of a second, leaving the thread to the process's exit.
@@ -253,6 +267,16 @@ pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(cannot)?;
     temporary.write_all(bytes).with_context(cannot)?;
     temporary.as_file().sync_all().with_context(cannot)?;
+    // A temporary file is the owner's alone; the file it becomes keeps the mode of the
+    // one it replaces, or gets an ordinary file's (rw-r--r--), so a report can be shared.
+    let mode = match std::fs::metadata(&target) {
+        Ok(existing) => existing.permissions(),
+        Err(_) => ordinary_permissions(temporary.as_file()).with_context(cannot)?,
+    };
+    temporary
+        .as_file()
+        .set_permissions(mode)
+        .with_context(cannot)?;
     temporary
         .persist(&target)
         .map_err(|e| e.error)

@@ -86,7 +86,7 @@ fn run_section(index: usize, section: &RunSection) -> Markup {
             @match &run.results {
                 Results::Codec { payloads, .. } => {
                     @for (p, payload) in payloads.iter().enumerate() {
-                        (payload_part(index * 1000 + p, section, payload))
+                        (payload_part(&format!("chart-{index}-{p}"), section, payload))
                     }
                 }
                 Results::Http { load, payloads } => {
@@ -124,7 +124,7 @@ fn about(run: &LoadedRun) -> Markup {
 }
 
 /// A payload's chart, noise warning and matrix.
-fn payload_part(id: usize, section: &RunSection, payload: &PayloadResult) -> Markup {
+fn payload_part(id: &str, section: &RunSection, payload: &PayloadResult) -> Markup {
     let advice: Vec<PayloadAdvice> = section
         .advice
         .iter()
@@ -157,10 +157,10 @@ fn lazy(content: Markup) -> Markup {
 }
 
 /// The ratio-against-speed chart with a legend whose buttons hide a series.
-fn chart(id: usize, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Markup {
+fn chart(id: &str, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Markup {
     let (series, svg) = interactive_svg(run, advice, caption);
     html! {
-        figure.chart id=(format!("chart-{id}")) {
+        figure.chart id=(id) {
             div.legend role="group" aria-label="Show or hide a series" {
                 @for (i, s) in series.iter().enumerate() {
                     button type="button" data-series=(i) aria-pressed="true" {

@@ -123,12 +123,13 @@
     lazy.forEach(function (holder) { if (observer) observer.observe(holder); });
     var later = window.requestIdleCallback || function (f) { return setTimeout(f, 50); };
     var rest = lazy.slice();
-    (function next() {
+    var next = function () {
       var holder = rest.shift();
       if (!holder) return;
       build(holder);
       later(next);
-    })();
+    };
+    later(next);
     window.addEventListener("beforeprint", function () { lazy.forEach(build); });
   }
   // When the page became interactive, in ms since navigation began: what the speed

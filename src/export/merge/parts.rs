@@ -20,6 +20,14 @@ pub(super) fn ratio_text(ratio: f64, sizes_agree: bool) -> String {
     )
 }
 
+/// A figure to 3 significant digits, or `-` where the run has none (a speed against a
+/// reference the run lacks).
+pub(super) fn figure_text(value: Option<f64>) -> String {
+    value
+        .map(|v| crate::format::significant(v, 3))
+        .unwrap_or_else(|| "-".to_string())
+}
+
 /// A long-format CSV: `header`, then for each row and each run that has it, the row's
 /// key fields and ratio, the run's label and machine, and the run's figures.
 pub(super) fn long_csv<K, F>(

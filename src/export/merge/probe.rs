@@ -1,7 +1,7 @@
 //! Rendering merged probes: a row per URL and `Accept-Encoding`, a column per probe.
 
 use crate::analysis::merge::{Merged, MergedRow, ProbeFigures};
-use crate::export::merge::parts::{long_csv, ratio_text, Speeds};
+use crate::export::merge::parts::{figure_text, long_csv, ratio_text, Speeds};
 use crate::export::run::csv::csv_figure;
 use crate::export::text::document::Table;
 use crate::format::{significant, thousands};
@@ -37,20 +37,15 @@ pub(super) fn table(
             if !many_urls {
                 cells.remove(0);
             }
-            cells.extend(row.runs.iter().map(|run| {
-                match (run, speeds) {
-                    (None, _) => String::new(),
-                    (Some(f), Speeds::Raw) => format!(
-                        "{} {} B / {} ms",
-                        f.encoding,
-                        thousands(f.body_bytes),
-                        significant(f.p50_ms, 3)
-                    ),
-                    (Some(f), Speeds::Normalized) => f
-                        .speed_normalized
-                        .map(|v| significant(v, 3))
-                        .unwrap_or("-".to_string()),
-                }
+            cells.extend(row.runs.iter().map(|run| match (run, speeds) {
+                (None, _) => String::new(),
+                (Some(f), Speeds::Raw) => format!(
+                    "{} {} B / {} ms",
+                    f.encoding,
+                    thousands(f.body_bytes),
+                    significant(f.p50_ms, 3)
+                ),
+                (Some(f), Speeds::Normalized) => figure_text(f.speed_normalized),
             }));
             cells
         })

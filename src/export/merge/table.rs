@@ -1,7 +1,7 @@
 //! Rendering merged runs: one row per setting, columns per run.
 
 use crate::analysis::merge::{HttpFigures, Merged, MergedRow, MergedTable, RunSpeeds};
-use crate::export::merge::parts::{long_csv, ratio_text, Speeds};
+use crate::export::merge::parts::{figure_text, long_csv, ratio_text, Speeds};
 use crate::export::run::csv::csv_figure;
 use crate::export::text::document::{Document, Table};
 use crate::format::significant;
@@ -14,7 +14,6 @@ fn codec_table(labels: &[String], rows: &[MergedRow<CellKey, RunSpeeds>], speeds
     header.extend(labels.iter().cloned());
     let mut numeric = vec![false, false, true];
     numeric.extend(labels.iter().map(|_| true));
-    let number = |v: Option<f64>| v.map(|v| significant(v, 3)).unwrap_or("-".to_string());
     let rows = rows
         .iter()
         .map(|row| {
@@ -28,14 +27,14 @@ fn codec_table(labels: &[String], rows: &[MergedRow<CellKey, RunSpeeds>], speeds
                 (Some(s), Speeds::Raw) => {
                     format!(
                         "{} / {}",
-                        number(s.compress_mb_s),
-                        number(s.decompress_mb_s)
+                        figure_text(s.compress_mb_s),
+                        figure_text(s.decompress_mb_s)
                     )
                 }
                 (Some(s), Speeds::Normalized) => format!(
                     "{} / {}",
-                    number(s.compress_normalized),
-                    number(s.decompress_normalized)
+                    figure_text(s.compress_normalized),
+                    figure_text(s.decompress_normalized)
                 ),
             }));
             cells
@@ -66,19 +65,14 @@ fn http_table(
                 row.key.load.clone(),
                 ratio_text(row.ratio, row.sizes_agree),
             ];
-            cells.extend(row.runs.iter().map(|run| {
-                match (run, speeds) {
-                    (None, _) => String::new(),
-                    (Some(f), Speeds::Raw) => format!(
-                        "{} / {}",
-                        significant(f.p50_ms, 3),
-                        significant(f.requests_per_s, 3)
-                    ),
-                    (Some(f), Speeds::Normalized) => f
-                        .speed_normalized
-                        .map(|v| significant(v, 3))
-                        .unwrap_or("-".to_string()),
-                }
+            cells.extend(row.runs.iter().map(|run| match (run, speeds) {
+                (None, _) => String::new(),
+                (Some(f), Speeds::Raw) => format!(
+                    "{} / {}",
+                    significant(f.p50_ms, 3),
+                    significant(f.requests_per_s, 3)
+                ),
+                (Some(f), Speeds::Normalized) => figure_text(f.speed_normalized),
             }));
             cells
         })

@@ -260,10 +260,28 @@ impl LoadedRun {
 
     /// The codec cells, in file order; none for another kind.
     pub(crate) fn codec_cells(&self) -> Vec<RunCell<'_>> {
-        self.each_codec_cell().collect()
+        self.each_codec_cell(|_| true).collect()
     }
 
-    fn each_codec_cell(&self) -> impl Iterator<Item = RunCell<'_>> {
+    /// The codec cells measured on `payload`, in file order; cursors are made only for
+    /// them.
+    pub(crate) fn cells_on<'a, 'p>(
+        &'a self,
+        payload: &'p str,
+    ) -> impl Iterator<Item = RunCell<'a>> + 'p
+    where
+        'a: 'p,
+    {
+        self.each_codec_cell(move |p| p.payload == payload)
+    }
+
+    fn each_codec_cell<'a, 'k>(
+        &'a self,
+        keep: impl Fn(&PayloadResult) -> bool + 'k,
+    ) -> impl Iterator<Item = RunCell<'a>> + 'k
+    where
+        'a: 'k,
+    {
         let (payloads, instructions) = match &self.results {
             Results::Codec {
                 payloads,
@@ -273,18 +291,21 @@ impl LoadedRun {
         };
         // CSV does not say how many processes a run used.
         let known = self.environment.is_some();
-        payloads.iter().flat_map(move |payload| {
-            payload.cells.iter().map(move |cell| RunCell {
-                key: CellKey {
-                    payload: payload.payload.clone(),
-                    id: cell.id,
-                },
-                payload,
-                cell,
-                counter: instructions,
-                processes: known.then_some(payload.processes),
+        payloads
+            .iter()
+            .filter(move |p| keep(p))
+            .flat_map(move |payload| {
+                payload.cells.iter().map(move |cell| RunCell {
+                    key: CellKey {
+                        payload: payload.payload.clone(),
+                        id: cell.id,
+                    },
+                    payload,
+                    cell,
+                    counter: instructions,
+                    processes: known.then_some(payload.processes),
+                })
             })
-        })
     }
 
     /// The `http` encodings, in file order; none for another kind.
@@ -335,7 +356,6 @@ impl LoadedRun {
 
     /// The cell `id` on `payload`, if the run has it.
     pub(crate) fn cell_on(&self, payload: &str, id: &CellId) -> Option<RunCell<'_>> {
-        self.each_codec_cell()
-            .find(|c| c.payload.payload == payload && &c.cell.id == id)
+        self.cells_on(payload).find(|c| &c.cell.id == id)
     }
 }

@@ -20,14 +20,11 @@ impl<'a> Matrix<'a> {
         let server = CellId::reference(codec, level);
         let fresh = |c: &RunCell| {
             let id = c.key.id;
-            c.key.payload == payload
-                && id.codec == codec
-                && id.level == level
-                && id.variant == Variant::Fresh
+            id.codec == codec && id.level == level && id.variant == Variant::Fresh
         };
         self.run
             .cell_on(payload, &server)
-            .or_else(|| self.run.codec_cells().into_iter().find(fresh))
+            .or_else(|| self.run.cells_on(payload).find(fresh))
     }
 
     /// The cell measured through the one-shot API (`--api oneshot`), if the run has it.
@@ -57,11 +54,7 @@ impl<'a> Matrix<'a> {
 
     /// The uncompressed size of `payload`.
     pub(super) fn input(&self, payload: &str) -> Option<u64> {
-        self.run
-            .codec_cells()
-            .iter()
-            .find(|c| c.key.payload == payload)
-            .map(RunCell::input_bytes)
+        self.run.cells_on(payload).next().map(|c| c.input_bytes())
     }
 
     /// The median seconds to compress with [`Matrix::cell`].

@@ -228,9 +228,7 @@ fn cells_with_speed<'a>(
             .map(|t| t.mb_s(cell.input_bytes()))
             .filter(|v| v.is_finite() && *v > 0.0)
     };
-    run.codec_cells()
-        .into_iter()
-        .filter(|c| c.key.payload == payload)
+    run.cells_on(payload)
         .filter_map(|c| speed(&c).map(|s| (c, s)))
         .collect()
 }

@@ -237,7 +237,7 @@ impl ReproduceConfig {
         }
         html_page(&args.html, &args.source)?;
         if let (Some(out), Some(html)) = (&args.out, &args.html) {
-            outputs::check(&[("--out", out), ("--export-html", html)], &[])?;
+            outputs::distinct(&[("--out", out), ("--export-html", html)])?;
         }
         let written: Vec<&Path> = args
             .out

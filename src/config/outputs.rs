@@ -185,23 +185,27 @@ impl Exports {
     /// Refuses two formats into one file and any file that is one of `inputs`, then
     /// proves each writable; see [`check`].
     pub(crate) fn check(&self, inputs: &[Input]) -> Result<()> {
-        let files = self.files();
-        for (index, (export, path)) in files.iter().enumerate() {
-            for (other, other_path) in &files[..index] {
-                let same = !is_stdout(path) && resolve(path) == resolve(other_path);
-                if same {
-                    bail!(
-                        "{} and {} both name {}: give each format its own file",
-                        other.option(),
-                        export.option(),
-                        path.display()
-                    );
-                }
-            }
-        }
-        let named: Vec<(&str, &Path)> = files.iter().map(|(e, p)| (e.option(), *p)).collect();
+        let named: Vec<(&str, &Path)> =
+            self.files().iter().map(|(e, p)| (e.option(), *p)).collect();
+        distinct(&named)?;
         check(&named, inputs)
     }
+}
+
+/// Refuses two of `outputs` (as `(option, path)`) that name one file: each format
+/// needs its own.
+pub(crate) fn distinct(outputs: &[(&str, &Path)]) -> Result<()> {
+    for (index, (option, path)) in outputs.iter().enumerate() {
+        for (other, other_path) in &outputs[..index] {
+            if !is_stdout(path) && resolve(path) == resolve(other_path) {
+                bail!(
+                    "{other} and {option} both name {}: give each format its own file",
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether `path` is `-`: standard output rather than a file.

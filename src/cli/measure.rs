@@ -152,9 +152,9 @@ pub(crate) struct MeasureArgs {
     pub server: Option<crate::vocab::Server>,
 
     /// With `--server aspnetcore`: how the endpoint writes its JSON. `minimal` (minimal
-    /// APIs, `WriteAsJsonAsync`) flushes the compression stream about every 14.7 KB;
-    /// `mvc` (controllers) writes in pieces of that size and flushes once at the end.
-    /// `minimal` by default.
+    /// APIs, `WriteAsJsonAsync`) and `mvc` (controllers, .NET 9 and later) write 4 KiB
+    /// segments and flush the compression stream about every 14.7 KB; `mvc-net8` writes
+    /// pieces of that size and flushes once at the end. `minimal` by default.
     #[arg(long, value_enum, value_name = "WRITER", requires = "server")]
     pub aspnetcore_writer: Option<crate::vocab::AspnetcoreWriter>,
 

@@ -4,6 +4,7 @@ use brotlic_sys::{
 };
 
 use super::*;
+use crate::codec::stj_writer::flushed_segments;
 use crate::codec::Codec;
 use crate::payload::{generate, RngKind};
 
@@ -12,60 +13,29 @@ fn small() -> Vec<u8> {
 }
 
 #[test]
-fn values_end_after_each_property_and_element_but_not_after_names() {
-    let json = br#"[{"a":1,"b":"x,y","c":[true,"q\"]"]},{"d":{}}]"#;
-    let ends: Vec<&str> = value_ends(json)
-        .iter()
-        .map(|&end| std::str::from_utf8(&json[..end]).unwrap())
-        .map(|prefix| &prefix[prefix.len().saturating_sub(4)..])
-        .collect();
-    // 1, "x,y", true, "q\"]", the array, the object; {}, the object holding it.
-    assert_eq!(
-        ends,
-        [r#"a":1"#, r#"x,y""#, "true", r#"\"]""#, r#""]"]"#, r#"]"]}"#, r#"":{}"#, ":{}}"],
-    );
-}
-
-#[test]
-fn the_serializer_hands_on_its_buffer_at_the_first_boundary_past_14745_bytes() {
+fn minimal_and_mvc_write_each_segment_and_flush_each_piece_net8_mvc_flushes_once() {
     let body = small();
-    let pieces = serializer_pieces(&body);
-    let boundaries = value_ends(&body);
-    assert_eq!(pieces.first().unwrap().start, 0);
-    assert_eq!(pieces.last().unwrap().end, body.len());
-    for pair in pieces.windows(2) {
-        let (piece, next) = (&pair[0], &pair[1]);
-        assert_eq!(piece.end, next.start);
-        assert!(piece.len() > FLUSH_THRESHOLD, "{piece:?}");
-        // The boundary before the cut was still at or under the threshold.
-        let before = boundaries.iter().rev().find(|&&e| e < piece.end).unwrap();
-        assert!(before - piece.start <= FLUSH_THRESHOLD, "{piece:?}");
-    }
-    // 298,727 bytes in pieces of a little over 14,745: 20 of them and the rest.
-    assert_eq!(pieces.len(), 21);
-}
-
-#[test]
-fn minimal_apis_write_doubling_segments_and_flush_each_piece_mvc_flushes_once() {
-    let body = small();
-    let pieces = serializer_pieces(&body);
+    let flushes = flushed_segments(&body);
     let minimal = plan(&body, AspnetcoreWriter::Minimal);
-    let first = &pieces[0];
     assert_eq!(
-        minimal[..4],
+        minimal[..5],
         [
-            Step::Write(0..4096),
-            Step::Write(4096..12288),
-            Step::Write(12288..first.end),
+            Step::Write(0..4057),
+            Step::Write(4057..8126),
+            Step::Write(8126..12172),
+            Step::Write(12172..14783),
             Step::Flush,
         ]
     );
-    let flushes = minimal.iter().filter(|s| **s == Step::Flush).count();
-    assert_eq!(flushes, pieces.len());
-    let mvc = plan(&body, AspnetcoreWriter::Mvc);
-    let mut expected: Vec<Step> = pieces.into_iter().map(Step::Write).collect();
+    assert_eq!(plan(&body, AspnetcoreWriter::Mvc), minimal);
+    let flush_count = minimal.iter().filter(|s| **s == Step::Flush).count();
+    assert_eq!(flush_count, flushes.len());
+    let mut expected: Vec<Step> = flushes
+        .iter()
+        .map(|f| Step::Write(f[0].start..f.last().unwrap().end))
+        .collect();
     expected.push(Step::Flush);
-    assert_eq!(mvc, expected);
+    assert_eq!(plan(&body, AspnetcoreWriter::MvcNet8), expected);
 }
 
 /// The steps through C brotli's own API, not brotlic's writer that the model drives:
@@ -88,7 +58,7 @@ fn raw_brotli(quality: u8, body: &[u8], steps: &[Step]) -> Vec<u8> {
 #[test]
 fn brotli_on_the_small_payload_is_the_c_library_fed_the_same_calls() {
     let body = small();
-    for writer in [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc] {
+    for writer in AspnetcoreWriter::ALL {
         for quality in [1, 4] {
             let ours = compress(CodecKind::Brotli, quality.into(), &body, writer).unwrap();
             let raw = raw_brotli(quality, &body, &plan(&body, writer));
@@ -109,7 +79,7 @@ fn every_codec_and_writer_round_trips_and_flushes_cost_bytes() {
         let article = super::super::server_codec(kind)
             .compress(level, &body)
             .unwrap();
-        for writer in [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc] {
+        for writer in AspnetcoreWriter::ALL {
             let wire = super::super::api::ThroughApi::new(
                 kind,
                 super::super::api::Api::Aspnetcore { writer },
@@ -133,29 +103,24 @@ fn every_codec_and_writer_round_trips_and_flushes_cost_bytes() {
 }
 
 #[test]
-fn a_body_under_the_threshold_is_one_piece() {
+fn a_body_under_the_threshold_is_one_write_and_one_flush() {
     let body = generate(1, 42, RngKind::Dotnet);
-    assert_eq!(
-        serializer_pieces(&body),
-        vec![Range {
-            start: 0,
-            end: body.len()
-        }]
-    );
-    assert_eq!(
-        plan(&body, AspnetcoreWriter::Minimal),
-        [Step::Write(0..body.len()), Step::Flush]
-    );
-    assert_eq!(serializer_pieces(b""), vec![Range { start: 0, end: 0 }]);
+    for writer in AspnetcoreWriter::ALL {
+        assert_eq!(
+            plan(&body, writer),
+            [Step::Write(0..body.len()), Step::Flush]
+        );
+    }
+    assert!(plan(b"", AspnetcoreWriter::Minimal).is_empty());
 }
 
-/// Quality 4 on large also pays for MVC's pieces (442,970 B against 428,717 in one
-/// write): the library's doing, as the raw calls show.
+/// Quality 4 on large also pays for .NET 8 MVC's pieces (442,970 B against 428,717 in
+/// one write): the library's doing, as the raw calls show.
 #[test]
 fn brotli_4_on_the_large_payload_is_the_c_library_fed_the_same_calls() {
     let body = generate(10_000, 42, RngKind::Dotnet);
-    let ours = compress(CodecKind::Brotli, 4, &body, AspnetcoreWriter::Mvc).unwrap();
-    let raw = raw_brotli(4, &body, &plan(&body, AspnetcoreWriter::Mvc));
+    let ours = compress(CodecKind::Brotli, 4, &body, AspnetcoreWriter::MvcNet8).unwrap();
+    let raw = raw_brotli(4, &body, &plan(&body, AspnetcoreWriter::MvcNet8));
     assert_eq!(ours, raw);
     assert_eq!(ours.len(), 442_970);
 }
@@ -169,7 +134,7 @@ fn the_memo_reuses_a_plan_only_for_the_same_body_and_writer() {
         let sizes = format!("{} against {} B", memoised.len(), fresh.len());
         assert!(memoised == fresh, "{writer:?}: {sizes}");
     };
-    for writer in [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc] {
+    for writer in AspnetcoreWriter::ALL {
         let mut body = small();
         check(&body, writer);
         check(&body, writer);

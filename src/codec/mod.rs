@@ -16,6 +16,7 @@ pub(crate) mod nginx;
 mod registry;
 pub(crate) mod reused;
 mod servers;
+pub(crate) mod stj_writer;
 pub(crate) mod tower_http;
 pub(crate) mod zlib;
 mod zstd;

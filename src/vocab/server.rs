@@ -34,33 +34,42 @@ impl std::fmt::Display for Server {
     }
 }
 
-/// How an ASP.NET Core endpoint hands a JSON body to the response stream: the two
-/// paths differ in where the serializer's output is flushed.
+/// How an ASP.NET Core endpoint hands a JSON body to the response stream: the paths
+/// differ in how the serializer's output is cut into writes and where it is flushed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum AspnetcoreWriter {
     /// Minimal APIs (`Results.Json`, a returned object, `WriteAsJsonAsync`): the
-    /// serializer writes through `HttpResponse.BodyWriter` and flushes the compression
-    /// stream every 14,745 bytes or so.
+    /// serializer writes through `HttpResponse.BodyWriter` in 4 KiB segments and flushes
+    /// the compression stream every 14,745 bytes or so.
     #[default]
     Minimal,
-    /// MVC controllers (`SystemTextJsonOutputFormatter`): the serializer writes the
-    /// stream in pieces of about 14,745 bytes and flushes once, at the end.
+    /// MVC controllers on .NET 9 and later (`SystemTextJsonOutputFormatter`): the same
+    /// path as minimal APIs.
     Mvc,
+    /// MVC controllers on .NET 8: the serializer writes the stream in pieces of about
+    /// 14,745 bytes and the formatter flushes once, at the end.
+    MvcNet8,
 }
 
 impl AspnetcoreWriter {
-    /// The name on the command line and in reports: `minimal` or `mvc`.
+    /// Every writer, in the order of the command line's help.
+    pub const ALL: [AspnetcoreWriter; 3] = [
+        AspnetcoreWriter::Minimal,
+        AspnetcoreWriter::Mvc,
+        AspnetcoreWriter::MvcNet8,
+    ];
+
+    /// The name on the command line and in reports: `minimal`, `mvc` or `mvc-net8`.
     pub fn name(self) -> &'static str {
         match self {
             AspnetcoreWriter::Minimal => "minimal",
             AspnetcoreWriter::Mvc => "mvc",
+            AspnetcoreWriter::MvcNet8 => "mvc-net8",
         }
     }
 
     /// The writer named `name`, as [`name`](Self::name) spells it.
     pub fn from_name(name: &str) -> Option<Self> {
-        [AspnetcoreWriter::Minimal, AspnetcoreWriter::Mvc]
-            .into_iter()
-            .find(|w| w.name() == name)
+        Self::ALL.into_iter().find(|w| w.name() == name)
     }
 }

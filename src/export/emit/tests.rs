@@ -351,6 +351,33 @@ fn aspnetcore_uses_documented_names_and_maps_levels_to_compression_level() {
 }
 
 #[test]
+fn aspnetcore_says_where_its_bytes_came_from_and_what_brotli_fastest_costs() {
+    let one_write = render(Server::Aspnetcore, &typical());
+    assert!(
+        one_write.contains("measured in one write, not as Kestrel sends"),
+        "{one_write}"
+    );
+    assert!(!one_write.contains("brotli Fastest"), "{one_write}");
+    let on_wire = |level| {
+        let mut e = encoding(CodecKind::Brotli, Library::Libbrotli, level, 364);
+        e.id.variant = Variant::Aspnetcore {
+            writer: crate::vocab::AspnetcoreWriter::Minimal,
+        };
+        render(Server::Aspnetcore, &answer(vec![e], Vec::new()))
+    };
+    let fastest = on_wire(1);
+    assert!(
+        fastest.contains("modelled from its source (docs/servers.md)"),
+        "{fastest}"
+    );
+    assert!(
+        fastest.contains("sends 59% more than in one write, more than gzip Fastest"),
+        "{fastest}"
+    );
+    assert!(!on_wire(4).contains("brotli Fastest"));
+}
+
+#[test]
 fn tower_http_uses_its_api_with_one_quality_and_a_size_predicate() {
     let text = render(Server::TowerHttp, &typical());
     for name in identifiers(&text, "//") {

@@ -2,12 +2,13 @@
 //! upstream source rather than the article, and whether the article's conclusions
 //! survive the way the middleware feeds the encoders a JSON body (minimal APIs).
 //!
-//! Sources (`docs/servers.md` traces every step):
-//! - dotnet/aspnetcore@7a9ec13,
-//!   `src/Middleware/ResponseCompression/src/ZstandardCompressionProviderOptions.cs`:
-//!   `CompressionOptions = new ZstandardCompressionOptions { Quality = 1 } // Fastest`.
-//! - The article read `CompressionOptions = new()`: quality 0, which libzstd runs as its
-//!   default level, 3.
+//! Sources (`docs/servers.md` traces every step and says how each is known to have
+//! shipped):
+//! - dotnet/aspnetcore#65479, merged for .NET 11 preview 3, added
+//!   `ZstandardCompressionProviderOptions.CompressionOptions = new()`: quality 0, which
+//!   libzstd runs as its default level, 3. The preview's API reference documents it so.
+//! - A stored commit that sets quality 1 (dotnet/aspnetcore@7a9ec13) is not shown to have
+//!   merged, so it is not counted.
 
 use super::matrix::Matrix;
 use super::verdict::{claim, Claim, Measured, Verdict};
@@ -15,11 +16,11 @@ use crate::results::RunCell;
 use crate::vocab::CodecKind::{self, Brotli, Gzip, Zstd};
 use crate::vocab::{AspnetcoreWriter, CellId, Variant};
 
-/// The zstd provider's default quality in the newest upstream source codecbench cites.
-pub(crate) const UPSTREAM_ZSTD_QUALITY: i32 = 1;
+/// The zstd provider's default quality in the newest shipped source codecbench cites.
+pub(crate) const UPSTREAM_ZSTD_QUALITY: i32 = 0;
 
-/// Where [`UPSTREAM_ZSTD_QUALITY`] is read.
-pub(crate) const UPSTREAM_ZSTD_SOURCE: &str = "dotnet/aspnetcore@7a9ec13";
+/// Where [`UPSTREAM_ZSTD_QUALITY`] is read: merged code, as the release documents it.
+pub(crate) const UPSTREAM_ZSTD_SOURCE: &str = "dotnet/aspnetcore#65479 (11 preview 3)";
 
 /// The settings `reproduce` also measures as ASP.NET Core's middleware feeds them.
 pub(crate) const WIRE_SETTINGS: [(CodecKind, i32); 4] =
@@ -69,7 +70,8 @@ pub(super) fn claims(m: &Matrix, claims: &mut Vec<Claim>) {
     }
 }
 
-/// The cell of `codec` at `level` fed as a minimal API feeds it, if the run has it.
+/// The cell of `codec` at `level` fed as a minimal API (and, since .NET 9, MVC) feeds it,
+/// if the run has it.
 fn wire<'a>(m: &Matrix<'a>, payload: &str, codec: CodecKind, level: i32) -> Option<RunCell<'a>> {
     let id = CellId {
         variant: Variant::Aspnetcore {

@@ -125,7 +125,7 @@ pub(crate) enum Measured {
     },
     /// What an upstream source says, with where.
     Source {
-        /// e.g. `quality 1 at dotnet/aspnetcore@7a9ec13`.
+        /// e.g. `quality 0 at dotnet/aspnetcore#65479 (11 preview 3)`.
         text: String,
     },
 }

@@ -149,3 +149,25 @@ fn the_memo_reuses_a_plan_only_for_the_same_body_and_writer() {
     check(&body, AspnetcoreWriter::Minimal);
     check(&body, AspnetcoreWriter::Mvc);
 }
+
+/// The bytes `docs/servers.md` and `results/aspnetcore-wire.md` print for large: brotli 1,
+/// zstd 1 and gzip 1 on each path (MVC's plan is minimal's since .NET 9).
+#[test]
+fn the_large_payload_on_each_path_gives_the_documented_bytes() {
+    let body = generate(10_000, 42, RngKind::Dotnet);
+    assert_eq!(
+        plan(&body, AspnetcoreWriter::Mvc),
+        plan(&body, AspnetcoreWriter::Minimal)
+    );
+    let expected = [
+        (AspnetcoreWriter::Minimal, [421_708, 715_244, 700_374]),
+        (AspnetcoreWriter::MvcNet8, [409_808, 554_983, 697_255]),
+    ];
+    for (writer, sizes) in expected {
+        let kinds = [CodecKind::Zstd, CodecKind::Brotli, CodecKind::Gzip];
+        for (kind, size) in kinds.into_iter().zip(sizes) {
+            let compressed = compress(kind, 1, &body, writer).unwrap();
+            assert_eq!(compressed.len(), size, "{kind} 1, {writer:?}");
+        }
+    }
+}

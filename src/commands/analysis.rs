@@ -73,14 +73,17 @@ fn answers_to_place(
 }
 
 /// The content types to compress: those of a HAR capture's bodies (but "other text",
-/// which names none), or JSON, which the generated payloads are.
+/// which names none), or JSON, which the generated payloads are. Only media types are
+/// written into configuration, whatever the run holds.
 fn content_types(run: &results::LoadedRun) -> Vec<String> {
+    use crate::vocab::media_type::{essence, OTHER_TEXT};
     let mut types: Vec<String> = Vec::new();
     for cell in run.codec_cells() {
-        let content_type = cell.payload.content_type.as_ref();
-        if let Some(content_type) = content_type.filter(|t| *t != "other text") {
-            if !types.contains(content_type) {
-                types.push(content_type.clone());
+        let content_type = cell.payload.content_type.as_deref();
+        let typed = content_type.and_then(essence).filter(|t| t != OTHER_TEXT);
+        if let Some(content_type) = typed {
+            if !types.contains(&content_type) {
+                types.push(content_type);
             }
         }
     }

@@ -16,6 +16,7 @@ use serde::Deserialize;
 
 use super::body::{Payload, MAX_PAYLOAD_BYTES};
 use super::files::read_limited;
+use crate::vocab::media_type::OTHER_TEXT;
 
 /// The longest payload name; longer URLs are cut in the middle.
 const MAX_NAME_CHARS: usize = 90;
@@ -112,8 +113,8 @@ fn kind(mime_type: &str) -> Kind {
         {
             Kind::Compressed
         }
-        ("text", _) => Kind::Text("other text"),
-        ("application", sub) if sub == "xml" || sub.ends_with("+xml") => Kind::Text("other text"),
+        ("text", _) => Kind::Text(OTHER_TEXT),
+        ("application", sub) if sub == "xml" || sub.ends_with("+xml") => Kind::Text(OTHER_TEXT),
         _ => Kind::Binary,
     }
 }

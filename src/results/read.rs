@@ -75,7 +75,8 @@ pub(crate) fn load_report(path: &Path) -> Result<RunReport> {
         bail!("{source} is a `{kind}` run: pool reads the files `run --export-json` writes");
     }
     let report = || -> Result<RunReport> {
-        let report: RunReport = serde_json::from_value(value)?;
+        let mut report: RunReport = serde_json::from_value(value)?;
+        type_content_types(&mut report)?;
         validate_run(&report)?;
         Ok(report)
     };
@@ -110,13 +111,32 @@ fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
         let (load, payloads) = (report.load, report.payloads);
         return Ok((report.environment, Results::Http { load, payloads }));
     }
-    let report: RunReport = serde_json::from_value(value)?;
+    let mut report: RunReport = serde_json::from_value(value)?;
+    type_content_types(&mut report)?;
     validate_run(&report)?;
     let results = Results::Codec {
         payloads: report.payloads,
         instructions: report.instructions,
     };
     Ok((report.environment, results))
+}
+
+/// Types each payload's content type at the door: a media type, its parameters dropped,
+/// or the run is refused. It reaches server configuration (`recommend --emit`).
+fn type_content_types(report: &mut RunReport) -> Result<()> {
+    for payload in &mut report.payloads {
+        let Some(text) = payload.content_type.as_deref() else {
+            continue;
+        };
+        let Some(essence) = crate::vocab::media_type::essence(text) else {
+            bail!(
+                "payload {:?}: content_type {text:?} is not a type/subtype media type",
+                payload.payload
+            );
+        };
+        payload.content_type = Some(essence);
+    }
+    Ok(())
 }
 
 /// Refuses values no measurement gives: an empty payload, an empty output from a cell

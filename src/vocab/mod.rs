@@ -4,6 +4,7 @@
 
 mod cell;
 mod encoding;
+pub(crate) mod media_type;
 mod server;
 
 use std::fmt;

@@ -7,6 +7,7 @@
 mod files;
 mod peer;
 mod serve;
+mod written;
 
 use std::io::Write;
 use std::sync::OnceLock;

@@ -1,7 +1,34 @@
 //! One CSV record, its fields found by column name and checked as they are read: every
 //! error names the line, the column and the field.
 
+use std::borrow::Cow;
+
 use anyhow::{bail, Context, Result};
+
+/// The first characters a spreadsheet reads as a formula (OWASP, CSV injection).
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A text field as CSV writes it: one that a spreadsheet would read as a formula, or
+/// that starts with the quote this adds, gets a leading `'` (OWASP's advice). Numbers
+/// stay as they are. [`restored`] undoes it.
+// NOTE: `restored` must stay this function's inverse.
+pub(crate) fn defused(field: &str) -> Cow<'_, str> {
+    let is_number = field.parse::<f64>().is_ok();
+    match field.chars().next() {
+        Some(first) if !is_number && (FORMULA_STARTS.contains(&first) || first == '\'') => {
+            Cow::Owned(format!("'{field}"))
+        }
+        _ => Cow::Borrowed(field),
+    }
+}
+
+/// A field as [`defused`] wrote it, read back: the `'` it added taken off.
+pub(crate) fn restored(field: &str) -> &str {
+    match field.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(FORMULA_STARTS) || rest.starts_with('\'') => rest,
+        _ => field,
+    }
+}
 
 /// A CSV header, looked up by column name.
 pub(super) struct Headers(pub csv::StringRecord);
@@ -28,9 +55,11 @@ pub(super) struct Row<'a> {
 }
 
 impl Row<'_> {
-    /// The field of column `name`.
+    /// The field of column `name`, as it was before CSV defused it.
     pub(super) fn text(&self, name: &str) -> Result<&str> {
-        Ok(self.record.get(self.headers.index(name)?).unwrap_or(""))
+        Ok(restored(
+            self.record.get(self.headers.index(name)?).unwrap_or(""),
+        ))
     }
 
     /// The field of column `name`; `None` when it is empty or the file has no such
@@ -133,6 +162,30 @@ impl Row<'_> {
         match self.optional_text(name)? {
             None => Ok(None),
             Some(_) => self.parsed(name).map(Some),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_a_spreadsheet_would_run_is_defused_and_restored_exactly() {
+        for (field, written) in [
+            ("=SUM(2,5)", "'=SUM(2,5)"),
+            ("+cmd", "'+cmd"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(1)", "'@SUM(1)"),
+            ("\tx", "'\tx"),
+            ("'quoted", "''quoted"),
+            ("-5", "-5"),
+            ("+1.5", "+1.5"),
+            ("small", "small"),
+            ("", ""),
+        ] {
+            assert_eq!(defused(field), written, "{field:?}");
+            assert_eq!(restored(&defused(field)), field, "{field:?}");
         }
     }
 }

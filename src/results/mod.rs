@@ -17,6 +17,7 @@ pub(crate) mod run;
 pub(crate) mod saved;
 pub(crate) mod timing;
 
+pub(crate) use csv_row::defused as defused_csv_field;
 pub(crate) use read::{load, load_report};
 pub(crate) use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
 pub(crate) use timing::{Statistic, Timing};

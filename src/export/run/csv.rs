@@ -1,7 +1,7 @@
 //! CSV: one row per payload × codec × level.
 
-use crate::results::columns;
 use crate::results::run::{CellResult, PayloadResult, RunReport};
+use crate::results::{columns, defused_csv_field};
 use crate::stats::Summary;
 
 /// The header line.
@@ -101,6 +101,7 @@ fn timing_fields(summary: Option<&Summary>) -> [String; 9] {
     ]
 }
 
+/// CSV records, each text field defused against spreadsheet formulas.
 pub(crate) fn write_records<const N: usize>(
     records: impl IntoIterator<Item = [String; N]>,
 ) -> Vec<u8> {
@@ -108,8 +109,10 @@ pub(crate) fn write_records<const N: usize>(
         .has_headers(false)
         .from_writer(Vec::new());
     for record in records {
+        // Text from outside (payload names, URLs, a server's headers) is defused.
+        let fields = record.iter().map(|f| defused_csv_field(f).into_owned());
         // Writing to a Vec cannot fail.
-        writer.write_record(&record).expect("CSV into memory");
+        writer.write_record(fields).expect("CSV into memory");
     }
     writer.into_inner().expect("CSV into memory")
 }

@@ -8,27 +8,8 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{codecbench, succeed};
-
-/// Whether ssconvert is here; in CI it must be (`.ci/run` installs it).
-fn ssconvert_present() -> bool {
-    common::present("ssconvert", "--version", "gnumeric")
-}
-
-/// `csv` as the spreadsheet reads it, written back out as CSV.
-fn through_spreadsheet(csv: &Path) -> String {
-    let back = csv.with_extension("back.csv");
-    let output = Command::new("ssconvert")
-        .args(["--export-type=Gnumeric_stf:stf_csv"])
-        .arg(csv)
-        .arg(&back)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    std::fs::read_to_string(back).unwrap()
-}
+use common::{codecbench, ssconvert_present, succeed, through_spreadsheet};
 
 fn same_cell(written: &str, read: &str) -> bool {
     let number = |t: &str| t.parse::<f64>().ok();

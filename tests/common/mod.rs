@@ -185,3 +185,21 @@ pub fn probe_row<'a>(report: &'a serde_json::Value, accept: &str) -> &'a serde_j
         .find(|r| r["accept_encoding"] == accept)
         .unwrap_or_else(|| panic!("no {accept} row in {report}"))
 }
+
+/// Whether gnumeric's importer is here; in CI it must be (`.ci/run` installs it).
+pub fn ssconvert_present() -> bool {
+    present("ssconvert", "--version", "gnumeric")
+}
+
+/// `csv` as gnumeric's importer (`ssconvert`) reads it, written back out as CSV text.
+pub fn through_spreadsheet(csv: &std::path::Path) -> String {
+    let back = csv.with_extension("back.csv");
+    let output = Command::new("ssconvert")
+        .args(["--export-type=Gnumeric_stf:stf_csv"])
+        .arg(csv)
+        .arg(&back)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    std::fs::read_to_string(back).unwrap()
+}

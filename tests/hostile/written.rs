@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{bad_input, codecbench, succeed};
+use crate::common::{bad_input, codecbench, ssconvert_present, succeed, through_spreadsheet};
 
 /// A real `recommend` run of the test capture (gzip 1, quick), saved as JSON in `dir`.
 fn capture_run(dir: &Path) -> (PathBuf, Value) {
@@ -78,22 +78,9 @@ fn a_media_type_with_parameters_is_kept_without_them() {
     assert!(!types.contains("charset"), "{types}");
 }
 
-/// Whether gnumeric's importer is here; in CI it must be (`.ci/run` installs it).
-fn ssconvert_present() -> bool {
-    crate::common::present("ssconvert", "--version", "gnumeric")
-}
-
-/// Every cell of `csv` as gnumeric reads it, written back out as CSV text.
+/// Every cell of `csv` as gnumeric reads it.
 fn spreadsheet_cells(csv: &Path) -> Vec<String> {
-    let back = csv.with_extension("back.csv");
-    let output = std::process::Command::new("ssconvert")
-        .args(["--export-type=Gnumeric_stf:stf_csv"])
-        .arg(csv)
-        .arg(&back)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let text = std::fs::read_to_string(back).unwrap();
+    let text = through_spreadsheet(csv);
     csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(text.as_bytes())

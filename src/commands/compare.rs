@@ -12,6 +12,8 @@ use crate::results;
 pub(super) fn run(config: CompareConfig) -> crate::error::Result {
     let baseline = results::load(&config.baseline)?;
     let candidate = results::load(&config.candidate)?;
+    baseline.refuse_duplicates()?;
+    candidate.refuse_duplicates()?;
     let outcome = compare(&baseline, &candidate, &config.options)?;
     let subject = Subject::Comparison(&outcome);
     if let Some(html) = &config.html {

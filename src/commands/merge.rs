@@ -12,7 +12,11 @@ pub(super) fn run(config: MergeConfig) -> crate::error::Result {
     let runs = config
         .runs
         .iter()
-        .map(|path| results::load(path))
+        .map(|path| {
+            let run = results::load(path)?;
+            run.refuse_duplicates()?;
+            Ok(run)
+        })
         .collect::<anyhow::Result<Vec<_>>>()?;
     let (codec, level) = config.reference;
     let merged = merge(&runs, codec, level);

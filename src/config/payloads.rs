@@ -16,6 +16,15 @@ pub(crate) fn payload_sources(names: &[String], records: &[String]) -> Result<Ve
             .map(PayloadSource::Builtin)
             .collect());
     }
+    // A body named twice would be two payloads of one name: a run that compare and
+    // merge refuse.
+    if let Some(twice) = names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| names[..*i].contains(n))
+    {
+        bail!("--payload {:?} is named twice", twice.1);
+    }
     let mut sources: Vec<PayloadSource> = names
         .iter()
         .map(|p| PayloadSource::parse(p))

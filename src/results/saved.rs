@@ -258,6 +258,37 @@ impl LoadedRun {
         }
     }
 
+    /// Refuses a run that holds a cell twice (the same payload, setting and, for
+    /// `http`, load): `compare` and `merge` match cells by key and would judge one copy.
+    pub(crate) fn refuse_duplicates(&self) -> Result<()> {
+        let keys: Vec<String> = match &self.results {
+            Results::Codec { .. } => self
+                .codec_cells()
+                .iter()
+                .map(|c| format!("payload {:?}, cell {}", c.key.payload, c.key.id))
+                .collect(),
+            Results::Http { .. } => self
+                .http_cells()
+                .iter()
+                .map(|c| {
+                    format!(
+                        "payload {:?}, {} at {}",
+                        c.key.payload, c.key.encoding, c.key.load
+                    )
+                })
+                .collect(),
+            Results::Probe { .. } => Vec::new(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        match keys.into_iter().find(|key| !seen.insert(key.clone())) {
+            Some(key) => bail!(
+                "{} holds {key} twice: each cell must appear once",
+                self.label
+            ),
+            None => Ok(()),
+        }
+    }
+
     /// The codec cells, in file order; none for another kind.
     pub(crate) fn codec_cells(&self) -> Vec<RunCell<'_>> {
         self.each_codec_cell(|_| true).collect()

@@ -142,3 +142,60 @@ fn names_that_are_formulas_reach_a_spreadsheet_as_text() {
     assert!(cells.iter().any(|c| c.contains("=SUM(2,5)")), "{cells:?}");
     assert!(cells.iter().any(|c| c.contains("=HYPERLINK(")), "{cells:?}");
 }
+
+#[test]
+fn a_run_that_holds_a_cell_twice_is_refused_by_compare_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.json");
+    succeed(codecbench().args([
+        "run",
+        "--quick",
+        "--quiet",
+        "--payload",
+        "single",
+        "--codecs",
+        "gzip",
+        "--gzip-levels",
+        "1",
+        "--export-json",
+        base.to_str().unwrap(),
+    ]));
+    // The cell again, ten times slower: compare judged only the first copy.
+    let mut run: Value = serde_json::from_slice(&std::fs::read(&base).unwrap()).unwrap();
+    let cells = run["payloads"][0]["cells"].as_array_mut().unwrap();
+    let mut slower = cells[0].clone();
+    for direction in ["compress", "decompress"] {
+        let summary = slower[direction].as_object_mut().unwrap();
+        for (_, value) in summary.iter_mut() {
+            if let Some(seconds) = value.as_f64() {
+                *value = Value::from(seconds * 10.0);
+            } else if let Some(samples) = value.as_array_mut() {
+                for sample in samples.iter_mut().filter(|s| s.is_f64()) {
+                    *sample = Value::from(sample.as_f64().unwrap() * 10.0);
+                }
+            }
+        }
+    }
+    cells.push(slower);
+    let twice = dir.path().join("twice.json");
+    std::fs::write(&twice, serde_json::to_vec(&run).unwrap()).unwrap();
+    let (base, twice) = (base.to_str().unwrap(), twice.to_str().unwrap());
+    for args in [
+        vec!["compare", base, twice],
+        vec!["compare", twice, base],
+        vec!["merge", base, twice],
+    ] {
+        let message = bad_input(&args);
+        assert!(
+            message.contains("holds payload \"single\", cell gzip 1"),
+            "{message}"
+        );
+        assert!(message.contains("twice"), "{message}");
+    }
+    // codecbench does not write such a run itself.
+    let message = bad_input(&["run", "--payload", "single", "--payload", "single"]);
+    assert!(
+        message.contains("--payload \"single\" is named twice"),
+        "{message}"
+    );
+}

@@ -1,6 +1,6 @@
 //! Number text: significant digits, thousands separators, counts with their nouns, and
-//! durations. A leaf that every layer that writes text may use; it uses nothing of
-//! codecbench.
+//! durations; and text from outside made visible for a terminal. A leaf that every
+//! layer that writes text may use; it uses nothing of codecbench.
 
 use std::time::Duration;
 
@@ -102,6 +102,27 @@ pub(crate) fn parse_bytes(text: &str) -> Option<u64> {
     number.checked_mul(unit)
 }
 
+/// `text` with what a terminal would act on made visible: C0 controls but line feed
+/// and tab, DEL, C1 controls (ECMA-48's escape sequences start with one of these) and
+/// the bidirectional controls (Unicode TR9, "Trojan Source"), each as `\u{..}`.
+pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let acts = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(acts) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match acts(c) {
+            true => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            false => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +143,19 @@ mod tests {
         let items = ["zstd 1", "br 1", "gzip 6"].map(String::from);
         assert_eq!(list(&items), "zstd 1, br 1 and gzip 6");
         assert_eq!(list(&items[..1]), "zstd 1");
+    }
+
+    #[test]
+    fn what_a_terminal_would_act_on_is_shown_not_sent() {
+        assert_eq!(visible("small"), "small");
+        assert_eq!(visible("a\tb\nc"), "a\tb\nc");
+        assert_eq!(
+            visible("\u{1b}]0;owned\u{7}\u{1b}[2J"),
+            "\\u{1b}]0;owned\\u{7}\\u{1b}[2J"
+        );
+        assert_eq!(visible("\u{9b}31m"), "\\u{9b}31m");
+        assert_eq!(visible("abc\u{202e}fdp.exe"), "abc\\u{202e}fdp.exe");
+        assert_eq!(visible("\r"), "\\u{d}");
     }
 
     #[test]

@@ -93,7 +93,7 @@ impl Cut<'_> {
             crate::format::list(&names),
             most,
             crate::format::counted(cuts as u64, "smaller body", "smaller bodies"),
-            self.source.name,
+            crate::format::visible(&self.source.name),
         );
     }
 }

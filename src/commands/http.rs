@@ -89,7 +89,7 @@ fn name_failures(report: &HttpReport) -> usize {
             failed.errors,
             failed.errors + failed.requests,
             failed.encoding,
-            failed.first_error.as_deref().unwrap_or("unknown")
+            crate::format::visible(failed.first_error.as_deref().unwrap_or("unknown"))
         );
     }
     failures.iter().map(|r| r.errors).sum()
@@ -121,7 +121,7 @@ fn measure_payload(
     let load = config.load;
     let progress = |line: String| {
         if !config.quiet {
-            eprintln!("{line}");
+            eprintln!("{}", crate::format::visible(&line));
         }
     };
     progress(format!(

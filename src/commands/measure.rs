@@ -71,7 +71,9 @@ pub(super) fn load_payloads(
 ) -> Result<Vec<Payload>> {
     let (payloads, notes) = payload::load(sources, seed, rng)?;
     if !quiet {
-        notes.iter().for_each(|note| eprintln!("{note}"));
+        notes
+            .iter()
+            .for_each(|note| eprintln!("{}", crate::format::visible(note)));
     }
     Ok(payloads)
 }
@@ -260,7 +262,7 @@ pub(super) fn named_failures(
     summary: impl Fn(usize) -> String,
 ) -> crate::error::Result {
     for failure in failures {
-        eprintln!("codecbench: FAILED {failure}");
+        eprintln!("codecbench: FAILED {}", crate::format::visible(failure));
     }
     match failures.len() {
         0 => Ok(()),

@@ -30,7 +30,8 @@ pub(super) fn run(config: ProbeConfig) -> crate::error::Result {
         if !config.quiet {
             eprintln!(
                 "{}: {} requests per Accept-Encoding",
-                target.url, config.load.requests
+                crate::format::visible(target.url.as_str()),
+                config.load.requests
             );
         }
         let probing = Probing {

@@ -111,7 +111,7 @@ impl Progress {
                 "round {}/{}: {}",
                 step.round + 1,
                 step.rounds,
-                step.label
+                crate::format::visible(&step.label)
             ));
         }
         if let Some(plain) = &self.plain {
@@ -122,7 +122,8 @@ impl Progress {
                 plain.round = Some(step.round);
                 plain.last_line = now;
                 let elapsed = now.duration_since(plain.started);
-                eprintln!("  {}", plain_line(step, done, plain.steps, elapsed));
+                let line = plain_line(step, done, plain.steps, elapsed);
+                eprintln!("  {}", crate::format::visible(&line));
             }
         }
     }
@@ -132,6 +133,7 @@ impl Progress {
         if self.quiet {
             return;
         }
+        let text = crate::format::visible(text);
         match &self.bar {
             Some(bar) => bar.println(text),
             None => eprintln!("{text}"),

@@ -11,7 +11,9 @@ use crate::payload;
 /// Serves every payload of `config` at every encoding until Ctrl-C.
 pub(super) fn run(config: ServeConfig) -> crate::error::Result {
     let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
-    notes.iter().for_each(|note| eprintln!("{note}"));
+    notes
+        .iter()
+        .for_each(|note| eprintln!("{}", crate::format::visible(note)));
     let prepared = config
         .dictionary
         .map(|source| Prepared::new(source, config.seed, config.rng))

@@ -199,3 +199,61 @@ fn a_run_that_holds_a_cell_twice_is_refused_by_compare_and_merge() {
         "{message}"
     );
 }
+
+/// A terminal title, a screen clear, a C1 escape and a right-to-left override, and
+/// Markdown that would be an image and a link: what a saved run's name can hold.
+const LIVE_NAME: &str = "\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31mabc\u{202e}fdp.exe \
+                         <img src=x onerror=alert(1)> [click](http://127.0.0.1:9/)";
+
+/// Whether `text` holds anything a terminal would act on.
+fn live(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n' && c != '\t') || ('\u{202a}'..='\u{202e}').contains(&c)
+    })
+}
+
+#[test]
+fn text_from_a_saved_run_is_shown_on_a_terminal_and_in_markdown_not_obeyed() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.json");
+    succeed(codecbench().args([
+        "run",
+        "--quick",
+        "--quiet",
+        "--payload",
+        "single",
+        "--codecs",
+        "zstd",
+        "--zstd-levels",
+        "1",
+        "--export-json",
+        base.to_str().unwrap(),
+    ]));
+    let mut run: Value = serde_json::from_slice(&std::fs::read(&base).unwrap()).unwrap();
+    run["payloads"][0]["payload"] = Value::String(LIVE_NAME.into());
+    let planted = dir.path().join("planted.json");
+    std::fs::write(&planted, serde_json::to_vec(&run).unwrap()).unwrap();
+    let table = succeed(codecbench().arg("merge").arg(&planted));
+    let table = String::from_utf8(table.stdout).unwrap();
+    assert!(!live(&table), "{table:?}");
+    assert!(table.contains(r"\u{1b}]0;owned"), "{table}");
+    let markdown = succeed(
+        codecbench()
+            .args(["merge", "--format", "markdown"])
+            .arg(&planted),
+    );
+    let markdown = String::from_utf8(markdown.stdout).unwrap();
+    assert!(!live(&markdown), "{markdown:?}");
+    assert!(
+        !markdown.contains("<img") && markdown.contains("&lt;img"),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("[click]("), "{markdown}");
+    // An error that quotes a file's name shows it too.
+    let named = dir.path().join(format!("{LIVE_NAME}.json"));
+    let output = codecbench().arg("merge").arg(&named).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(!live(&stderr), "{stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+}

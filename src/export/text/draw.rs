@@ -5,11 +5,12 @@ use super::{markdown, table};
 
 /// Draws `document` in `style`.
 pub(crate) fn render(document: &Document, style: Style) -> Vec<u8> {
-    match style {
+    let text = match style {
         Style::Terminal => table::render(document),
         Style::Markdown => markdown::render(document),
-    }
-    .into_bytes()
+    };
+    // Text from outside (payload names, a server's headers) is shown, not obeyed.
+    crate::format::visible(&text).into_owned().into_bytes()
 }
 
 /// Documents in `style`, one after another with an empty line between: what `run`

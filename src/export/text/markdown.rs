@@ -9,22 +9,23 @@ pub(crate) fn render(document: &Document) -> String {
     for block in &document.blocks {
         match block {
             Block::Heading { level, text } => {
+                let text = inline(text);
                 out.push_str(&format!("{} {text}\n\n", "#".repeat(usize::from(*level))));
             }
-            Block::Title(text) => out.push_str(&format!("**{text}**\n\n")),
+            Block::Title(text) => out.push_str(&format!("**{}**\n\n", inline(text))),
             Block::Table(table) => out.push_str(&draw(table)),
             Block::Notes(lines) | Block::Prose(lines) => {
                 out.push('\n');
                 for line in lines {
                     // An indented line belongs to the one before: a nested item.
                     match line.strip_prefix("  ") {
-                        Some(nested) => out.push_str(&format!("  - {nested}\n")),
-                        None => out.push_str(&format!("- {line}\n")),
+                        Some(nested) => out.push_str(&format!("  - {}\n", inline(nested))),
+                        None => out.push_str(&format!("- {}\n", inline(line))),
                     }
                 }
             }
             Block::Paragraph(text) => {
-                out.push_str(text);
+                out.push_str(&inline(text));
                 out.push('\n');
             }
             Block::Gap => out.push('\n'),
@@ -56,9 +57,19 @@ fn draw(table: &Table) -> String {
 /// A cell as Markdown: one line, with the characters Markdown would read as syntax
 /// (`|` ends a cell, `*` starts emphasis) escaped.
 fn cell_text(text: &str) -> String {
-    text.replace('\n', " ")
+    inline(&text.replace('\n', " "))
         .replace('|', "\\|")
         .replace('*', "\\*")
+}
+
+/// Text as Markdown that renders as it reads: no raw HTML (`<` and `>` as entities) and
+/// no links or images (`[` and `]` escaped), whatever a saved run holds.
+fn inline(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('[', "\\[")
+        .replace(']', "\\]")
 }
 
 #[cfg(test)]

@@ -28,6 +28,29 @@ fn capture_run(dir: &Path) -> (PathBuf, Value) {
     (path, run)
 }
 
+/// A real quick run of `single` at `codec` 1, saved as JSON in `dir`, and its document.
+fn single_run(dir: &Path, codec: &str) -> (PathBuf, Value) {
+    let path = dir.join("base.json");
+    let levels = format!("--{codec}-levels");
+    let args = [
+        "run",
+        "--quick",
+        "--quiet",
+        "--payload",
+        "single",
+        "--codecs",
+        codec,
+    ];
+    succeed(
+        codecbench()
+            .args(args)
+            .args([&levels, "1", "--export-json"])
+            .arg(&path),
+    );
+    let run = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    (path, run)
+}
+
 /// `run` with the first JSON body's content type set to `content_type`, saved in `dir`.
 fn with_content_type(dir: &Path, run: &Value, content_type: &str) -> String {
     let mut run = run.clone();
@@ -146,22 +169,8 @@ fn names_that_are_formulas_reach_a_spreadsheet_as_text() {
 #[test]
 fn a_run_that_holds_a_cell_twice_is_refused_by_compare_and_merge() {
     let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("base.json");
-    succeed(codecbench().args([
-        "run",
-        "--quick",
-        "--quiet",
-        "--payload",
-        "single",
-        "--codecs",
-        "gzip",
-        "--gzip-levels",
-        "1",
-        "--export-json",
-        base.to_str().unwrap(),
-    ]));
+    let (base, mut run) = single_run(dir.path(), "gzip");
     // The cell again, ten times slower: compare judged only the first copy.
-    let mut run: Value = serde_json::from_slice(&std::fs::read(&base).unwrap()).unwrap();
     let cells = run["payloads"][0]["cells"].as_array_mut().unwrap();
     let mut slower = cells[0].clone();
     for direction in ["compress", "decompress"] {
@@ -215,21 +224,7 @@ fn live(text: &str) -> bool {
 #[test]
 fn text_from_a_saved_run_is_shown_on_a_terminal_and_in_markdown_not_obeyed() {
     let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("base.json");
-    succeed(codecbench().args([
-        "run",
-        "--quick",
-        "--quiet",
-        "--payload",
-        "single",
-        "--codecs",
-        "zstd",
-        "--zstd-levels",
-        "1",
-        "--export-json",
-        base.to_str().unwrap(),
-    ]));
-    let mut run: Value = serde_json::from_slice(&std::fs::read(&base).unwrap()).unwrap();
+    let (_, mut run) = single_run(dir.path(), "zstd");
     run["payloads"][0]["payload"] = Value::String(LIVE_NAME.into());
     let planted = dir.path().join("planted.json");
     std::fs::write(&planted, serde_json::to_vec(&run).unwrap()).unwrap();

@@ -60,8 +60,23 @@ pub fn main() -> std::process::ExitCode {
     }
 }
 
+/// Whether `command` only reads saved runs and writes reports: nothing measured would
+/// be lost by ending it at once.
+fn reads_only(command: &Command) -> bool {
+    match command {
+        Command::Compare(_) | Command::Merge(_) | Command::Pool(_) => true,
+        Command::Plot(_) | Command::Report(_) | Command::ZstdParams(_) => true,
+        Command::Recommend(args) => args.source.from.is_some(),
+        Command::Reproduce(args) => args.source.from.is_some(),
+        _ => false,
+    }
+}
+
 /// Runs the parsed command line.
 fn run(cli: Cli) -> Result {
+    if reads_only(&cli.command) {
+        crate::process::interrupt::end_at_first_signal();
+    }
     match cli.command {
         Command::Run(args) => run::run(RunConfig::from_args(args)?),
         Command::Payloads(args) => payloads::run(PayloadsConfig::from_args(args)?),

@@ -6,13 +6,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 static TERMINATED: AtomicBool = AtomicBool::new(false);
+static AT_FIRST: AtomicBool = AtomicBool::new(false);
+
+/// For a command that measures nothing (it reads saved runs and writes reports): the
+/// first stop request ends the process, as the second does for one that measures. Its
+/// files are written whole or not at all, so nothing is lost.
+pub(crate) fn end_at_first_signal() {
+    AT_FIRST.store(true, Ordering::SeqCst);
+}
 
 /// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]; a
 /// second signal calls `on_second` (the binary exits there, as users expect when a stop
 /// takes too long). Once per process: the binary calls it first thing.
 pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
     ctrlc::set_handler(move || {
-        if REQUESTED.swap(true, Ordering::SeqCst) {
+        if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
             on_second();
         }
     })
@@ -28,7 +36,7 @@ fn on_sigterm_too() {
     extern "C" fn on_term(_: libc::c_int) {
         // Only atomics and _exit here: both are async-signal-safe.
         TERMINATED.store(true, Ordering::SeqCst);
-        if REQUESTED.swap(true, Ordering::SeqCst) {
+        if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
             unsafe { libc::_exit(143) };
         }
     }

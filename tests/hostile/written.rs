@@ -252,3 +252,51 @@ fn text_from_a_saved_run_is_shown_on_a_terminal_and_in_markdown_not_obeyed() {
     assert!(!live(&stderr), "{stderr:?}");
     assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
 }
+
+/// `base` with its one cell repeated `copies` times, each at another level: a run
+/// that takes a reader seconds.
+fn many_cells(dir: &Path, base: &Value, copies: i64) -> String {
+    let mut run = base.clone();
+    let cell = run["payloads"][0]["cells"][0].clone();
+    let cells: Vec<Value> = (0..copies)
+        .map(|i| {
+            let mut cell = cell.clone();
+            cell["level"] = Value::from(-1 - i);
+            cell
+        })
+        .collect();
+    run["payloads"][0]["cells"] = Value::Array(cells);
+    let path = dir.join("many.json");
+    std::fs::write(&path, serde_json::to_vec(&run).unwrap()).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn commands_that_only_read_runs_end_at_the_first_stop_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, base) = single_run(dir.path(), "zstd");
+    let many = many_cells(dir.path(), &base, 8_000);
+    let svg = dir.path().join("plot.svg").display().to_string();
+    let html = dir.path().join("report.html").display().to_string();
+    let cases: [(&[&str], i32, i32); 3] = [
+        (&["plot", &many, "-o", &svg], libc::SIGINT, 130),
+        (&["report", &many, "--out", &html], libc::SIGTERM, 143),
+        (&["recommend", "--from", &many], libc::SIGINT, 130),
+    ];
+    for (args, number, code) in cases {
+        let signal = super::peer::Signal {
+            number,
+            after: std::time::Duration::from_millis(300),
+            ready: &|| true,
+        };
+        let ended = super::peer::run(args, Some(signal), std::time::Duration::from_secs(60));
+        assert_eq!(ended.code, Some(code), "{args:?}: {}", ended.stderr);
+        let after = ended.after_signal.unwrap();
+        assert!(
+            after < std::time::Duration::from_secs(1),
+            "{args:?}: {after:?}"
+        );
+    }
+    // Nothing half-written is left where an output was asked for.
+    assert!(!Path::new(&svg).exists() && !Path::new(&html).exists());
+}

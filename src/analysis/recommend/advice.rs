@@ -169,23 +169,37 @@ fn dominates(b: &Setting, a: &Setting, time: fn(&Setting) -> f64) -> bool {
         && (b.compressed_bytes < a.compressed_bytes || time(b) < time(a))
 }
 
-/// The better of two settings for "best ratio": smaller body, then less compression time.
-fn better_ratio<'a>(a: &'a Setting, b: &'a Setting) -> &'a Setting {
-    if (b.compressed_bytes, b.compress_s) < (a.compressed_bytes, a.compress_s) {
-        b
-    } else {
-        a
+/// The settings no other dominates, fastest first. A sweep in order of time: a
+/// setting is on the frontier when it is smaller than everything strictly faster and
+/// the smallest of those as fast. O(n log n), for runs of tens of thousands of cells.
+fn frontier(settings: &[Setting], time: fn(&Setting) -> f64) -> Vec<Setting> {
+    let order = by_time(settings, time);
+    let mut front = Vec::new();
+    let mut smallest_faster = u64::MAX;
+    for group in order.chunk_by(|&a, &b| time(&settings[a]) == time(&settings[b])) {
+        let smallest_here = group.iter().map(|&i| settings[i].compressed_bytes).min();
+        let smallest_here = smallest_here.unwrap_or(u64::MAX);
+        for &i in group {
+            let bytes = settings[i].compressed_bytes;
+            if bytes < smallest_faster && bytes == smallest_here {
+                front.push(i);
+            }
+        }
+        smallest_faster = smallest_faster.min(smallest_here);
     }
+    front.sort_by(|&a, &b| time(&settings[a]).total_cmp(&time(&settings[b])));
+    front.into_iter().map(|i| settings[i].clone()).collect()
 }
 
-fn frontier(settings: &[Setting], time: fn(&Setting) -> f64) -> Vec<Setting> {
-    let mut front: Vec<Setting> = settings
-        .iter()
-        .filter(|a| !settings.iter().any(|b| dominates(b, a, time)))
-        .cloned()
-        .collect();
-    front.sort_by(|a, b| time(a).total_cmp(&time(b)));
-    front
+/// Indices of `settings` by `time`, then by their order in the run.
+fn by_time(settings: &[Setting], time: fn(&Setting) -> f64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..settings.len()).collect();
+    order.sort_by(|&a, &b| {
+        time(&settings[a])
+            .total_cmp(&time(&settings[b]))
+            .then(a.cmp(&b))
+    });
+    order
 }
 
 fn advise_payload(
@@ -227,19 +241,35 @@ fn advise_payload(
 }
 
 /// Each setting that another dominates on size and compression time, with the best of
-/// those that dominate it.
+/// those that dominate it (smallest, then fastest, then first in the run). The best of
+/// all settings at most as slow is that one, if it dominates at all: a sweep in order
+/// of time finds it in O(n log n).
 fn dominated(settings: &[Setting]) -> Vec<Domination> {
     let compress_time: fn(&Setting) -> f64 = |s| s.compress_s;
-    settings
+    let order = by_time(settings, compress_time);
+    let mut best_by: Vec<Option<usize>> = vec![None; settings.len()];
+    let key = |i: usize| (settings[i].compressed_bytes, settings[i].compress_s, i);
+    let mut best: Option<usize> = None;
+    for group in order.chunk_by(|&a, &b| settings[a].compress_s == settings[b].compress_s) {
+        for &i in group {
+            let better =
+                best.is_none_or(|b| key(i).partial_cmp(&key(b)).is_some_and(|o| o.is_lt()));
+            if better {
+                best = Some(i);
+            }
+        }
+        for &i in group {
+            best_by[i] =
+                best.filter(|&b| b != i && dominates(&settings[b], &settings[i], compress_time));
+        }
+    }
+    best_by
         .iter()
-        .filter_map(|a| {
-            let by = settings
-                .iter()
-                .filter(|b| dominates(b, a, compress_time))
-                .reduce(better_ratio)?;
+        .enumerate()
+        .filter_map(|(i, by)| {
             Some(Domination {
-                dominated: a.clone(),
-                by: by.clone(),
+                dominated: settings[i].clone(),
+                by: settings[(*by)?].clone(),
             })
         })
         .collect()
@@ -258,5 +288,80 @@ fn bandwidth_row(settings: &[Setting], input_bytes: u64, link: Link) -> Bandwidt
         identity_s,
         best_s: best.map_or(identity_s, |s| s.end_to_end_s(&link)),
         best: best.cloned(),
+    }
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+    use crate::results::CellKey;
+    use crate::vocab::{CellId, CodecKind, Library, Variant};
+
+    /// 400 settings on a small grid, so that sizes and times tie often.
+    fn grid() -> Vec<Setting> {
+        let mut state = 7u64;
+        let mut next = move |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 33) % n
+        };
+        (0..400)
+            .map(|level| Setting {
+                key: CellKey {
+                    payload: "p".into(),
+                    id: CellId {
+                        codec: CodecKind::Zstd,
+                        library: Library::Libzstd,
+                        variant: Variant::Fresh,
+                        level,
+                    },
+                },
+                compressed_bytes: 100 + next(20),
+                ratio: 1.0,
+                compress_s: 0.001 * (1 + next(20)) as f64,
+                decompress_s: 0.001 * (1 + next(20)) as f64,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_sweeps_give_what_comparing_every_pair_gives() {
+        let settings = grid();
+        let time: fn(&Setting) -> f64 = |s| s.compress_s;
+        let levels = |s: &[Setting]| s.iter().map(|s| s.key.id.level).collect::<Vec<_>>();
+        let mut pairwise: Vec<Setting> = settings
+            .iter()
+            .filter(|a| !settings.iter().any(|b| dominates(b, a, time)))
+            .cloned()
+            .collect();
+        pairwise.sort_by(|a, b| time(a).total_cmp(&time(b)));
+        assert_eq!(levels(&frontier(&settings, time)), levels(&pairwise));
+        let best = |a: &Setting| {
+            settings
+                .iter()
+                .filter(|b| dominates(b, a, time))
+                .reduce(|x, y| {
+                    match (y.compressed_bytes, y.compress_s) < (x.compressed_bytes, x.compress_s) {
+                        true => y,
+                        false => x,
+                    }
+                })
+                .map(|b| b.key.id.level)
+        };
+        let expected: Vec<(i32, i32)> = settings
+            .iter()
+            .filter_map(|a| Some((a.key.id.level, best(a)?)))
+            .collect();
+        let swept: Vec<(i32, i32)> = dominated(&settings)
+            .iter()
+            .map(|d| (d.dominated.key.id.level, d.by.key.id.level))
+            .collect();
+        assert_eq!(swept, expected);
+        assert!(
+            expected.len() > 300,
+            "the grid ties often enough: {}",
+            expected.len()
+        );
     }
 }

@@ -54,25 +54,42 @@ fn text_size(text: &str) -> (f64, f64) {
 
 /// For each point `(x, y, text)`, the box its label takes, or `None` where it is
 /// dropped; labels are placed in the order given, so put the important ones first.
+///
+/// Markers within the same pixel are one box, and once a label found no spot at a pixel,
+/// later points there are not tried (their spots are as taken): so the work grows with
+/// the points, not with their square, when thousands fall on the same spot.
 pub(crate) fn place(points: &[(f64, f64, String)], plot: &Rect) -> Vec<Option<Rect>> {
+    let pixel = |x: f64, y: f64| (x.round() as i64, y.round() as i64);
     let mut taken = Grid::default();
+    let mut markers = std::collections::HashSet::new();
     for &(x, y, _) in points {
-        taken.insert(Rect {
-            x: x - MARKER_RADIUS,
-            y: y - MARKER_RADIUS,
-            w: 2.0 * MARKER_RADIUS,
-            h: 2.0 * MARKER_RADIUS,
-        });
+        if markers.insert(pixel(x, y)) {
+            taken.insert(Rect {
+                x: x - MARKER_RADIUS,
+                y: y - MARKER_RADIUS,
+                w: 2.0 * MARKER_RADIUS,
+                h: 2.0 * MARKER_RADIUS,
+            });
+        }
     }
+    let mut full = std::collections::HashSet::new();
     points
         .iter()
         .map(|(x, y, text)| {
+            if full.contains(&pixel(*x, *y)) {
+                return None;
+            }
             let (w, h) = text_size(text);
-            let free = candidates(*x, *y, w, h)
+            let spot = candidates(*x, *y, w, h)
                 .into_iter()
-                .find(|spot| spot.inside(plot) && !taken.overlaps(spot))?;
-            taken.insert(free);
-            Some(free)
+                .find(|spot| spot.inside(plot) && !taken.overlaps(spot));
+            match spot {
+                Some(free) => taken.insert(free),
+                None => {
+                    full.insert(pixel(*x, *y));
+                }
+            }
+            spot
         })
         .collect()
 }

@@ -261,7 +261,8 @@ fn marks(
         .enumerate()
         .map(|(i, s)| (s.name.as_str(), i))
         .collect();
-    let on_frontier = |cell: &RunCell| frontier.iter().any(|s| s.key == cell.key);
+    let frontier: std::collections::HashSet<_> = frontier.iter().map(|s| &s.key).collect();
+    let on_frontier = |cell: &RunCell| frontier.contains(&cell.key);
     let mut order: Vec<usize> = (0..cells.len()).collect();
     order.sort_by_key(|&i| !on_frontier(&cells[i].0));
     let points: Vec<(f64, f64, String)> = order

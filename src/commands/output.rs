@@ -256,6 +256,8 @@ impl Outputs {
 /// its target replaced. A device or FIFO is written directly, never replaced.
 pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let cannot = || format!("cannot write {}", path.display());
+    // Checked again here: a link may be planted after the options were checked.
+    crate::config::outputs::refuse_planted_link(path).with_context(cannot)?;
     let target = crate::config::outputs::resolve(path).with_context(cannot)?;
     if target.exists() && !target.is_file() {
         return write_stoppable(&target, bytes.to_vec()).with_context(cannot);

@@ -24,6 +24,46 @@ pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
     Some(parent.canonicalize().ok()?.join(name))
 }
 
+/// Refuses `path` when it is a symbolic link in a sticky, world-writable directory (as
+/// `/tmp`) that neither the caller nor the directory's owner owns: another user could
+/// have left it there to make codecbench replace a file of the caller's. Linux's
+/// `fs.protected_symlinks` refuses to follow the same links.
+#[cfg(unix)]
+pub(crate) fn refuse_planted_link(path: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(link) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let Ok(shared) = std::fs::metadata(dir) else {
+        return Ok(());
+    };
+    // The sticky bit and write for others, as /tmp has them.
+    let sticky_shared = shared.mode() & 0o1002 == 0o1002;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let caller = unsafe { libc::geteuid() };
+    if link.file_type().is_symlink()
+        && sticky_shared
+        && link.uid() != caller
+        && link.uid() != shared.uid()
+    {
+        bail!(
+            "is a link another user (uid {}) left in a shared directory: codecbench does not write through it",
+            link.uid()
+        );
+    }
+    Ok(())
+}
+
+/// On other systems no such directory exists.
+#[cfg(not(unix))]
+pub(crate) fn refuse_planted_link(_: &Path) -> Result<()> {
+    Ok(())
+}
+
 /// What a command reads, for the check against what it writes.
 pub(crate) enum Input<'a> {
     /// A file or a directory read as payloads.
@@ -54,6 +94,7 @@ pub(crate) fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
         if is_stdout(output) {
             continue;
         }
+        refuse_planted_link(output).with_context(|| format!("{option} {}", output.display()))?;
         let Some(target) = resolve(output) else {
             bail!(
                 "cannot write {} ({option}): no such directory",

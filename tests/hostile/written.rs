@@ -300,3 +300,41 @@ fn commands_that_only_read_runs_end_at_the_first_stop_request() {
     // Nothing half-written is left where an output was asked for.
     assert!(!Path::new(&svg).exists() && !Path::new(&html).exists());
 }
+
+#[test]
+fn an_output_through_a_link_another_user_planted_in_a_shared_directory_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let shared = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let victim = shared.path().join("victim.txt");
+    std::fs::write(&victim, "the victim's own file").unwrap();
+    let link = shared.path().join("results.json");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    // Owned by nobody, as a link another user made would be; only root may do this.
+    if std::os::unix::fs::lchown(&link, Some(65534), Some(65534)).is_err() {
+        eprintln!("skipped: planting another user's link needs root");
+        return;
+    }
+    let link = link.to_str().unwrap();
+    for args in [
+        vec![
+            "run",
+            "--quick",
+            "--payload",
+            "single",
+            "--codecs",
+            "zstd",
+            "--export-json",
+            link,
+        ],
+        vec!["plot", "tests/fixtures/base.json", "-o", link],
+    ] {
+        let message = bad_input(&args);
+        assert!(
+            message.contains("a link another user (uid 65534) left"),
+            "{message}"
+        );
+    }
+    let kept = std::fs::read_to_string(&victim).unwrap();
+    assert_eq!(kept, "the victim's own file");
+}

@@ -52,6 +52,43 @@ pub(super) fn root_name(directory: &Path) -> String {
 /// The file at `path` as a payload called `name`.
 pub(super) fn read_file(path: &Path, name: String) -> Result<Payload> {
     let bytes = read_limited(path, MAX_PAYLOAD_BYTES, "payload file")?;
+    payload(path, name, bytes)
+}
+
+/// The file at `path`, which [`directory_files`] found inside `root`, as a payload called
+/// `name`. What is read is what was opened, and what was opened is checked to be a file
+/// inside `root`: a file swapped for a link between the listing and the read is refused.
+pub(super) fn read_file_inside(path: &Path, root: &Path, name: String) -> Result<Payload> {
+    let cannot_read = || format!("cannot read payload file {}", path.display());
+    let file = std::fs::File::open(path).with_context(cannot_read)?;
+    let opened = file.metadata().with_context(cannot_read)?;
+    let real = path.canonicalize().with_context(cannot_read)?;
+    let there = std::fs::metadata(&real).with_context(cannot_read)?;
+    if !(opened.is_file() && same_file(&opened, &there) && real.starts_with(root)) {
+        bail!(
+            "payload file {} changed to a file outside {} as it was read",
+            path.display(),
+            root.display()
+        );
+    }
+    let bytes = read_limited_from(file, path, MAX_PAYLOAD_BYTES, "payload file")?;
+    payload(path, name, bytes)
+}
+
+/// Whether two metadata are of one file (device and inode, where there are such).
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        a.len() == b.len() && a.modified().ok() == b.modified().ok()
+    }
+}
+
+fn payload(path: &Path, name: String, bytes: Vec<u8>) -> Result<Payload> {
     if bytes.is_empty() {
         bail!("payload file {} is empty", path.display());
     }
@@ -67,9 +104,15 @@ pub(super) fn read_file(path: &Path, name: String) -> Result<Payload> {
 /// device such as `/dev/zero`, a file still being written) one byte past it. `what`
 /// names the file in the error, e.g. `saved run`.
 pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
-    use std::io::Read;
     let cannot_read = || format!("cannot read {what} {}", path.display());
     let file = std::fs::File::open(path).with_context(cannot_read)?;
+    read_limited_from(file, path, limit, what)
+}
+
+/// [`read_limited`] of a file already open, `path` naming it in errors.
+fn read_limited_from(file: std::fs::File, path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let cannot_read = || format!("cannot read {what} {}", path.display());
     let too_big = |size: &str| {
         anyhow::anyhow!(
             "{what} {} is {size}; codecbench reads up to {} MiB",
@@ -95,6 +138,30 @@ pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_that_became_a_link_out_of_its_directory_is_not_read() {
+        let outside = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(outside.path(), "a secret outside").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(dir.path().join("a.json"), "[1]").unwrap();
+        let listed = directory_files(dir.path()).unwrap().0;
+        // Swapped after the listing, as a racing attacker would.
+        std::fs::remove_file(&listed[0]).unwrap();
+        std::os::unix::fs::symlink(outside.path(), &listed[0]).unwrap();
+        let error = read_file_inside(&listed[0], &root, "a".into()).unwrap_err();
+        assert!(
+            error.to_string().contains("changed to a file outside"),
+            "{error}"
+        );
+        // A file still inside reads as before.
+        std::fs::remove_file(&listed[0]).unwrap();
+        std::fs::write(&listed[0], "[2]").unwrap();
+        let read = read_file_inside(&listed[0], &root, "a".into()).unwrap();
+        assert_eq!(read.bytes, b"[2]");
+    }
 
     #[cfg(unix)]
     #[test]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::body::Payload;
-use super::files::{directory_files, read_file, root_name};
+use super::files::{directory_files, read_file, read_file_inside, root_name};
 use super::generate::{generate, records_name, BuiltinPayload, RngKind};
 use super::har;
 
@@ -66,10 +66,11 @@ pub(crate) fn load(
                 let (files, skipped) = directory_files(path)?;
                 notes.extend(skipped);
                 let root = root_name(path);
+                let real_root = path.canonicalize()?;
                 for file in files {
                     let relative = file.strip_prefix(path).unwrap_or(&file);
                     let name = format!("{root}/{}", relative.display());
-                    payloads.push(read_file(&file, name)?);
+                    payloads.push(read_file_inside(&file, &real_root, name)?);
                 }
             }
             PayloadSource::Path(path) => {

@@ -45,6 +45,80 @@ impl PayloadSource {
     }
 }
 
+/// The most the payloads of one command may hold together: 1 GiB, four files at the
+/// per-file ceiling. Past it, thirty sparse files that cost nothing on disk exhausted
+/// memory before a byte was measured.
+pub(crate) const MAX_TOTAL_PAYLOAD_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// The most payloads one command holds: 10,000 bodies. `serve` prepares every body in
+/// every encoding at start, which took 30 s and 850 MB for a capture of 100,000.
+pub(crate) const MAX_PAYLOADS: usize = 10_000;
+
+/// What the payloads read so far hold, against the ceilings.
+#[derive(Default)]
+struct Budget {
+    bytes: u64,
+    count: usize,
+}
+
+impl Budget {
+    /// Refuses `path` by its size before it is read, if it would pass the total (a file
+    /// past the ceiling of one is left to the reader, whose error says so).
+    fn before_reading(&self, path: &Path) -> Result<()> {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        let one_too_big = size > super::body::MAX_PAYLOAD_BYTES;
+        if !one_too_big && self.bytes.saturating_add(size) > MAX_TOTAL_PAYLOAD_BYTES {
+            bail!(
+                "{} would bring the payloads past 1 GiB together; codecbench holds up to 1 GiB of payloads at once",
+                path.display()
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses a directory whose `files` would pass either ceiling, by their sizes, before
+    /// any is read.
+    fn before_reading_all(&self, directory: &Path, files: &[PathBuf]) -> Result<()> {
+        let sizes = files
+            .iter()
+            .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()));
+        let total = sizes.fold(self.bytes, u64::saturating_add);
+        if self.count + files.len() > MAX_PAYLOADS {
+            bail!(
+                "{} brings the payloads past 10,000; codecbench holds up to 10,000 at once: split it",
+                directory.display()
+            );
+        }
+        if total > MAX_TOTAL_PAYLOAD_BYTES {
+            bail!(
+                "{} would bring the payloads past 1 GiB together; codecbench holds up to 1 GiB of payloads at once",
+                directory.display()
+            );
+        }
+        Ok(())
+    }
+
+    /// Adds `payload`, or refuses it past either ceiling; `from` names its source.
+    fn admit(&mut self, payloads: &mut Vec<Payload>, payload: Payload, from: &Path) -> Result<()> {
+        self.count += 1;
+        self.bytes += payload.bytes.len() as u64;
+        if self.count > MAX_PAYLOADS {
+            bail!(
+                "{} brings the payloads past 10,000; codecbench holds up to 10,000 at once: split it",
+                from.display()
+            );
+        }
+        if self.bytes > MAX_TOTAL_PAYLOAD_BYTES {
+            bail!(
+                "{} brings the payloads past 1 GiB together; codecbench holds up to 1 GiB of payloads at once",
+                from.display()
+            );
+        }
+        payloads.push(payload);
+        Ok(())
+    }
+}
+
 /// Materialises the sources into payloads, in the order given; a directory expands to
 /// its regular files sorted by name, a HAR capture to its text bodies. With them, one
 /// line per capture on what it held and what was skipped.
@@ -55,22 +129,29 @@ pub(crate) fn load(
 ) -> Result<(Vec<Payload>, Vec<String>)> {
     let mut payloads = Vec::new();
     let mut notes = Vec::new();
+    let mut budget = Budget::default();
     for source in sources {
         match source {
-            PayloadSource::Builtin(builtin) => payloads.push(Payload {
-                name: builtin.name().to_string(),
-                bytes: generate(builtin.records(), seed, rng),
-                content_type: None,
-            }),
+            PayloadSource::Builtin(builtin) => {
+                let payload = Payload {
+                    name: builtin.name().to_string(),
+                    bytes: generate(builtin.records(), seed, rng),
+                    content_type: None,
+                };
+                budget.admit(&mut payloads, payload, Path::new(builtin.name()))?;
+            }
             PayloadSource::Path(path) if path.is_dir() => {
                 let (files, skipped) = directory_files(path)?;
                 notes.extend(skipped);
                 let root = root_name(path);
                 let real_root = path.canonicalize()?;
+                budget.before_reading_all(path, &files)?;
                 for file in files {
                     let relative = file.strip_prefix(path).unwrap_or(&file);
                     let name = format!("{root}/{}", relative.display());
-                    payloads.push(read_file_inside(&file, &real_root, name)?);
+                    budget.before_reading(&file)?;
+                    let payload = read_file_inside(&file, &real_root, name)?;
+                    budget.admit(&mut payloads, payload, &file)?;
                 }
             }
             PayloadSource::Path(path) => {
@@ -78,18 +159,25 @@ pub(crate) fn load(
                     || path.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                payloads.push(read_file(path, name)?)
+                budget.before_reading(path)?;
+                budget.admit(&mut payloads, read_file(path, name)?, path)?;
             }
             PayloadSource::Har(path) => {
                 let capture = har::read(path)?;
                 notes.push(capture.summary(path));
-                payloads.extend(capture.payloads);
+                for payload in capture.payloads {
+                    budget.admit(&mut payloads, payload, path)?;
+                }
             }
-            PayloadSource::Records(count) => payloads.push(Payload {
-                name: records_name(*count),
-                bytes: generate(*count, seed, rng),
-                content_type: None,
-            }),
+            PayloadSource::Records(count) => {
+                let name = records_name(*count);
+                let payload = Payload {
+                    name: name.clone(),
+                    bytes: generate(*count, seed, rng),
+                    content_type: None,
+                };
+                budget.admit(&mut payloads, payload, Path::new(&name))?;
+            }
         }
     }
     Ok((payloads, notes))

@@ -31,11 +31,48 @@ fn saved_runs_and_captures_past_their_ceiling_are_refused_unread() {
         (&["run", "--payload", &har, "--quick"], "HAR capture"),
     ];
     for (args, says) in cases {
-        let ended = run(args, None, Duration::from_secs(60));
+        refused(args, &[says, "codecbench reads up to 256 MiB"]);
+    }
+}
+
+/// Runs `args`, which must end within 60 s with exit 2, one line that says each of
+/// `says`, and a small peak; returns what ended.
+fn refused(args: &[&str], says: &[&str]) -> super::peer::Ended {
+    let ended = run(args, None, Duration::from_secs(60));
+    assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
+    for said in says {
+        assert!(ended.stderr.contains(said), "{args:?}: {}", ended.stderr);
+    }
+    assert_eq!(ended.stderr.lines().count(), 1, "{}", ended.stderr);
+    assert!(
+        ended.peak_mb < PEAK_MB,
+        "{args:?}: peak {} MB",
+        ended.peak_mb
+    );
+    ended
+}
+
+#[test]
+fn payloads_that_cost_nothing_on_disk_are_refused_by_their_total_before_they_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let payloads = dir.path().join("payloads");
+    std::fs::create_dir(&payloads).unwrap();
+    for i in 0..30 {
+        let name = format!("body{i:02}.json");
+        std::fs::File::create(payloads.join(name))
+            .unwrap()
+            .set_len(200 << 20)
+            .unwrap();
+    }
+    let payloads = payloads.display().to_string();
+    for args in [
+        vec!["run", "--payload", &payloads, "--quick"],
+        vec!["serve", "--payload", &payloads, "--port", "0"],
+    ] {
+        let ended = run(&args, None, Duration::from_secs(60));
         assert_eq!(ended.code, Some(2), "{args:?}: {}", ended.stderr);
-        assert!(ended.stderr.contains(says), "{args:?}: {}", ended.stderr);
         assert!(
-            ended.stderr.contains("codecbench reads up to 256 MiB"),
+            ended.stderr.contains("past 1 GiB together"),
             "{}",
             ended.stderr
         );
@@ -46,4 +83,28 @@ fn saved_runs_and_captures_past_their_ceiling_are_refused_unread() {
             ended.peak_mb
         );
     }
+}
+
+#[test]
+fn a_capture_of_a_hundred_thousand_tiny_bodies_is_refused_by_their_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = r#"{"request":{"method":"GET","url":"https://x.example/a"},"response":{"status":200,"content":{"mimeType":"application/json","text":"{\"a\":1}"}}}"#;
+    let entries = vec![entry; 100_000].join(",");
+    let har = dir.path().join("many.har");
+    let text = format!(r#"{{"log":{{"version":"1.2","entries":[{entries}]}}}}"#);
+    std::fs::write(&har, text).unwrap();
+    let har = har.display().to_string();
+    let ended = run(
+        &["serve", "--payload", &har, "--port", "0"],
+        None,
+        Duration::from_secs(60),
+    );
+    assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+    assert!(ended.stderr.contains("past 10,000"), "{}", ended.stderr);
+    assert!(
+        ended.elapsed < Duration::from_secs(10),
+        "{:?}",
+        ended.elapsed
+    );
+    assert!(ended.peak_mb < PEAK_MB, "peak {} MB", ended.peak_mb);
 }

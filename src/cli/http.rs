@@ -79,6 +79,11 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "PORT", default_value_t = 8080)]
     pub port: u16,
 
+    /// Seconds a response may wait for its client to read more of it before the
+    /// connection is closed (nginx's `send_timeout`), from 0.1 to 3600.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub send_timeout: f64,
+
     /// The dictionary a client holds, for `dcz` encodings.
     #[command(flatten)]
     pub dictionary: DictionaryArgs,

@@ -50,7 +50,7 @@ pub(super) fn run(config: ServeConfig) -> crate::error::Result {
     };
     announce().map_err(anyhow::Error::from).failing()?;
     drop(out);
-    serve(router, listener).failing()?;
+    serve(router, listener, config.send_timeout).failing()?;
     eprintln!("stopped");
     match crate::process::interrupt::by_sigterm() {
         // SIGTERM says so in the exit code, as every other command's does.

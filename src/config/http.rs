@@ -168,6 +168,8 @@ pub(crate) struct ServeConfig {
     pub seed: i32,
     /// Generator stream.
     pub rng: RngKind,
+    /// How long a response may wait for its client to read (`--send-timeout`).
+    pub send_timeout: std::time::Duration,
 }
 
 impl ServeConfig {
@@ -178,6 +180,12 @@ impl ServeConfig {
             .bind
             .parse()
             .map_err(|_| anyhow::anyhow!("--bind {}: not an IP address", args.bind))?;
+        if !(0.1..=3600.0).contains(&args.send_timeout) {
+            anyhow::bail!(
+                "--send-timeout {}: give 0.1 to 3600 seconds",
+                args.send_timeout
+            );
+        }
         Ok(ServeConfig {
             dictionary: dictionary_mode(&args.dictionary, &encodings)?,
             payloads: payload_sources(&args.payloads.payloads, &args.payloads.records)?,
@@ -185,6 +193,7 @@ impl ServeConfig {
             address: std::net::SocketAddr::new(ip, args.port),
             seed: args.generator.seed,
             rng: args.generator.rng,
+            send_timeout: std::time::Duration::from_secs_f64(args.send_timeout),
         })
     }
 }

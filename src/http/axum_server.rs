@@ -119,8 +119,21 @@ async fn dictionary_response(
             ([json, vary, coding], encoded).into_response()
         }
         Some(Err(_)) => hyper::StatusCode::INTERNAL_SERVER_ERROR.into_response(),
-        None => ([json, vary], body.clone()).into_response(),
+        None => ([json, vary], shared(&resource.body)).into_response(),
     }
+}
+
+/// The body for one response, sharing the payload's bytes rather than copying them: a
+/// slow client holds a reference, not a copy of a body of megabytes.
+fn shared(body: &std::sync::Arc<Vec<u8>>) -> axum::body::Bytes {
+    /// The payload's bytes, as `Bytes` takes an owner.
+    struct Shared(std::sync::Arc<Vec<u8>>);
+    impl AsRef<[u8]> for Shared {
+        fn as_ref(&self) -> &[u8] {
+            self.0.as_slice()
+        }
+    }
+    axum::body::Bytes::from_owner(Shared(std::sync::Arc::clone(body)))
 }
 
 /// A router serving `resource` at `path` with `encoding`: a dynamic response, the body
@@ -136,13 +149,8 @@ pub(super) fn app(resource: Resource, encoding: Encoding, path: &str) -> axum::R
         _ => {
             let payload = resource.body.clone();
             let handler = move || {
-                let payload = payload.clone();
-                async move {
-                    (
-                        [(hyper::header::CONTENT_TYPE, "application/json")],
-                        payload.as_ref().clone(),
-                    )
-                }
+                let payload = shared(&payload);
+                async move { ([(hyper::header::CONTENT_TYPE, "application/json")], payload) }
             };
             axum::Router::new().route(path, axum::routing::get(handler))
         }

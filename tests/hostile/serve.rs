@@ -41,11 +41,15 @@ fn serve_at_1024_descriptors() -> (Child, String) {
             }
         });
     }
-    let mut child = command.spawn().unwrap();
+    started(command.spawn().unwrap())
+}
+
+/// A started serve process and the address its first line names; its stdout is read
+/// on, since a closed stdout would stop the server.
+fn started(mut child: std::process::Child) -> (Child, String) {
     let mut first = String::new();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     stdout.read_line(&mut first).unwrap();
-    // Keep reading: a closed stdout would stop the server.
     std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     let address = first
         .strip_prefix("serving on http://")
@@ -160,4 +164,64 @@ fn an_address_past_loopback_is_named_in_a_warning() {
         "{}",
         ended.stderr
     );
+}
+
+/// `serve --port 0 --records 100000 --encodings identity --send-timeout SECONDS` (a
+/// 30 MB body, more than loopback's socket buffers hold), and the address it printed.
+fn serve_large(send_timeout: &str) -> (Child, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_codecbench"))
+        .args(["serve", "--port", "0", "--records", "100000"])
+        .args(["--encodings", "identity", "--send-timeout", send_timeout])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    started(child)
+}
+
+#[test]
+fn a_client_that_never_reads_is_dropped_after_the_send_timeout() {
+    let (_serve, address) = serve_large("1");
+    // Twenty clients ask for the 30 MB body and read none of it.
+    let request = format!("GET {BIG} HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    let clients: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&address).unwrap();
+            stream.write_all(request.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(3));
+    // Each connection was closed: what the kernel had buffered, then the end, well short
+    // of the body.
+    for mut stream in clients {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut received = Vec::new();
+        let ended = stream.read_to_end(&mut received);
+        let reset = ended
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset);
+        assert!(ended.is_ok() || reset, "{ended:?}");
+        assert!(received.len() < 30_483_777, "{} bytes", received.len());
+    }
+    // The server still serves others.
+    assert!(served_path(&address, BIG));
+}
+
+/// The path of the 30 MB body.
+const BIG: &str = "/identity/100000-records";
+
+/// A GET of `path`: whether a 200 came back within 10 s.
+fn served_path(address: &str, path: &str) -> bool {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    answer.starts_with(b"HTTP/1.1 200")
 }

@@ -108,3 +108,59 @@ fn a_capture_of_a_hundred_thousand_tiny_bodies_is_refused_by_their_count() {
     );
     assert!(ended.peak_mb < PEAK_MB, "peak {} MB", ended.peak_mb);
 }
+
+#[test]
+fn a_file_swapped_for_a_link_out_of_its_directory_is_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.json");
+    std::fs::write(&secret, format!("[\"{}\"]", "s".repeat(4090))).unwrap();
+    let payloads = dir.path().join("payloads");
+    std::fs::create_dir(&payloads).unwrap();
+    let body = payloads.join("a.json");
+    std::fs::write(&body, "[1]").unwrap();
+    // An attacker swaps the file for a link to the secret and back, as fast as it can.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (stop, secret, body) = (stop.clone(), secret.clone(), body.clone());
+        let (link, file) = (dir.path().join("link"), dir.path().join("file"));
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                let _ = std::os::unix::fs::symlink(&secret, &link);
+                let _ = std::fs::rename(&link, &body);
+                let _ = std::fs::write(&file, "[1]");
+                let _ = std::fs::rename(&file, &body);
+            }
+        })
+    };
+    let payloads = payloads.display().to_string();
+    let args = [
+        "run",
+        "--payload",
+        &payloads,
+        "--codecs",
+        "gzip",
+        "--gzip-levels",
+        "1",
+        "--iterations",
+        "1",
+        "--warmup",
+        "0",
+        "--format",
+        "csv",
+        "--quiet",
+    ];
+    let mut read = 0;
+    for _ in 0..100 {
+        let ended = run(&args, None, Duration::from_secs(30));
+        if ended.code == Some(0) {
+            read += 1;
+            let csv = String::from_utf8_lossy(&ended.stdout);
+            assert!(!csv.contains(",4094,"), "the secret was read: {csv}");
+        } else {
+            assert_eq!(ended.code, Some(2), "{}", ended.stderr);
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    swapper.join().unwrap();
+    assert!(read > 0, "no run read the file at all");
+}

@@ -118,7 +118,9 @@ fn a_file_swapped_for_a_link_out_of_its_directory_is_never_read() {
     std::fs::create_dir(&payloads).unwrap();
     let body = payloads.join("a.json");
     std::fs::write(&body, "[1]").unwrap();
-    // An attacker swaps the file for a link to the secret and back, as fast as it can.
+    // An attacker swaps the file for a link to the secret and back, every half
+    // millisecond: often enough to land in any window, rarely enough that runs also
+    // find the file as it was.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let swapper = {
         let (stop, secret, body) = (stop.clone(), secret.clone(), body.clone());
@@ -127,8 +129,10 @@ fn a_file_swapped_for_a_link_out_of_its_directory_is_never_read() {
             while !stop.load(std::sync::atomic::Ordering::SeqCst) {
                 let _ = std::os::unix::fs::symlink(&secret, &link);
                 let _ = std::fs::rename(&link, &body);
+                std::thread::sleep(Duration::from_micros(500));
                 let _ = std::fs::write(&file, "[1]");
                 let _ = std::fs::rename(&file, &body);
+                std::thread::sleep(Duration::from_micros(500));
             }
         })
     };

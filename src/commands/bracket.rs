@@ -88,12 +88,12 @@ impl Cut<'_> {
             .iter()
             .map(crate::export::recommend::answer::deployable)
             .collect();
-        eprintln!(
+        super::output::say(format_args!(
             "codecbench: placing the minimum body sizes: measuring {} on at most {} of {} cut from {}, by bisection",
             crate::format::list(&names),
             most,
             crate::format::counted(cuts as u64, "smaller body", "smaller bodies"),
-            crate::format::visible(&self.source.name),
-        );
+            self.source.name,
+        ));
     }
 }

@@ -84,13 +84,13 @@ fn name_failures(report: &HttpReport) -> usize {
         .filter(|r| r.errors > 0)
         .collect();
     for failed in &failures {
-        eprintln!(
+        super::output::say(format_args!(
             "codecbench: FAILED {} of {} requests with {}: {}",
             failed.errors,
             failed.errors + failed.requests,
             failed.encoding,
-            crate::format::visible(failed.first_error.as_deref().unwrap_or("unknown"))
-        );
+            failed.first_error.as_deref().unwrap_or("unknown")
+        ));
     }
     failures.iter().map(|r| r.errors).sum()
 }
@@ -121,7 +121,7 @@ fn measure_payload(
     let load = config.load;
     let progress = |line: String| {
         if !config.quiet {
-            eprintln!("{}", crate::format::visible(&line));
+            super::output::say(&line);
         }
     };
     progress(format!(

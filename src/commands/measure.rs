@@ -71,9 +71,7 @@ pub(super) fn load_payloads(
 ) -> Result<Vec<Payload>> {
     let (payloads, notes) = payload::load(sources, seed, rng)?;
     if !quiet {
-        notes
-            .iter()
-            .for_each(|note| eprintln!("{}", crate::format::visible(note)));
+        notes.iter().for_each(super::output::say);
     }
     Ok(payloads)
 }
@@ -262,7 +260,7 @@ pub(super) fn named_failures(
     summary: impl Fn(usize) -> String,
 ) -> crate::error::Result {
     for failure in failures {
-        eprintln!("codecbench: FAILED {}", crate::format::visible(failure));
+        super::output::say(format_args!("codecbench: FAILED {failure}"));
     }
     match failures.len() {
         0 => Ok(()),

@@ -52,7 +52,7 @@ pub fn main() -> std::process::ExitCode {
         Err(err) if err.is_broken_pipe() => std::process::ExitCode::SUCCESS,
         Err(err) => {
             // An error may quote a file name or a saved run: shown, not obeyed.
-            eprintln!("codecbench: {}", crate::format::visible(&err.to_string()));
+            output::say(format_args!("codecbench: {err}"));
             let terminated = matches!(err, crate::error::Error::Interrupted(_))
                 && crate::process::interrupt::by_sigterm();
             std::process::ExitCode::from(if terminated { 143 } else { err.exit_code() })

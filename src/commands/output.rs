@@ -248,6 +248,12 @@ impl Outputs {
     }
 }
 
+/// A line on stderr with what a terminal would act on shown, not sent: stderr quotes
+/// file names, saved runs and servers' answers.
+pub(super) fn say(line: impl std::fmt::Display) {
+    eprintln!("{}", crate::format::visible(&line.to_string()));
+}
+
 /// Writes a whole file, naming it in the error.
 ///
 /// A regular file (or a path not there yet) is replaced atomically: the bytes go to a

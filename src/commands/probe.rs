@@ -28,11 +28,10 @@ pub(super) fn run(config: ProbeConfig) -> crate::error::Result {
             break;
         }
         if !config.quiet {
-            eprintln!(
+            super::output::say(format_args!(
                 "{}: {} requests per Accept-Encoding",
-                crate::format::visible(target.url.as_str()),
-                config.load.requests
-            );
+                target.url, config.load.requests
+            ));
         }
         let probing = Probing {
             headers: &config.headers,

@@ -123,7 +123,7 @@ impl Progress {
                 plain.last_line = now;
                 let elapsed = now.duration_since(plain.started);
                 let line = plain_line(step, done, plain.steps, elapsed);
-                eprintln!("  {}", crate::format::visible(&line));
+                super::output::say(format_args!("  {line}"));
             }
         }
     }

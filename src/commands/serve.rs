@@ -11,9 +11,7 @@ use crate::payload;
 /// Serves every payload of `config` at every encoding until Ctrl-C.
 pub(super) fn run(config: ServeConfig) -> crate::error::Result {
     let (payloads, notes) = payload::load(&config.payloads, config.seed, config.rng)?;
-    notes
-        .iter()
-        .for_each(|note| eprintln!("{}", crate::format::visible(note)));
+    notes.iter().for_each(super::output::say);
     let prepared = config
         .dictionary
         .map(|source| Prepared::new(source, config.seed, config.rng))

@@ -18,6 +18,7 @@ pub(crate) mod dictionary;
 pub(crate) mod encoding;
 pub(crate) mod load;
 pub(crate) mod measure;
+mod send_timeout;
 pub(crate) mod serve;
 pub(crate) mod shaping;
 #[cfg(test)]

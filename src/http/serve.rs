@@ -204,7 +204,10 @@ pub(crate) fn serve(
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
                 .serve_connection(
-                    hyper_util::rt::TokioIo::new(SendTimeout::new(stream, send_timeout)),
+                    hyper_util::rt::TokioIo::new(super::send_timeout::SendTimeout::new(
+                        stream,
+                        send_timeout,
+                    )),
                     service,
                 );
             connections.spawn(async move {
@@ -219,101 +222,6 @@ pub(crate) fn serve(
         connections.abort_all();
         Ok(())
     })
-}
-
-/// A stream whose writes fail once one has waited `limit` for the client to read: the
-/// timer starts when a write cannot go on and restarts when it does, as nginx's
-/// `send_timeout` times the gap between two successive writes.
-struct SendTimeout<S> {
-    inner: S,
-    limit: Duration,
-    waiting: Option<std::pin::Pin<Box<tokio::time::Sleep>>>,
-}
-
-impl<S> SendTimeout<S> {
-    fn new(inner: S, limit: Duration) -> Self {
-        SendTimeout {
-            inner,
-            limit,
-            waiting: None,
-        }
-    }
-
-    /// `progress` as it stands, or an error once the client has read nothing for the
-    /// limit.
-    fn timed<T>(
-        &mut self,
-        cx: &mut std::task::Context<'_>,
-        progress: std::task::Poll<std::io::Result<T>>,
-    ) -> std::task::Poll<std::io::Result<T>> {
-        use std::future::Future;
-        if progress.is_ready() {
-            self.waiting = None;
-            return progress;
-        }
-        let limit = self.limit;
-        let waiting = self
-            .waiting
-            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-        match waiting.as_mut().poll(cx) {
-            std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                "the client read nothing for --send-timeout",
-            ))),
-            std::task::Poll::Pending => std::task::Poll::Pending,
-        }
-    }
-}
-
-impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for SendTimeout<S> {
-    fn poll_read(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
-    }
-}
-
-impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for SendTimeout<S> {
-    fn poll_write(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &[u8],
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        let progress = std::pin::Pin::new(&mut self.inner).poll_write(cx, buf);
-        self.timed(cx, progress)
-    }
-
-    // Vectored, as the stream is: hyper then writes a body from where it lies, where
-    // without it hyper copies the whole body into its buffer for each response.
-    fn poll_write_vectored(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        bufs: &[std::io::IoSlice<'_>],
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        let progress = std::pin::Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        self.timed(cx, progress)
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.inner.is_write_vectored()
-    }
-
-    fn poll_flush(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        let progress = std::pin::Pin::new(&mut self.inner).poll_flush(cx);
-        self.timed(cx, progress)
-    }
-
-    fn poll_shutdown(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
-    }
 }
 
 /// [`MAX_CONNECTIONS`], or fewer where the file-descriptor limit is lower: the soft

@@ -62,61 +62,57 @@ struct Budget {
 }
 
 impl Budget {
-    /// Refuses `path` by its size before it is read, if it would pass the total (a file
-    /// past the ceiling of one is left to the reader, whose error says so).
-    fn before_reading(&self, path: &Path) -> Result<()> {
-        let size = std::fs::metadata(path).map_or(0, |m| m.len());
-        let one_too_big = size > super::body::MAX_PAYLOAD_BYTES;
-        if !one_too_big && self.bytes.saturating_add(size) > MAX_TOTAL_PAYLOAD_BYTES {
-            bail!(
-                "{} would bring the payloads past 1 GiB together; codecbench holds up to 1 GiB of payloads at once",
-                path.display()
-            );
-        }
-        Ok(())
-    }
-
-    /// Refuses a directory whose `files` would pass either ceiling, by their sizes, before
-    /// any is read.
-    fn before_reading_all(&self, directory: &Path, files: &[PathBuf]) -> Result<()> {
-        let sizes = files
-            .iter()
-            .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()));
-        let total = sizes.fold(self.bytes, u64::saturating_add);
-        if self.count + files.len() > MAX_PAYLOADS {
-            bail!(
-                "{} brings the payloads past 10,000; codecbench holds up to 10,000 at once: split it",
-                directory.display()
-            );
-        }
-        if total > MAX_TOTAL_PAYLOAD_BYTES {
-            bail!(
-                "{} would bring the payloads past 1 GiB together; codecbench holds up to 1 GiB of payloads at once",
-                directory.display()
-            );
-        }
-        Ok(())
-    }
-
-    /// Adds `payload`, or refuses it past either ceiling; `from` names its source.
-    fn admit(&mut self, payloads: &mut Vec<Payload>, payload: Payload, from: &Path) -> Result<()> {
-        self.count += 1;
-        self.bytes += payload.bytes.len() as u64;
-        if self.count > MAX_PAYLOADS {
+    /// Refuses `from` when `count` more payloads of `bytes` more would pass a ceiling.
+    fn refuse_past(&self, from: &Path, count: usize, bytes: u64) -> Result<()> {
+        if self.count + count > MAX_PAYLOADS {
             bail!(
                 "{} brings the payloads past 10,000; codecbench holds up to 10,000 at once: split it",
                 from.display()
             );
         }
-        if self.bytes > MAX_TOTAL_PAYLOAD_BYTES {
+        if self.bytes.saturating_add(bytes) > MAX_TOTAL_PAYLOAD_BYTES {
             bail!(
                 "{} brings the payloads past 1 GiB together; codecbench holds up to 1 GiB of payloads at once",
                 from.display()
             );
         }
+        Ok(())
+    }
+
+    /// Refuses `path` by its size before it is read (a file past the ceiling of one is
+    /// left to the reader, whose error says so).
+    fn before_reading(&self, path: &Path) -> Result<()> {
+        let size = file_size(path);
+        match size > super::body::MAX_PAYLOAD_BYTES {
+            true => Ok(()),
+            false => self.refuse_past(path, 0, size),
+        }
+    }
+
+    /// Refuses a directory whose `files` would pass a ceiling, by their sizes, before any
+    /// is read.
+    fn before_reading_all(&self, directory: &Path, files: &[PathBuf]) -> Result<()> {
+        let total = files
+            .iter()
+            .map(|f| file_size(f))
+            .fold(0, u64::saturating_add);
+        self.refuse_past(directory, files.len(), total)
+    }
+
+    /// Adds `payload`, or refuses it past a ceiling; `from` names its source.
+    fn admit(&mut self, payloads: &mut Vec<Payload>, payload: Payload, from: &Path) -> Result<()> {
+        let bytes = payload.bytes.len() as u64;
+        self.refuse_past(from, 1, bytes)?;
+        self.count += 1;
+        self.bytes += bytes;
         payloads.push(payload);
         Ok(())
     }
+}
+
+/// The size a file claims, 0 when it cannot be read (the reader then says why).
+fn file_size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// Materialises the sources into payloads, in the order given; a directory expands to

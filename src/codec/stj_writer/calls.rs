@@ -156,7 +156,6 @@ impl<'a> Calls<'a> {
     /// The call for `token`, ending at `end`; a name waits for its value.
     fn call(&mut self, token: &Token, end: usize) -> Option<WriterCall> {
         let start = self.end;
-        let checked_here = self.checked.last().copied().unwrap_or(false);
         let (max_required, value_done) = match token {
             Token::Open { object } => {
                 let checked = *object || self.next_array_checked();
@@ -193,7 +192,9 @@ impl<'a> Calls<'a> {
             Token::Literal { length, .. } => (length + 1, true),
             Token::Rest => (0, false),
         };
-        let checked = value_done && self.closes_value(token, checked_here);
+        // A value is checked where its level says: after the pop above, a closing token
+        // asks the level around it.
+        let checked = value_done && self.checked.last().copied().unwrap_or(false);
         self.end = end;
         Some(WriterCall {
             end,
@@ -207,16 +208,6 @@ impl<'a> Calls<'a> {
         let checked = self.shape.checked_arrays.get(self.arrays_opened).copied();
         self.arrays_opened += 1;
         checked.unwrap_or(false)
-    }
-
-    /// Whether the value `token` ends is checked: an object's property always, an
-    /// array's element when the array has no fast path. A closing token is checked by
-    /// the level around it.
-    fn closes_value(&self, token: &Token, checked_here: bool) -> bool {
-        match token {
-            Token::Close => self.checked.last().copied().unwrap_or(false),
-            _ => checked_here,
-        }
     }
 }
 

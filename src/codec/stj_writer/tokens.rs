@@ -50,10 +50,6 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    fn skip_separators(&mut self) {
-        self.skip_while(is_separator);
-    }
-
     /// Moves past a string from its opening quote; returns the range of its content.
     fn skip_string(&mut self) -> Range<usize> {
         let start = self.at + 1;
@@ -128,7 +124,7 @@ impl Iterator for Tokens<'_> {
     type Item = (Token, usize);
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.skip_separators();
+        self.skip_while(is_separator);
         let &byte = self.json.get(self.at)?;
         let token = self.read(byte);
         self.after_name = matches!(token, Token::Name { .. });

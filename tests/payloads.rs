@@ -87,3 +87,34 @@ fn unwritable_output_directory_is_bad_input() {
     let message = bad_input(&["payloads", "--out", file.join("sub").to_str().unwrap()]);
     assert!(message.contains("cannot create directory"), "{message}");
 }
+
+#[test]
+fn real_json_is_the_committed_corpus_byte_for_byte() {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/payloads/real-json/");
+    let sums = std::fs::read_to_string(format!("{folder}SHA256SUMS")).unwrap();
+    let mut expected: Vec<(String, u64)> = Vec::new();
+    for line in sums.lines() {
+        let (hash, name) = line.split_once("  ").expect("sha256sum format");
+        let bytes = std::fs::read(format!("{folder}{name}")).unwrap();
+        assert_eq!(sha256_hex(&bytes), hash, "{name} drifted from SHA256SUMS");
+        expected.push((format!("real-json/{name}"), bytes.len() as u64));
+    }
+    assert_eq!(expected.len(), 15);
+    let output = codecbench()
+        .args(["run", "--payload", "real-json", "--codecs", "gzip"])
+        .args(["--gzip-levels", "1", "--iterations", "1", "--warmup", "0"])
+        .args(["--quiet", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let mut measured: Vec<(String, u64)> = csv::Reader::from_reader(&output.stdout[..])
+        .deserialize::<std::collections::HashMap<String, String>>()
+        .map(|row| {
+            let row = row.unwrap();
+            (row["payload"].clone(), row["input_bytes"].parse().unwrap())
+        })
+        .collect();
+    measured.sort();
+    expected.sort();
+    assert_eq!(measured, expected);
+}

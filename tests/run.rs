@@ -196,16 +196,19 @@ fn user_files_and_directories_are_payloads_and_csv_file_matches_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let payloads = dir.path().join("bodies");
     std::fs::create_dir(&payloads).unwrap();
-    std::fs::write(
-        payloads.join("b.json"),
-        br#"{"b":[1,2,3,4,5,6,7,8,9,10]}"#.repeat(20),
-    )
-    .unwrap();
-    std::fs::write(
-        payloads.join("a.txt"),
-        b"hello hello hello hello".repeat(10),
-    )
-    .unwrap();
+    let records = br#"{"b":[1,2,3,4,5,6,7,8,9,10]},"#.repeat(20);
+    let array = [&b"["[..], &records[..records.len() - 1], b"]"].concat();
+    std::fs::write(payloads.join("b.json"), array).unwrap();
+    let text = [
+        &b"\""[..],
+        &b"hello hello hello hello".repeat(10)[..228],
+        b"\"",
+    ]
+    .concat();
+    std::fs::write(payloads.join("a.json"), text).unwrap();
+    // Neither a picture nor a folder is measured, and each is named on stderr.
+    std::fs::write(payloads.join("c.png"), b"\x89PNG\r\n\x1a\n").unwrap();
+    std::fs::create_dir(payloads.join("d")).unwrap();
     let csv_path = dir.path().join("out.csv");
     let output = succeed(
         codecbench()
@@ -229,7 +232,13 @@ fn user_files_and_directories_are_payloads_and_csv_file_matches_stdout() {
     assert_eq!(std::fs::read(&csv_path).unwrap(), output.stdout);
     let rows = csv_rows(&output.stdout);
     assert_eq!(rows.len(), 2 * 3);
-    assert!(rows[0]["payload"].ends_with("a.txt"), "sorted by name");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("c.png: not JSON: not UTF-8 text"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("d: a folder"), "{stderr}");
+    assert!(rows[0]["payload"].ends_with("a.json"), "sorted by name");
     assert!(rows[5]["payload"].ends_with("b.json"));
     assert_eq!(rows[0]["input_bytes"], "230");
     assert_eq!(rows[0]["dotnet_level"], "NoCompression");

@@ -26,9 +26,10 @@ pub(crate) struct GeneratorArgs {
 /// The bodies to measure: shared by `run`, `recommend`, `reproduce` and `serve`.
 #[derive(Debug, Args)]
 pub(crate) struct PayloadArgs {
-    /// A built-in payload (single, small, large), a file, a directory of files, or a
+    /// A built-in payload (single, small, large), real-json (15 public JSON files), a
+    /// file, a directory of JSON files (other files are skipped, each with a line), or a
     /// browser's HAR capture (its text response bodies). Repeat to run several. Default:
-    /// all three built-in payloads.
+    /// the three built-in payloads.
     #[arg(long = "payload", value_name = "NAME|PATH")]
     pub payloads: Vec<String>,
 

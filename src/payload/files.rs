@@ -23,6 +23,10 @@ pub(super) fn directory_files(directory: &Path) -> Result<(Vec<PathBuf>, Vec<Str
             .canonicalize()
             .is_ok_and(|real| real.starts_with(&root));
         match (path.is_file(), hidden, inside) {
+            (false, _, _) if path.is_dir() && !hidden => skipped.push(format!(
+                "skipped {}: a folder (name it as a --payload of its own to measure it)",
+                path.display()
+            )),
             (false, _, _) => {}
             (true, true, _) => skipped.push(format!("skipped {}: a dotfile", path.display())),
             (true, false, false) => skipped.push(format!(
@@ -47,6 +51,20 @@ pub(super) fn root_name(directory: &Path) -> String {
     let real = directory.canonicalize().ok();
     let last = real.as_deref().unwrap_or(directory).file_name();
     last.map_or_else(|| ".".to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Why `bytes` from a directory are not measured: `None` when they are one JSON
+/// document. A payload set is JSON; a picture or a log among the files would otherwise
+/// turn the answer (a PNG once made the emitted nginx configuration compress nothing).
+pub(super) fn not_json(bytes: &[u8]) -> Option<String> {
+    let error = serde_json::from_slice::<serde::de::IgnoredAny>(bytes).err()?;
+    let what = match std::str::from_utf8(bytes) {
+        Err(_) => "not JSON: not UTF-8 text".to_string(),
+        Ok(_) => format!("not JSON: {error}"),
+    };
+    Some(format!(
+        "{what} (name the file as a --payload of its own to measure it anyway)"
+    ))
 }
 
 /// The file at `path` as a payload called `name`.

@@ -1,8 +1,9 @@
 //! Payloads: the article's generated customer records ([`generate`]), and the user's
-//! own files and captures ([`source`]).
+//! own files and captures ([`source`]), and public JSON nobody here wrote ([`corpus`]).
 
 mod body;
 pub(crate) mod change;
+pub(crate) mod corpus;
 pub(crate) mod dotnet_random;
 mod files;
 mod generate;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::body::Payload;
-use super::files::{directory_files, read_file, read_file_inside, root_name};
+use super::files::{directory_files, not_json, read_file, read_file_inside, root_name};
 use super::generate::{generate, records_name, BuiltinPayload, RngKind};
 use super::har;
 
@@ -21,18 +21,23 @@ pub(crate) enum PayloadSource {
     Records(u64),
     /// The text response bodies of a HAR capture (a `.har` file).
     Har(PathBuf),
+    /// The public JSON files the binary carries (`real-json`).
+    Corpus,
 }
 
 impl PayloadSource {
-    /// Parses `single|small|large|PATH`. A word that is neither a built-in name nor an
-    /// existing path is an error that lists the built-in names.
+    /// Parses `single|small|large|real-json|PATH`. A word that is neither a built-in name
+    /// nor an existing path is an error that lists the built-in names.
     pub(crate) fn parse(text: &str) -> Result<Self> {
         if let Some(builtin) = BuiltinPayload::from_name(text) {
             return Ok(PayloadSource::Builtin(builtin));
         }
+        if text == super::corpus::NAME {
+            return Ok(PayloadSource::Corpus);
+        }
         let path = Path::new(text);
         if !path.exists() {
-            bail!("payload '{text}' is neither a built-in payload (single, small, large) nor an existing file or directory");
+            bail!("payload '{text}' is neither a built-in payload (single, small, large, real-json) nor an existing file or directory");
         }
         let is_har = path.is_file()
             && path
@@ -142,12 +147,19 @@ pub(crate) fn load(
                 let root = root_name(path);
                 let real_root = path.canonicalize()?;
                 budget.before_reading_all(path, &files)?;
+                let before = payloads.len();
                 for file in files {
                     let relative = file.strip_prefix(path).unwrap_or(&file);
                     let name = format!("{root}/{}", relative.display());
                     budget.before_reading(&file)?;
                     let payload = read_file_inside(&file, &real_root, name)?;
-                    budget.admit(&mut payloads, payload, &file)?;
+                    match not_json(&payload.bytes) {
+                        Some(why) => notes.push(format!("skipped {}: {why}", file.display())),
+                        None => budget.admit(&mut payloads, payload, &file)?,
+                    }
+                }
+                if payloads.len() == before {
+                    bail!("payload directory {} holds no JSON file", path.display());
                 }
             }
             PayloadSource::Path(path) => {
@@ -163,6 +175,11 @@ pub(crate) fn load(
                 notes.push(capture.summary(path));
                 for payload in capture.payloads {
                     budget.admit(&mut payloads, payload, path)?;
+                }
+            }
+            PayloadSource::Corpus => {
+                for payload in super::corpus::payloads() {
+                    budget.admit(&mut payloads, payload, Path::new(super::corpus::NAME))?;
                 }
             }
             PayloadSource::Records(count) => {
@@ -259,7 +276,7 @@ mod tests {
     #[test]
     fn unknown_names_are_rejected_with_the_builtin_list() {
         let err = PayloadSource::parse("medium").unwrap_err().to_string();
-        assert!(err.contains("'medium'") && err.contains("single, small, large"));
+        assert!(err.contains("'medium'") && err.contains("single, small, large, real-json"));
         assert_eq!(
             PayloadSource::parse("large").unwrap(),
             PayloadSource::Builtin(BuiltinPayload::Large)

@@ -31,4 +31,5 @@ mod report;
 mod run;
 mod serve;
 mod spreadsheet;
+mod stable;
 mod tower_http;

@@ -153,7 +153,8 @@ fn first_dynamic(answers: &[Answer]) -> Option<&EncodingAnswer> {
 
 /// For a server that sets one level for every encoding: the answers at the level
 /// that keeps the most encodings worth sending (so that clients without the first one
-/// still get compressed bodies), the fastest first encoding among those. Each zstd
+/// still get compressed bodies), the fastest first encoding among those (ties to fewer
+/// bytes, see [`crate::analysis::recommend::span`]). Each zstd
 /// level measured is a candidate; `None` when the run has none.
 fn one_level_for_all(
     run: &results::LoadedRun,
@@ -168,16 +169,22 @@ fn one_level_for_all(
     levels.sort_unstable();
     levels.dedup();
     let encodings = |answers: &[Answer]| dynamic_line(answers).map_or(0, |l| l.encodings.len());
-    let mean_s = |answers: &[Answer]| first_dynamic(answers).map_or(f64::INFINITY, |e| e.mean_s);
-    levels
+    let per_level: Vec<Vec<Answer>> = levels
         .into_iter()
         .map(|level| among(Some(level)))
         .filter(|answers| first_dynamic(answers).is_some())
-        .min_by(|a, b| {
-            encodings(b)
-                .cmp(&encodings(a))
-                .then(mean_s(a).total_cmp(&mean_s(b)))
-        })
+        .collect();
+    let most = per_level.iter().map(|a| encodings(a)).max()?;
+    let mut kept: Vec<Vec<Answer>> = per_level
+        .into_iter()
+        .filter(|a| encodings(a) == most)
+        .collect();
+    let firsts: Vec<EncodingAnswer> = kept
+        .iter()
+        .filter_map(|a| first_dynamic(a).cloned())
+        .collect();
+    let (index, _) = crate::analysis::recommend::span::pick(&firsts)?;
+    Some(kept.swap_remove(index))
 }
 
 /// Prints the parameters libzstd selects per level, per payload size and for an

@@ -8,10 +8,12 @@
 //! trained dictionary never, since a browser cannot use one without dictionary transport
 //! (RFC 9842) on both sides.
 //!
-//! Everything works on medians. A setting A is *dominated* by B when B's body is at most
-//! as large and B compresses at least as fast, and B is strictly better on one of the two
-//! (the usual Pareto order; e.g. Deb, *Multi-objective optimization using evolutionary
-//! algorithms*, 2001, §2.4). The frontier is the set of settings nothing dominates.
+//! The picks decide on intervals (see [`super::span`]); the frontiers and dominated
+//! settings are drawn from medians, as lzbench and `zstd -b` report them. A setting A is
+//! *dominated* by B when B's body is at most as large and B compresses at least as fast,
+//! and B is strictly better on one of the two (the usual Pareto order; e.g. Deb,
+//! *Multi-objective optimization using evolutionary algorithms*, 2001, §2.4). The
+//! frontier is the set of settings nothing dominates.
 
 use serde::Serialize;
 
@@ -272,14 +274,11 @@ fn dominated(settings: &[Setting]) -> Vec<Domination> {
         .collect()
 }
 
-/// The setting with the shortest end-to-end time over `link`, unless sending the body
-/// uncompressed is at least as fast.
+/// The setting with the shortest end-to-end time over `link` (ties to fewer bytes),
+/// unless it does not surely beat sending the body uncompressed.
 fn bandwidth_row(settings: &[Setting], input_bytes: u64, link: Link) -> BandwidthRow {
     let identity_s = link.send_s(input_bytes, None);
-    let best = settings
-        .iter()
-        .min_by(|a, b| a.end_to_end_s(&link).total_cmp(&b.end_to_end_s(&link)))
-        .filter(|s| s.end_to_end_s(&link) < identity_s);
+    let best = scenario::fastest(settings.iter(), &|s| s.end_to_end_span(&link), identity_s);
     BandwidthRow {
         mbit: link.mbit,
         identity_s,
@@ -291,6 +290,7 @@ fn bandwidth_row(settings: &[Setting], input_bytes: u64, link: Link) -> Bandwidt
 #[cfg(test)]
 mod sweep_tests {
     use super::*;
+    use crate::analysis::recommend::span::Span;
     use crate::results::CellKey;
     use crate::vocab::{CellId, CodecKind, Library, Variant};
 
@@ -318,6 +318,8 @@ mod sweep_tests {
                 ratio: 1.0,
                 compress_s: 0.001 * (1 + next(20)) as f64,
                 decompress_s: 0.001 * (1 + next(20)) as f64,
+                compress_span: Span::exactly(0.0),
+                decompress_span: Span::exactly(0.0),
             })
             .collect()
     }

@@ -3,26 +3,31 @@
 //! uncompressed is faster.
 //!
 //! A server sets one level per encoding for every body it serves, so each candidate
-//! setting is judged over the whole group: every body at or above the candidate's
-//! minimum size is compressed with it, every smaller one is sent as it is, and the
-//! candidate with the least mean time per response wins. The minimum size is the
-//! break-even of the gain (uncompressed time less compressed time, see [`super::wire`])
-//! between the two measured sizes where it changes sign, by linear interpolation; the
-//! bracket is reported with it, because the gain is measured only at those sizes. When
-//! compression won at every size measured, the minimum is not bracketed: it is then the
-//! wire model's estimate from the smallest body (its compression and decompression time
-//! held, its saving on the wire scaled down with the size), which lies below every size
-//! measured and errs large, never a size at which compression was measured to win.
+//! setting is judged over the traffic: every body at or above the candidate's minimum
+//! size is compressed with it, every smaller one is sent as it is. Times are intervals
+//! (see [`super::span`]): the candidate whose mean time per response is surely least
+//! wins, and candidates whose intervals overlap are tied, the one that sends fewer bytes
+//! first. A candidate must be measured on every body of the traffic; the bodies cut to
+//! place the minimum narrow it and never remove a candidate.
 //!
-//! The budget is judged per body: a setting fits it when the slowest body it compresses
-//! takes no longer. Each encoding keeps its best setting that beats sending bodies as
-//! they are, as a fallback for the clients that do not accept the first: the best within
-//! the budget, or where none is, the fastest to compress, marked over budget.
+//! The minimum size is the break-even of the gain (uncompressed time less compressed
+//! time at the slow end of its interval, see [`super::wire`]) between the two measured
+//! sizes where it changes sign, by linear interpolation; the bracket is reported with it.
+//! When compression won at every size measured, the minimum is not bracketed: it is then
+//! the wire model's estimate from the smallest body (its compression and decompression
+//! time held, its saving on the wire scaled down with the size), which errs large.
+//!
+//! The budget is judged per body: a setting fits it when the slow end of its slowest
+//! compressed body does. Each encoding keeps its best setting that surely beats sending
+//! bodies as they are, as a fallback for the clients that do not accept the first: the
+//! best within the budget, or where none fits, the best by time per response, marked
+//! over budget.
 
 use serde::Serialize;
 
 use super::minimum::{min_body, Evidence, MinBody};
 use super::placed::{placed_by, PlacedBy};
+use super::span::{order, pick, Ranked, Span};
 use super::{AdviceOptions, Body, Scenario, Setting};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
@@ -66,11 +71,18 @@ pub(crate) struct AnswerLine {
 pub(crate) struct EncodingAnswer {
     /// The setting.
     pub id: CellId,
-    /// Mean seconds per response, with bodies under the minimum sent as they are.
+    /// Mean seconds per response, with bodies under the minimum sent as they are: from
+    /// the medians, as shown.
     pub mean_s: f64,
+    /// The interval of `mean_s`, from the intervals of the times: what decides.
+    pub mean_span: Span,
+    /// Mean bytes sent per response, bodies under the minimum as they are: what settles
+    /// a tie.
+    pub bytes_sent: f64,
     /// Mean compression seconds per compressed body.
     pub compress_s: f64,
-    /// Compression seconds of the slowest body it compresses: what the budget judges.
+    /// Compression seconds of the slowest body it compresses, at the slow end of its
+    /// interval: what the budget judges.
     pub slowest_compress_s: f64,
     /// Whether `slowest_compress_s` fits the scenario's budget.
     pub within_budget: bool,
@@ -78,17 +90,44 @@ pub(crate) struct EncodingAnswer {
     pub ratio: f64,
     /// Where compressing starts to pay.
     pub min_body: MinBody,
+    /// The settings whose intervals overlapped this one's when it was picked: a tie that
+    /// fewer bytes settled.
+    pub tied_with: Vec<CellId>,
 }
 
 /// One body with the candidate setting: its size, and seconds per response sent as it
-/// is and encoded.
+/// is and encoded (the median, shown, and the interval, which decides).
 struct Trial<'a> {
-    /// Whether the body is traffic, not one cut only to place the minimum.
-    traffic: bool,
     input_bytes: u64,
     identity_s: f64,
     cost_s: f64,
+    cost: Span,
     setting: &'a Setting,
+}
+
+impl<'a> Trial<'a> {
+    /// `body` with the setting `id`, if it was measured there.
+    fn of(
+        body: &'a Body,
+        id: &CellId,
+        scenario: Scenario,
+        options: &AdviceOptions,
+    ) -> Option<Self> {
+        let setting = body.settings.iter().find(|s| s.key.id == *id)?;
+        Some(Trial {
+            input_bytes: body.input_bytes,
+            identity_s: Scenario::identity_s(body.input_bytes, options),
+            cost_s: scenario.cost_s(setting, options),
+            cost: scenario.cost_span(setting, options),
+            setting,
+        })
+    }
+
+    /// What compressing saves, at the slow end of the interval: a minimum placed on it
+    /// holds wherever in their intervals the times fell.
+    fn gain_s(&self) -> f64 {
+        self.identity_s - self.cost.high_s
+    }
 }
 
 /// The body size at which compressing like `trial` (its smallest body, where it won)
@@ -99,7 +138,7 @@ fn estimated_floor(trial: &Trial, options: &AdviceOptions) -> u64 {
     let sent_compressed = options
         .link
         .send_s(trial.setting.compressed_bytes, Some(id.codec));
-    let overhead = trial.cost_s - sent_compressed;
+    let overhead = trial.cost.high_s - sent_compressed;
     let saving = trial.identity_s - sent_compressed;
     if saving <= 0.0 || overhead <= 0.0 {
         return 1;
@@ -108,63 +147,81 @@ fn estimated_floor(trial: &Trial, options: &AdviceOptions) -> u64 {
     floor.clamp(1, trial.input_bytes.saturating_sub(1).max(1))
 }
 
-/// How `id` does over `bodies`, sorted by size, if it is measured on all of them and
-/// wins somewhere; `budget` judges its slowest compressed body.
+/// The minimum body size the gains of `trials` place, smallest body first.
+fn minimum(trials: &[&Trial], options: &AdviceOptions) -> Option<MinBody> {
+    let points: Vec<(u64, f64)> = trials.iter().map(|t| (t.input_bytes, t.gain_s())).collect();
+    let mut min_body = min_body(&points)?;
+    if let (Evidence::AtMost { .. }, Some(smallest)) = (min_body.evidence, trials.first()) {
+        min_body.bytes = estimated_floor(smallest, options);
+    }
+    Some(min_body)
+}
+
+/// How `id` does over the `traffic`, sorted by size, if it is measured on all of it and
+/// wins somewhere; `budget` judges its slowest compressed body. The traffic alone
+/// decides; the `cuts` (smaller bodies, sorted) only narrow the minimum it reports.
 fn judge(
-    bodies: &[&Body],
+    traffic: &[&Body],
+    cuts: &[&Body],
     id: &CellId,
     scenario: Scenario,
     options: &AdviceOptions,
     budget: f64,
 ) -> Option<EncodingAnswer> {
-    let trials: Vec<Trial> = bodies
+    let trials: Vec<Trial> = traffic
         .iter()
-        .map(|body| {
-            let setting = body.settings.iter().find(|s| s.key.id == *id)?;
-            Some(Trial {
-                traffic: body.cut_from.is_none(),
-                input_bytes: body.input_bytes,
-                identity_s: Scenario::identity_s(body.input_bytes, options),
-                cost_s: scenario.cost_s(setting, options),
-                setting,
-            })
-        })
+        .map(|body| Trial::of(body, id, scenario, options))
         .collect::<Option<_>>()?;
-    let points: Vec<(u64, f64)> = trials
+    let deciding = minimum(&trials.iter().collect::<Vec<_>>(), options)?;
+    let cut_trials: Vec<Trial> = cuts
         .iter()
-        .map(|t| (t.input_bytes, t.identity_s - t.cost_s))
+        .filter_map(|body| Trial::of(body, id, scenario, options))
         .collect();
-    let mut min_body = min_body(&points)?;
-    if let Evidence::AtMost { .. } = min_body.evidence {
-        min_body.bytes = estimated_floor(&trials[0], options);
-    }
-    // Every body places the minimum; the traffic alone weighs the choice.
-    let (compressed, sent_as_is): (Vec<&Trial>, Vec<&Trial>) = trials
-        .iter()
-        .filter(|t| t.traffic)
-        .partition(|t| t.input_bytes >= min_body.bytes);
+    let mut placing: Vec<&Trial> = trials.iter().chain(&cut_trials).collect();
+    placing.sort_by_key(|t| t.input_bytes);
+    let min_body = minimum(&placing, options).unwrap_or_else(|| deciding.clone());
+    let (compressed, sent_as_is): (Vec<&Trial>, Vec<&Trial>) =
+        trials.iter().partition(|t| t.input_bytes >= deciding.bytes);
     if compressed.is_empty() {
         return None;
     }
+    let count = (compressed.len() + sent_as_is.len()) as f64;
+    let as_is_s: f64 = sent_as_is.iter().map(|t| t.identity_s).sum();
+    let mean_span =
+        (compressed.iter().map(|t| t.cost).sum::<Span>() + Span::exactly(as_is_s)).per(count);
     let compress_s =
         compressed.iter().map(|t| t.setting.compress_s).sum::<f64>() / compressed.len() as f64;
     let slowest_compress_s = compressed
         .iter()
-        .map(|t| t.setting.compress_s)
+        .map(|t| t.setting.compress_span.high_s)
         .fold(0.0, f64::max);
-    let total = compressed.iter().map(|t| t.cost_s).sum::<f64>()
-        + sent_as_is.iter().map(|t| t.identity_s).sum::<f64>();
     let bytes_in: u64 = compressed.iter().map(|t| t.input_bytes).sum();
     let bytes_out: u64 = compressed.iter().map(|t| t.setting.compressed_bytes).sum();
+    let as_is_bytes: u64 = sent_as_is.iter().map(|t| t.input_bytes).sum();
     Some(EncodingAnswer {
         id: *id,
-        mean_s: total / (compressed.len() + sent_as_is.len()) as f64,
+        mean_s: (compressed.iter().map(|t| t.cost_s).sum::<f64>() + as_is_s) / count,
+        mean_span,
+        bytes_sent: (bytes_out + as_is_bytes) as f64 / count,
         compress_s,
         slowest_compress_s,
         within_budget: slowest_compress_s <= budget,
         ratio: bytes_in as f64 / bytes_out as f64,
         min_body,
+        tied_with: Vec::new(),
     })
+}
+
+impl Ranked for EncodingAnswer {
+    fn span(&self) -> Span {
+        self.mean_span
+    }
+    fn bytes(&self) -> f64 {
+        self.bytes_sent
+    }
+    fn id(&self) -> CellId {
+        self.id
+    }
 }
 
 /// The settings of `codec` measured on any of `bodies` that are `allowed`.
@@ -184,57 +241,58 @@ fn candidates(
     ids
 }
 
-/// The line for `scenario` over `bodies`, sorted by size: each codec's setting with the
-/// least mean time per response among those that beat `identity_s` and fit the budget,
-/// or, where none fits, its fastest to compress, marked over budget; those within the
-/// budget first, each group fastest first.
+/// The pick among `judged` (see [`super::span::pick`]), with the settings it tied with.
+fn chosen(mut judged: Vec<EncodingAnswer>) -> Option<EncodingAnswer> {
+    let (index, tied) = pick(&judged)?;
+    let mut best = judged.swap_remove(index);
+    best.tied_with = tied;
+    Some(best)
+}
+
+/// The line for `scenario` over the `traffic` (sorted by size), the `cuts` placing the
+/// minimum: each codec's pick among the settings that surely beat `identity_s` and fit
+/// the budget, or, where none fits, among those over it, marked so; those within the
+/// budget first, each group in the order the ranking prefers.
 fn line(
-    bodies: &[&Body],
+    traffic: &[&Body],
+    cuts: &[&Body],
     scenario: Scenario,
     identity_s: f64,
     options: &AdviceOptions,
     allowed: &dyn Fn(&CellId) -> bool,
 ) -> AnswerLine {
     let budget = scenario.budget_s(options).unwrap_or(f64::INFINITY);
-    let mut encodings = Vec::new();
-    let mut over_budget = Vec::new();
+    let (mut fits, mut over) = (Vec::new(), Vec::new());
     for codec in CodecKind::ALL {
-        let (fit, over): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) =
-            candidates(bodies, codec, allowed)
+        let (fit, over_it): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) =
+            candidates(traffic, codec, allowed)
                 .iter()
-                .filter_map(|id| judge(bodies, id, scenario, options, budget))
-                .filter(|e| e.mean_s < identity_s)
+                .filter_map(|id| judge(traffic, cuts, id, scenario, options, budget))
+                .filter(|e| e.mean_span.high_s < identity_s)
                 .partition(|e| e.within_budget);
-        let best = fit.into_iter().min_by(|a, b| a.mean_s.total_cmp(&b.mean_s));
-        let fastest = || {
-            over.into_iter()
-                .min_by(|a, b| a.slowest_compress_s.total_cmp(&b.slowest_compress_s))
-        };
-        match best {
-            Some(best) => encodings.push(best),
-            None => {
-                if let Some(fastest) = fastest() {
-                    over_budget.push(codec);
-                    encodings.push(fastest);
-                }
-            }
+        match chosen(fit) {
+            Some(best) => fits.push(best),
+            None => over.extend(chosen(over_it)),
         }
     }
-    encodings.sort_by(|a, b| {
-        b.within_budget
-            .cmp(&a.within_budget)
-            .then(a.mean_s.total_cmp(&b.mean_s))
-    });
-    if options.no_fallback {
-        encodings.truncate(1);
-        over_budget.retain(|c| encodings.iter().any(|e| e.id.codec == *c));
+    let over_budget: Vec<CodecKind> = over.iter().map(|e| e.id.codec).collect();
+    let mut encodings: Vec<EncodingAnswer> = Vec::new();
+    for (mut encoding, tied) in order(fits).into_iter().chain(order(over)) {
+        encoding.tied_with.extend(tied);
+        encodings.push(encoding);
     }
-    AnswerLine {
+    let mut line = AnswerLine {
         scenario,
         encodings,
         identity_s,
         over_budget,
+    };
+    if options.no_fallback {
+        line.encodings.truncate(1);
+        let kept: Vec<CodecKind> = line.encodings.iter().map(|e| e.id.codec).collect();
+        line.over_budget.retain(|c| kept.contains(c));
     }
+    line
 }
 
 /// The answer for the bodies of one group, out of `all_bodies` measured, with settings
@@ -249,7 +307,8 @@ pub(crate) fn answer(
     let mut sorted = bodies.to_vec();
     sorted.sort_by_key(|b| b.input_bytes);
     // The traffic: the bodies measured as responses, not those cut to place the minimum.
-    let traffic: Vec<&&Body> = sorted.iter().filter(|b| b.cut_from.is_none()).collect();
+    let (traffic, cuts): (Vec<&Body>, Vec<&Body>) =
+        sorted.iter().partition(|b| b.cut_from.is_none());
     let identity_s = traffic
         .iter()
         .map(|b| Scenario::identity_s(b.input_bytes, options))
@@ -263,7 +322,7 @@ pub(crate) fn answer(
         largest_bytes: traffic.last().map_or(0, |b| b.input_bytes),
         lines: Scenario::ALL
             .into_iter()
-            .map(|scenario| line(&sorted, scenario, identity_s, options, allowed))
+            .map(|scenario| line(&traffic, &cuts, scenario, identity_s, options, allowed))
             .collect(),
         placed_by: placed_by(&sorted),
     }

@@ -1,6 +1,7 @@
 //! The bodies of a run as `recommend` weighs them: each payload with the settings
 //! measured on it that did not fail.
 
+use super::span::Span;
 use super::Setting;
 use crate::results::{LoadedRun, RunCell};
 
@@ -49,11 +50,17 @@ pub(crate) fn bodies(run: &LoadedRun) -> Vec<Body> {
 
 /// The setting `cell` measured, if it has timings.
 pub(super) fn setting(cell: &RunCell) -> Option<Setting> {
+    let (compress, decompress) = (cell.compress()?, cell.decompress()?);
+    let span = |summary: Option<&crate::stats::Summary>, median_s: f64| {
+        summary.map_or(Span::exactly(median_s), Span::of)
+    };
     Some(Setting {
         key: cell.key.clone(),
         compressed_bytes: cell.cell.compressed_bytes,
         ratio: cell.ratio(),
-        compress_s: cell.compress()?.median_s,
-        decompress_s: cell.decompress()?.median_s,
+        compress_s: compress.median_s,
+        decompress_s: decompress.median_s,
+        compress_span: span(cell.cell.compress.as_ref(), compress.median_s),
+        decompress_span: span(cell.cell.decompress.as_ref(), decompress.median_s),
     })
 }

@@ -11,6 +11,7 @@ mod options;
 pub(crate) mod placed;
 pub(crate) mod scenario;
 mod setting;
+pub(crate) mod span;
 pub(crate) mod wire;
 
 pub(crate) use advice::{advise, answers, answers_among, PayloadAdvice};

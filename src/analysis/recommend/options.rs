@@ -41,9 +41,10 @@ impl Default for AdviceOptions {
 }
 
 impl AdviceOptions {
-    /// Whether a setting may be recommended, not only shown.
+    /// Whether a setting may be recommended, not only shown: not a trained dictionary,
+    /// nor libzstd's one-shot call, which no server can be set to use.
     pub(crate) fn may_pick(&self, id: &CellId) -> bool {
-        !matches!(id.variant, Variant::Dictionary { .. })
+        !matches!(id.variant, Variant::Dictionary { .. } | Variant::OneShot)
             && (self.pick_rust_brotli || id.library != Library::BrotliRs)
     }
 }

@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
+use super::span::{self, Ranked, Span};
 use super::{AdviceOptions, Setting};
-use crate::vocab::CodecKind;
+use crate::vocab::{CellId, CodecKind};
 
 /// How often a body is compressed, relative to how often it is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -59,6 +60,15 @@ impl Scenario {
         }
     }
 
+    /// [`Scenario::cost_s`] as an interval: what decisions read.
+    pub(crate) fn cost_span(self, setting: &Setting, options: &AdviceOptions) -> Span {
+        let delivery = setting.delivery_span(&options.link);
+        match self {
+            Scenario::Dynamic => setting.compress_span + delivery,
+            Scenario::Cached | Scenario::Static => delivery,
+        }
+    }
+
     /// Seconds to send `input_bytes` uncompressed.
     pub(crate) fn identity_s(input_bytes: u64, options: &AdviceOptions) -> f64 {
         options.link.send_s(input_bytes, None)
@@ -110,8 +120,46 @@ pub(crate) struct EncodingPick {
     pub choice: Option<Setting>,
 }
 
-/// The settings within the scenario's budget, cheapest per response first, keeping only
-/// those that beat sending `input_bytes` uncompressed.
+/// A setting with the time a ranking judges it by.
+pub(crate) struct Scored<'a> {
+    /// The setting.
+    pub setting: &'a Setting,
+    /// Its time for what is ranked.
+    pub span: Span,
+}
+
+impl Ranked for Scored<'_> {
+    fn span(&self) -> Span {
+        self.span
+    }
+    fn bytes(&self) -> f64 {
+        self.setting.compressed_bytes as f64
+    }
+    fn id(&self) -> CellId {
+        self.setting.key.id
+    }
+}
+
+/// The pick among `settings` by `span` (see [`super::span::pick`]), keeping only those
+/// `span` surely puts under `limit_s`.
+pub(crate) fn fastest<'a>(
+    settings: impl Iterator<Item = &'a Setting>,
+    span: &dyn Fn(&Setting) -> Span,
+    limit_s: f64,
+) -> Option<&'a Setting> {
+    let scored: Vec<Scored> = settings
+        .map(|setting| Scored {
+            setting,
+            span: span(setting),
+        })
+        .filter(|s| s.span.high_s < limit_s)
+        .collect();
+    let (index, _) = span::pick(&scored)?;
+    Some(scored[index].setting)
+}
+
+/// The pick within the scenario's budget among the settings that surely beat sending
+/// `input_bytes` uncompressed, by time per response (ties to fewer bytes).
 fn best<'a>(
     settings: &'a [Setting],
     scenario: Scenario,
@@ -120,16 +168,8 @@ fn best<'a>(
 ) -> Option<&'a Setting> {
     let budget = scenario.budget_s(options).unwrap_or(f64::INFINITY);
     let identity = Scenario::identity_s(input_bytes, options);
-    settings
-        .iter()
-        .filter(|s| s.compress_s <= budget)
-        .filter(|s| scenario.cost_s(s, options) < identity)
-        .min_by(|a, b| {
-            let (cost_a, cost_b) = (scenario.cost_s(a, options), scenario.cost_s(b, options));
-            cost_a
-                .total_cmp(&cost_b)
-                .then(a.compressed_bytes.cmp(&b.compressed_bytes))
-        })
+    let within = settings.iter().filter(|s| s.compress_span.high_s <= budget);
+    fastest(within, &|s| scenario.cost_span(s, options), identity)
 }
 
 /// The pick for `scenario` on one payload, why, and the same within each codec.
@@ -172,7 +212,9 @@ fn why(settings: &[Setting], choice: Option<&Setting>, budget_s: Option<f64>) ->
     let budget = budget_s.unwrap_or(f64::INFINITY);
     match choice {
         Some(_) => Why::Chosen,
-        None if settings.iter().all(|s| s.compress_s > budget) => Why::NothingWithinBudget,
+        None if settings.iter().all(|s| s.compress_span.high_s > budget) => {
+            Why::NothingWithinBudget
+        }
         None => Why::IdentityFastest,
     }
 }

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::span::Span;
 use super::wire::Link;
 use crate::results::CellKey;
 
@@ -18,6 +19,10 @@ pub(crate) struct Setting {
     pub compress_s: f64,
     /// Median seconds to decompress one response.
     pub decompress_s: f64,
+    /// The interval `compress_s` is known to lie in: what decisions read.
+    pub compress_span: Span,
+    /// The interval `decompress_s` is known to lie in.
+    pub decompress_span: Span,
 }
 
 impl Setting {
@@ -32,6 +37,17 @@ impl Setting {
         self.compress_s
             + link.send_s(self.compressed_bytes, Some(self.key.id.codec))
             + self.decompress_s
+    }
+
+    /// [`Setting::end_to_end_s`] as an interval, from the intervals of the times.
+    pub(crate) fn end_to_end_span(&self, link: &Link) -> Span {
+        self.compress_span + self.delivery_span(link)
+    }
+
+    /// Seconds from the end of compression to the end of decompression, as an interval.
+    pub(crate) fn delivery_span(&self, link: &Link) -> Span {
+        let sent = link.send_s(self.compressed_bytes, Some(self.key.id.codec));
+        Span::exactly(sent) + self.decompress_span
     }
 
     /// CPU cores busy compressing 1,000 responses a second: one core compresses

@@ -149,6 +149,8 @@ fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> Encodin
             level,
         },
         mean_s: 0.001,
+        mean_span: crate::analysis::recommend::span::Span::exactly(0.001),
+        bytes_sent: 1_000.0,
         compress_s: 0.0001,
         slowest_compress_s: 0.0001,
         within_budget: true,
@@ -161,6 +163,7 @@ fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> Encodin
             },
             wins_below: 0,
         },
+        tied_with: Vec::new(),
     }
 }
 

@@ -50,6 +50,10 @@ pub(crate) fn headline(line: &AnswerLine) -> String {
         }
     };
     let mut text = format!("{}: {}", line.scenario.short(), marked(first));
+    if !first.tied_with.is_empty() {
+        let others: Vec<String> = first.tied_with.iter().map(deployable).collect();
+        text += &format!(" (tied with {} on time)", list(&others));
+    }
     let fallbacks: Vec<String> = rest.iter().map(marked).collect();
     if !fallbacks.is_empty() {
         text += &format!("; fall back to {}", fallbacks.join(", then "));
@@ -143,6 +147,10 @@ pub(crate) fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> 
         first.ratio,
         evidence(first)
     );
+    if !first.tied_with.is_empty() {
+        text += "; the times' 95% intervals overlap, so it is a tie, and the setting that \
+                 sends fewer bytes is named first";
+    }
     if !line.over_budget.is_empty() {
         let codings: Vec<&str> = line
             .over_budget
@@ -150,8 +158,9 @@ pub(crate) fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> 
             .map(|c| c.content_coding())
             .collect();
         text += &format!(
-            "; no {} setting compresses every body within {}: the fastest is kept for the \
-             clients that accept nothing better",
+            "; no {} setting compresses every body within {}: nothing fits, so the one \
+             with the least time per response at the link is kept for the clients that \
+             accept nothing better",
             codings.join(" or "),
             ms(budget.unwrap_or(0.0))
         );

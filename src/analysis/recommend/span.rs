@@ -1,0 +1,191 @@
+//! The interval a time is known to lie in, and the rule that ranks by intervals.
+//!
+//! A cell's time is its median's 95% confidence interval (order statistics, see
+//! [`crate::stats::Summary`]); with fewer than 6 samples, where there is none, the
+//! range from its fastest to its slowest sample; from a CSV without samples, the
+//! median alone. Sums of intervals add their ends, which bounds the sum at least as
+//! widely as each part.
+//!
+//! Every decision `recommend` makes on time reads the ends of intervals, never a
+//! median: a run whose medians fell anywhere else inside their intervals gives the same
+//! answer. Two candidates whose intervals overlap are tied; a tie goes to the one that
+//! sends fewer bytes, then to the lower setting in the run's order. This is the rule
+//! hyperfine's users apply by eye ("± overlaps, call it even"), made explicit.
+
+use serde::Serialize;
+
+use crate::stats::Summary;
+use crate::vocab::CellId;
+
+/// Seconds known to lie between `low_s` and `high_s`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub(crate) struct Span {
+    /// The fast end.
+    pub low_s: f64,
+    /// The slow end.
+    pub high_s: f64,
+}
+
+impl Span {
+    /// An exact time: a transfer the wire model computes.
+    pub(crate) fn exactly(seconds: f64) -> Span {
+        Span {
+            low_s: seconds,
+            high_s: seconds,
+        }
+    }
+
+    /// The interval of one cell's median time (see the module documentation).
+    pub(crate) fn of(summary: &Summary) -> Span {
+        match (summary.median_ci95_low_s, summary.median_ci95_high_s) {
+            (Some(low_s), Some(high_s)) => Span { low_s, high_s },
+            _ if !summary.samples_s.is_empty() => Span {
+                low_s: summary.min_s.min(summary.median_s),
+                high_s: summary.max_s.max(summary.median_s),
+            },
+            _ => Span::exactly(summary.median_s),
+        }
+    }
+
+    /// This interval divided by `count`, for a mean.
+    pub(crate) fn per(self, count: f64) -> Span {
+        Span {
+            low_s: self.low_s / count,
+            high_s: self.high_s / count,
+        }
+    }
+}
+
+impl std::ops::Add for Span {
+    type Output = Span;
+
+    fn add(self, other: Span) -> Span {
+        Span {
+            low_s: self.low_s + other.low_s,
+            high_s: self.high_s + other.high_s,
+        }
+    }
+}
+
+impl std::iter::Sum for Span {
+    fn sum<I: Iterator<Item = Span>>(spans: I) -> Span {
+        spans.fold(Span::exactly(0.0), |a, b| a + b)
+    }
+}
+
+/// A candidate as the ranking sees it.
+pub(crate) trait Ranked {
+    /// Its time.
+    fn span(&self) -> Span;
+    /// The bytes it sends, which settle a tie.
+    fn bytes(&self) -> f64;
+    /// The setting, which settles a tie of bytes.
+    fn id(&self) -> CellId;
+}
+
+/// The index of the pick among `items` and the settings it tied with. The leader is the
+/// candidate whose slow end is the earliest; every candidate whose fast end comes no
+/// later is tied with it, and the tied one that sends the fewest bytes is the pick.
+pub(crate) fn pick<T: Ranked>(items: &[T]) -> Option<(usize, Vec<CellId>)> {
+    let leader_high = items.iter().map(|i| i.span().high_s).reduce(f64::min)?;
+    let tied: Vec<usize> = (0..items.len())
+        .filter(|&i| items[i].span().low_s <= leader_high)
+        .collect();
+    let key = |&i: &usize| (items[i].bytes(), items[i].id());
+    let &chosen = tied.iter().min_by(|a, b| {
+        key(a)
+            .partial_cmp(&key(b))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    })?;
+    let others = tied
+        .into_iter()
+        .filter(|&i| i != chosen)
+        .map(|i| items[i].id())
+        .collect();
+    Some((chosen, others))
+}
+
+/// `items` in the order the ranking prefers them, each with the settings it tied with
+/// among those still left when it was picked.
+pub(crate) fn order<T: Ranked>(mut items: Vec<T>) -> Vec<(T, Vec<CellId>)> {
+    let mut ordered = Vec::with_capacity(items.len());
+    while let Some((chosen, tied)) = pick(&items) {
+        ordered.push((items.remove(chosen), tied));
+    }
+    ordered
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::{CodecKind, Library, Variant};
+
+    struct Candidate(f64, f64, f64, i32);
+
+    impl Ranked for Candidate {
+        fn span(&self) -> Span {
+            Span {
+                low_s: self.0,
+                high_s: self.1,
+            }
+        }
+        fn bytes(&self) -> f64 {
+            self.2
+        }
+        fn id(&self) -> CellId {
+            CellId {
+                codec: CodecKind::Zstd,
+                library: Library::Libzstd,
+                variant: Variant::Fresh,
+                level: self.3,
+            }
+        }
+    }
+
+    #[test]
+    fn overlapping_times_are_a_tie_that_fewer_bytes_settle() {
+        // zstd 1 looks faster, but its interval overlaps zstd 3's, which sends less.
+        let items = [Candidate(1.0, 1.4, 500.0, 1), Candidate(1.3, 1.6, 400.0, 3)];
+        let (chosen, tied) = pick(&items).unwrap();
+        assert_eq!(chosen, 1);
+        assert_eq!(tied.len(), 1);
+        assert_eq!(tied[0].level, 1);
+    }
+
+    #[test]
+    fn a_clear_lead_wins_whatever_it_sends() {
+        let items = [Candidate(1.0, 1.2, 500.0, 1), Candidate(1.3, 1.6, 400.0, 3)];
+        assert_eq!(pick(&items), Some((0, vec![])));
+        assert_eq!(pick::<Candidate>(&[]), None);
+    }
+
+    #[test]
+    fn each_next_is_picked_again_among_the_rest() {
+        // zstd 6 ties zstd 1 and sends less; zstd 9 then trails zstd 1 clearly.
+        let items = [
+            Candidate(2.0, 3.0, 300.0, 6),
+            Candidate(1.0, 2.5, 900.0, 1),
+            Candidate(2.6, 2.7, 200.0, 9),
+        ];
+        let ordered: Vec<i32> = order(items.into_iter().collect())
+            .iter()
+            .map(|(c, _)| c.3)
+            .collect();
+        assert_eq!(ordered, [6, 1, 9]);
+    }
+
+    #[test]
+    fn a_span_of_few_samples_is_their_range() {
+        let few = Summary::from_seconds(vec![3.0, 1.0, 2.0]).unwrap();
+        assert_eq!(
+            Span::of(&few),
+            Span {
+                low_s: 1.0,
+                high_s: 3.0
+            }
+        );
+        let many = Summary::from_seconds((1..=20).map(f64::from).collect()).unwrap();
+        let span = Span::of(&many);
+        assert!(span.low_s > 1.0 && span.high_s < 20.0, "{span:?}");
+    }
+}

@@ -244,3 +244,46 @@ fn runs_of_one_command_line_pool_into_one_and_others_are_refused() {
     assert!(message.contains("would overwrite an input"), "{message}");
     assert_eq!(std::fs::read(path("a.json")).unwrap(), before);
 }
+
+/// Stopped after its first body, `recommend --emit` prints no configuration: one from
+/// the first body alone would look complete (issue 45 saw zstd 2 from 1,225 B where the
+/// whole answer was zstd 1 from 400 B).
+#[cfg(unix)]
+#[test]
+fn an_interrupted_recommend_prints_no_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let json_path = dir.path().join("run.json");
+    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
+        .args(["recommend", "--emit", "nginx", "--payload", "single"])
+        .args(["--payload", "large", "--codecs", "zstd,brotli"])
+        .args(["--zstd-levels", "1", "--brotli-levels", "11"])
+        .args(["--brotli-impl", "c", "--iterations", "30", "--quiet"])
+        .arg("--export-json")
+        .arg(&json_path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let first_done = || -> bool {
+        let Ok(bytes) = std::fs::read(&json_path) else {
+            return false;
+        };
+        let saved: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        saved["payloads"].as_array().is_some_and(|p| !p.is_empty())
+    };
+    while !first_done() {
+        assert!(Instant::now() < deadline, "the first body never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    common::ctrl_c(&child);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        output.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert!(stderr.contains("no answer printed"), "{stderr}");
+}

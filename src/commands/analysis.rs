@@ -24,6 +24,14 @@ pub(super) fn recommend(config: RecommendConfig) -> crate::error::Result {
     let (options, servers) = (config.options.clone(), config.emit.clone());
     let placed = |run: &results::LoadedRun| answers_to_place(run, &options, &servers);
     let (run, outcome) = saved_or_measured(config.source, &placed)?;
+    if let Err(crate::error::Error::Interrupted(_)) = &outcome {
+        // An answer from the bodies measured before the stop would look whole.
+        super::output::say(
+            "codecbench: no answer printed: it would rest on part of the bodies; \
+             recommend --from the saved run answers from those",
+        );
+        return outcome;
+    }
     let advice = advise(&run, &config.options);
     if advice.is_empty() {
         outcome?;

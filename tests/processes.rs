@@ -253,7 +253,7 @@ fn runs_of_one_command_line_pool_into_one_and_others_are_refused() {
 fn an_interrupted_recommend_prints_no_configuration() {
     let dir = tempfile::tempdir().unwrap();
     let json_path = dir.path().join("run.json");
-    let mut child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
+    let child = StdCommand::new(env!("CARGO_BIN_EXE_codecbench"))
         .args(["recommend", "--emit", "nginx", "--payload", "single"])
         .args(["--payload", "large", "--codecs", "zstd,brotli"])
         .args(["--zstd-levels", "1", "--brotli-levels", "11"])

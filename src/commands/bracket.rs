@@ -1,16 +1,17 @@
-//! `recommend`'s smaller bodies: cut from the smallest payload, measured one at a time with
-//! only the settings the answers use, in the order bisection picks, until every minimum
-//! body size is bracketed (see [`crate::analysis::recommend::bracket`]).
+//! `recommend`'s smaller bodies: cut from the body at the upper end of each wide bracket,
+//! measured one at a time with only the settings the answers use, in the order bisection
+//! picks, until every minimum body size is bracketed as narrowly as is worth (see
+//! [`crate::analysis::recommend::bracket`]).
 
 use super::measure::{measure_saving, steps};
 use super::output::SavedFiles;
 use super::progress::Progress;
-use crate::analysis::recommend::bracket::{most_left, next_size, open_intervals, settings};
+use crate::analysis::recommend::bracket::{most_left, next_cut, open_intervals, settings};
 use crate::analysis::recommend::Answer;
 use crate::config::MeasureConfig;
 use crate::error::Failing;
 use crate::export::exporter::Subject;
-use crate::payload::{smaller::smaller_bodies, Payload};
+use crate::payload::{smaller::cut_at, Payload};
 use crate::process::interrupt;
 use crate::results::run::RunReport;
 use crate::results::LoadedRun;
@@ -18,8 +19,8 @@ use crate::vocab::CellId;
 
 /// Where the smaller bodies come from, what they are for, and where they go.
 pub(super) struct Cut<'a> {
-    /// The smallest payload measured: the bodies are cut from it.
-    pub source: &'a Payload,
+    /// The payloads measured: the bodies are cut from them.
+    pub sources: &'a [Payload],
     /// The answers whose minimum body sizes the bodies place, given the run so far.
     pub answers: &'a dyn Fn(&LoadedRun) -> Vec<Answer>,
     /// Rewritten after every cell.
@@ -30,31 +31,47 @@ pub(super) struct Cut<'a> {
 
 impl Cut<'_> {
     /// `report` with the smaller bodies measured after its payloads, as many as bisection
-    /// needs (none when the sizes measured already bracket every minimum). The first
-    /// body narrows `config` to the settings the answers use.
+    /// needs (none when the sizes measured already bracket every minimum narrowly). The
+    /// first body narrows `config` to the settings the answers use.
     pub(super) fn measure(
         &self,
         config: &mut MeasureConfig,
         mut report: RunReport,
     ) -> crate::error::Result<RunReport> {
-        let mut left = smaller_bodies(self.source);
-        let (traffic, cuts) = (report.payloads.len(), left.len());
-        let (mut done, mut narrowed) = (0u64, false);
+        // Each body measured, with the payload it is (or was cut from).
+        let mut sized: Vec<(u64, &Payload)> = self
+            .sources
+            .iter()
+            .map(|p| (p.bytes.len() as u64, p))
+            .collect();
+        let (traffic, mut given_up, mut done) = (report.payloads.len(), Vec::new(), 0u64);
+        let mut narrowed = false;
         while !interrupt::requested() {
             let answers = (self.answers)(&LoadedRun::from_report(&report, "this run"));
             let intervals = open_intervals(&answers);
-            let sizes: Vec<u64> = left.iter().map(|b| b.bytes.len() as u64).collect();
-            let Some(next) = next_size(&intervals, &sizes) else {
+            let cuts = report.payloads.len() - traffic;
+            let Some((interval, size)) = next_cut(&intervals, &given_up) else {
                 break;
             };
-            let most = most_left(&intervals, &sizes);
+            let most = most_left(&intervals, &given_up, cuts);
+            let from = sized
+                .iter()
+                .find(|(s, _)| *s == interval.1)
+                .map(|(_, p)| *p);
+            let body = from
+                .and_then(|from| cut_at(from, size as usize).map(|body| (from, body)))
+                .filter(|(_, b)| b.bytes.len() as u64 > interval.0)
+                .filter(|(_, b)| sized.iter().all(|(s, _)| *s != b.bytes.len() as u64));
+            let (Some((from, body)), true) = (body, most > 0) else {
+                given_up.push(interval);
+                continue;
+            };
             if !narrowed {
                 let settings = settings(&answers);
                 config.for_bracket(&settings);
-                self.announce(config, &settings, most, cuts);
+                self.announce(config, &settings, most);
                 narrowed = true;
             }
-            let body = left.remove(sizes.iter().position(|&s| s == next).unwrap_or(0));
             let body_steps = steps(config, body.bytes.len());
             self.progress.span(done, done + most as u64 * body_steps);
             report = measure_saving(
@@ -64,9 +81,10 @@ impl Cut<'_> {
                 self.progress,
                 self.files,
             )?;
-            for cut in &mut report.payloads[traffic..] {
-                cut.cut_from = Some(self.source.name.clone());
+            if let Some(cut) = report.payloads.last_mut() {
+                cut.cut_from = Some(from.name.clone());
             }
+            sized.push((body.bytes.len() as u64, from));
             done += body_steps;
         }
         if report.payloads.len() > traffic {
@@ -80,7 +98,7 @@ impl Cut<'_> {
     }
 
     /// The line that says what is measured and why.
-    fn announce(&self, config: &MeasureConfig, settings: &[CellId], most: usize, cuts: usize) {
+    fn announce(&self, config: &MeasureConfig, settings: &[CellId], most: usize) {
         if config.quiet {
             return;
         }
@@ -89,11 +107,9 @@ impl Cut<'_> {
             .map(crate::export::recommend::answer::deployable)
             .collect();
         super::output::say(format_args!(
-            "codecbench: placing the minimum body sizes: measuring {} on at most {} of {} cut from {}, by bisection",
+            "codecbench: placing the minimum body sizes: measuring {} on up to {} cut from the bodies at each bracket's upper end, by bisection",
             crate::format::list(&names),
-            most,
-            crate::format::counted(cuts as u64, "smaller body", "smaller bodies"),
-            self.source.name,
+            crate::format::counted(most as u64, "smaller body", "smaller bodies"),
         ));
     }
 }

@@ -16,7 +16,7 @@ use crate::results::{self, LoadedRun};
 /// measuring ended, to return once the analysis is printed.
 ///
 /// `answers`, given a run, gives the answers whose minimum body sizes the run should
-/// place; `recommend` then measures smaller bodies cut from the smallest payload (see
+/// place; `recommend` then measures smaller bodies cut from the payloads (see
 /// [`super::bracket`]), and the run holds them too.
 pub(super) fn saved_or_measured(
     source: RunSource,
@@ -34,18 +34,17 @@ pub(super) fn saved_or_measured(
     let files = SavedFiles(source.save);
     let progress = Progress::new(config.quiet);
     let report = measure_saving(&config, &payloads, report, &progress, &files)?;
-    let smallest = payloads.iter().min_by_key(|p| p.bytes.len());
-    let report = match smallest {
-        Some(smallest) if !interrupt::requested() => {
+    let report = match interrupt::requested() {
+        false => {
             let cut = super::bracket::Cut {
-                source: smallest,
+                sources: &payloads,
                 answers,
                 files: &files,
                 progress: &progress,
             };
             cut.measure(&mut config, report)?
         }
-        _ => report,
+        true => report,
     };
     let mut out = super::output::Stdout::new();
     let whole = Subject::Run {

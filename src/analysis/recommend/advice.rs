@@ -143,15 +143,15 @@ pub(crate) fn answers_among(
             None => groups.push((content_type, vec![body])),
         }
     }
+    // Shares count the traffic: bodies cut to place the minimum are not responses.
+    let traffic = |members: &[&Body]| members.iter().filter(|b| b.cut_from.is_none()).count();
     // The most frequent type first; a stable sort keeps ties in capture order.
-    groups.sort_by_key(|(_, members)| std::cmp::Reverse(members.len()));
+    groups.sort_by_key(|(_, members)| std::cmp::Reverse(traffic(members)));
     let overall = if groups.is_empty() {
         "all payloads"
     } else {
         "all responses"
     };
-    // Shares count the traffic: bodies cut to place the minimum are not responses.
-    let traffic = |members: &[&Body]| members.iter().filter(|b| b.cut_from.is_none()).count();
     let total = traffic(&all);
     let mut answers = vec![answer::answer(overall, &all, total, options, allowed)];
     if groups.len() > 1 || groups.first().is_some_and(|(_, m)| traffic(m) < total) {

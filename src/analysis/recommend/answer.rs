@@ -49,6 +49,18 @@ pub(crate) struct Answer {
     pub lines: Vec<AnswerLine>,
     /// The smaller bodies measured to place the minimum body sizes, if any were.
     pub placed_by: Option<PlacedBy>,
+    /// Every body's size and name, traffic and cut, smallest first: what names the
+    /// bodies at a bracket's ends.
+    #[serde(skip)]
+    pub named_sizes: Vec<(u64, String)>,
+}
+
+impl Answer {
+    /// The name of a body of `bytes` measured for this answer, if there is one.
+    pub(crate) fn body_named(&self, bytes: u64) -> Option<&str> {
+        let found = self.named_sizes.iter().find(|(size, _)| *size == bytes);
+        found.map(|(_, name)| name.as_str())
+    }
 }
 
 /// What to deploy for one scenario.
@@ -325,5 +337,9 @@ pub(crate) fn answer(
             .map(|scenario| line(&traffic, &cuts, scenario, identity_s, options, allowed))
             .collect(),
         placed_by: placed_by(&sorted),
+        named_sizes: sorted
+            .iter()
+            .map(|b| (b.input_bytes, b.payload.clone()))
+            .collect(),
     }
 }

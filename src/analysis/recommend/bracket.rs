@@ -1,14 +1,14 @@
 //! Placing the minimum body sizes with as few smaller bodies as it takes: which settings
-//! the answers use, which sizes still lie inside an answer's bracket, and which of them
-//! to measure next, by bisection.
+//! the answers use, which brackets are still wide, and where to cut next, by bisection.
 //!
 //! Each encoding of each answer line (the first and its fallbacks) has a minimum body
 //! size. The measured sizes leave it in an open interval: between the size where sending
 //! the body as it is won and the next size, where compressing won, or below the smallest
-//! size measured when compressing won everywhere. A size cut from the smallest payload
-//! that falls inside such an interval would narrow it. The gain of compressing grows with
-//! the size, so measuring the middle candidate of an interval halves it: a bracket among
-//! `n` candidates takes about log2(n + 1) bodies, not `n`.
+//! size measured when compressing won everywhere. A body cut from the one at the upper
+//! end, at the middle of the interval, halves it: the gain of compressing grows with the
+//! size, and a cut keeps the content's kind. Bisection stops when an interval is within
+//! an eighth of its lower end (the width the gain's noise leaves, on the runs measured
+//! here), when no cut lands inside it, or after [`MOST_CUTS`] bodies.
 
 use super::{Answer, Evidence};
 use crate::vocab::CellId;
@@ -47,41 +47,50 @@ pub(crate) fn open_intervals(answers: &[Answer]) -> Vec<(u64, u64)> {
     intervals
 }
 
-/// The sizes of `candidates` strictly inside `interval`.
-fn inside(interval: (u64, u64), candidates: &[u64]) -> Vec<u64> {
-    let mut sizes: Vec<u64> = candidates
-        .iter()
-        .copied()
-        .filter(|&size| interval.0 < size && size < interval.1)
-        .collect();
-    sizes.sort_unstable();
-    sizes
+/// The fewest bytes a cut body may have: below it the headers outweigh any body.
+pub(crate) const SMALLEST_CUT: u64 = 64;
+
+/// The most smaller bodies one answer measures.
+pub(crate) const MOST_CUTS: usize = 12;
+
+/// Whether `interval` is as narrow as it is worth measuring: within an eighth of its
+/// lower end, or 32 bytes.
+pub(crate) fn narrow((low, high): (u64, u64)) -> bool {
+    high - low <= (low / 8).max(32)
 }
 
-/// The size to measure next out of `candidates` (the cut sizes not measured yet): the
-/// middle one inside the first interval that holds any, so that measuring it halves
-/// that interval. `None` when every interval is as narrow as the candidates allow.
-pub(crate) fn next_size(intervals: &[(u64, u64)], candidates: &[u64]) -> Option<u64> {
+/// Where the first interval still wide and not `given_up` would be halved: the interval
+/// and the size to cut at, its middle. `None` when every interval is narrow enough.
+pub(crate) fn next_cut(
+    intervals: &[(u64, u64)],
+    given_up: &[(u64, u64)],
+) -> Option<((u64, u64), u64)> {
     intervals
         .iter()
-        .map(|&interval| inside(interval, candidates))
-        .find(|sizes| !sizes.is_empty())
-        .map(|sizes| sizes[sizes.len() / 2])
+        .copied()
+        .filter(|&i| !narrow(i) && !given_up.contains(&i))
+        .find_map(|(low, high)| {
+            let middle = low + (high - low) / 2;
+            (middle >= SMALLEST_CUT).then_some(((low, high), middle))
+        })
 }
 
-/// The most bodies bisection may still measure: per interval, log2 of its candidates
-/// plus one, rounded up, but never more than the candidates inside any interval.
-pub(crate) fn most_left(intervals: &[(u64, u64)], candidates: &[u64]) -> usize {
+/// The most bodies bisection may still measure: per interval still to narrow, the
+/// halvings it takes to come within the width [`narrow`] accepts; at most what
+/// [`MOST_CUTS`] leaves after `done`.
+pub(crate) fn most_left(intervals: &[(u64, u64)], given_up: &[(u64, u64)], done: usize) -> usize {
+    let halvings = |(low, high): (u64, u64)| {
+        let tolerance = (low / 8).max(32);
+        let ratio = (high - low) as f64 / tolerance as f64;
+        ratio.log2().ceil().max(1.0) as usize
+    };
     let steps: usize = intervals
         .iter()
-        .map(|&interval| inside(interval, candidates).len())
-        .map(|n| (usize::BITS - n.leading_zeros()) as usize)
+        .copied()
+        .filter(|&i| !narrow(i) && !given_up.contains(&i))
+        .map(halvings)
         .sum();
-    let any = candidates
-        .iter()
-        .filter(|&&size| intervals.iter().any(|&i| !inside(i, &[size]).is_empty()))
-        .count();
-    steps.min(any)
+    steps.min(MOST_CUTS.saturating_sub(done))
 }
 
 #[cfg(test)]
@@ -89,27 +98,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn next_size_examples() {
-        let cuts = [290, 580, 1_160, 2_320, 4_640, 9_280];
-        assert_eq!(next_size(&[(0, 298_727)], &cuts), Some(2_320));
-        assert_eq!(next_size(&[(290, 1_160)], &cuts), Some(580));
-        assert_eq!(next_size(&[(290, 580)], &cuts), None);
+    fn the_next_cut_halves_the_first_wide_interval() {
+        assert_eq!(
+            next_cut(&[(387, 10_075)], &[]),
+            Some(((387, 10_075), 5_231))
+        );
+        assert_eq!(next_cut(&[(0, 204)], &[]), Some(((0, 204), 102)));
+        // Within an eighth of 4,000, or given up: nothing to cut.
+        assert_eq!(next_cut(&[(4_000, 4_400)], &[]), None);
+        assert_eq!(next_cut(&[(387, 10_075)], &[(387, 10_075)]), None);
+        // Below 64 bytes headers decide.
+        assert_eq!(next_cut(&[(0, 100)], &[]), None);
     }
 
     #[test]
-    fn most_left_examples() {
-        let cuts = [290, 580, 1_160, 2_320, 4_640, 9_280, 18_560];
-        assert_eq!(most_left(&[(0, 298_727)], &cuts), 3);
-        assert_eq!(most_left(&[(290, 1_160), (0, 298_727)], &cuts), 4);
-        assert_eq!(most_left(&[(290, 580)], &cuts), 0);
-    }
-
-    #[test]
-    fn bisection_brackets_every_interval_in_few_bodies() {
-        // A gain that turns positive at 3,000 bytes for one setting and 700 for another.
-        let cuts: Vec<u64> = (0..10).map(|i| 128 << i).collect();
+    fn bisection_narrows_every_interval_in_few_bodies() {
+        // A gain that turns positive at 3,000 bytes for one setting and 700 for another,
+        // between bodies of 387 and 10,075 bytes.
         let crossings = [3_000u64, 700];
-        let mut measured: Vec<u64> = Vec::new();
+        let mut measured: Vec<u64> = vec![387, 10_075];
+        let mut cuts = 0;
         loop {
             let intervals: Vec<(u64, u64)> = crossings
                 .iter()
@@ -119,30 +127,32 @@ mod tests {
                     (below.unwrap_or(0), above.unwrap_or(100_000))
                 })
                 .collect();
-            let left: Vec<u64> = cuts
-                .iter()
-                .copied()
-                .filter(|s| !measured.contains(s))
-                .collect();
-            let bound = most_left(&intervals, &left);
-            let Some(next) = next_size(&intervals, &left) else {
+            let bound = most_left(&intervals, &[], cuts);
+            let Some((_, size)) = next_cut(&intervals, &[]) else {
                 assert_eq!(bound, 0);
                 break;
             };
             assert!(bound >= 1);
-            measured.push(next);
+            measured.push(size);
+            cuts += 1;
         }
         measured.sort_unstable();
-        // 2,048 < 3,000 <= 4,096 and 512 < 700 <= 1,024, from at most 6 bodies of the 10.
-        assert!(measured.contains(&2_048) && measured.contains(&4_096));
-        assert!(measured.contains(&512) && measured.contains(&1_024));
-        assert!(measured.len() <= 6, "{measured:?}");
-    }
-
-    #[test]
-    fn nothing_is_measured_when_no_cut_size_lies_inside() {
-        assert_eq!(next_size(&[], &[290, 580]), None);
-        assert_eq!(next_size(&[(290, 298_727)], &[]), None);
-        assert_eq!(most_left(&[(0, 290)], &[290, 580]), 0);
+        let around = |crossing: u64| {
+            let below = measured
+                .iter()
+                .copied()
+                .filter(|&s| s < crossing)
+                .max()
+                .unwrap();
+            let above = measured
+                .iter()
+                .copied()
+                .filter(|&s| s >= crossing)
+                .min()
+                .unwrap();
+            narrow((below, above))
+        };
+        assert!(around(3_000) && around(700), "{measured:?}");
+        assert!(cuts <= 12, "{cuts} bodies: {measured:?}");
     }
 }

@@ -1,4 +1,4 @@
-//! What placed an answer's minimum body sizes: the smaller bodies cut from a payload
+//! What placed an answer's minimum body sizes: the smaller bodies cut from payloads
 //! and the settings measured on each of them (see `bracket` for how they are chosen).
 
 use serde::Serialize;
@@ -6,12 +6,12 @@ use serde::Serialize;
 use super::body::Body;
 use crate::vocab::CellId;
 
-/// The bodies cut from a payload to place the minimum body sizes, and the settings
+/// The bodies cut from payloads to place the minimum body sizes, and the settings
 /// measured on them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct PlacedBy {
-    /// The payload they were cut from.
-    pub cut_from: String,
+    /// The payloads they were cut from, by name.
+    pub cut_from: Vec<String>,
     /// Their sizes in bytes, smallest first.
     pub sizes: Vec<u64>,
     /// The settings measured on every one of them.
@@ -31,7 +31,12 @@ pub(super) fn placed_by(bodies: &[&Body]) -> Option<PlacedBy> {
     });
     settings.sort();
     Some(PlacedBy {
-        cut_from: first.cut_from.clone().unwrap_or_default(),
+        cut_from: {
+            let mut names: Vec<String> = cuts.iter().filter_map(|b| b.cut_from.clone()).collect();
+            names.sort();
+            names.dedup();
+            names
+        },
         sizes,
         settings,
     })

@@ -186,6 +186,7 @@ fn answer(dynamic: Vec<EncodingAnswer>, fixed: Vec<EncodingAnswer>) -> Answer {
             line(Scenario::Static, fixed),
         ],
         placed_by: None,
+        named_sizes: Vec::new(),
     }
 }
 

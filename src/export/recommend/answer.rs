@@ -1,6 +1,7 @@
 //! The one-answer block `recommend` opens with: per scenario, the settings to deploy in
 //! the order to prefer them, the minimum body size, and one line on why.
 
+use crate::analysis::recommend::bracket::narrow;
 use crate::analysis::recommend::placed::PlacedBy;
 use crate::analysis::recommend::{
     AdviceOptions, Answer, AnswerLine, EncodingAnswer, Evidence, Scenario,
@@ -68,8 +69,17 @@ pub(crate) fn headline(line: &AnswerLine) -> String {
     text
 }
 
-/// What the measured sizes say about the minimum.
-fn evidence(first: &EncodingAnswer) -> String {
+/// `1,670 bytes (real-json/fruits.json)`: a size measured, with the body it was.
+fn sized(answer: &Answer, bytes: u64) -> String {
+    match answer.body_named(bytes) {
+        Some(name) => format!("{} bytes ({name})", thousands(bytes)),
+        None => format!("{} bytes", thousands(bytes)),
+    }
+}
+
+/// What the measured sizes say about the minimum, and how to narrow it, naming the
+/// bodies at the bracket's ends.
+fn evidence(first: &EncodingAnswer, answer: &Answer) -> String {
     let name = deployable(&first.id);
     let mut text = match first.min_body.evidence {
         Evidence::Between {
@@ -77,21 +87,24 @@ fn evidence(first: &EncodingAnswer) -> String {
             compression_wins,
         } => {
             let mut text = format!(
-                "sending it as is won at {} bytes and {name} at {}, the next size measured",
-                thousands(identity_wins),
-                thousands(compression_wins)
+                "sending it as is won at {} and {name} at {}, the next size measured",
+                sized(answer, identity_wins),
+                sized(answer, compression_wins)
             );
-            if compression_wins > 4 * identity_wins {
-                text += "; that is a wide bracket: measure sizes between them \
-                         (e.g. --records 1,3,10,30,100) to narrow it";
+            if !narrow((identity_wins, compression_wins)) {
+                text += &format!(
+                    "; to narrow that bracket, measure (not --from) and recommend cuts bodies \
+                     between them from {}, or add bodies of your own between those sizes",
+                    answer.body_named(compression_wins).unwrap_or("the larger")
+                );
             }
             text
         }
         Evidence::AtMost { smallest } => format!(
-            "{name} won at every size measured, down to {} bytes, so the sizes do not \
-             bracket the minimum: {} bytes is the wire model's estimate from that size, which \
-             errs large; measure smaller bodies (--records) to place it",
-            thousands(smallest),
+            "{name} won at every size measured, down to {}, so the sizes do not bracket the \
+             minimum: {} bytes is the wire model's estimate from that size, which errs large; \
+             measure (not --from) and recommend cuts smaller bodies from it to place it",
+            sized(answer, smallest),
             thousands(first.min_body.bytes)
         ),
     };
@@ -105,7 +118,8 @@ fn evidence(first: &EncodingAnswer) -> String {
 }
 
 /// One sentence on why, with the figures behind it.
-pub(crate) fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> String {
+pub(crate) fn why(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -> String {
+    let bodies = answer.bodies;
     let budget = line.scenario.budget_s(options);
     let per = if bodies == 1 {
         "per response".to_string()
@@ -145,7 +159,7 @@ pub(crate) fn why(line: &AnswerLine, bodies: usize, options: &AdviceOptions) -> 
         ms(first.mean_s),
         ms(line.identity_s),
         first.ratio,
-        evidence(first)
+        evidence(first, answer)
     );
     if !first.tied_with.is_empty() {
         text += "; the times' 95% intervals overlap, so it is a tie, and the setting that \
@@ -218,7 +232,7 @@ fn placed_text(placed: &PlacedBy) -> String {
             1 => "1 smaller body".to_string(),
             n => format!("{n} smaller bodies"),
         },
-        placed.cut_from,
+        list(&placed.cut_from),
         list(&sizes)
     )
 }
@@ -237,7 +251,7 @@ pub(crate) fn add(document: &mut Document, answers: &[Answer], options: &AdviceO
             .flat_map(|line| {
                 [
                     headline(line),
-                    format!("  why: {}", why(line, answer.bodies, options)),
+                    format!("  why: {}", why(line, answer, options)),
                 ]
             })
             .collect();

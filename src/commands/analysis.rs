@@ -225,16 +225,21 @@ pub(super) fn reproduce(config: ReproduceConfig) -> crate::error::Result {
     };
     let (run, outcome) = saved_or_measured(config.source, &|_| Vec::new())?;
     let claims = crate::analysis::reproduce::check(&run);
+    let findings = crate::analysis::reproduce::body_by_body(&run);
     if let Some(out) = &config.out {
-        let file = reproduce::file_document(&claims, &source, run.machine().as_deref());
+        let file = reproduce::file_document(&claims, &findings, &source, run.machine().as_deref());
         write_file(out, &render(&file, Style::Markdown)).failing()?;
     }
     if let Some(html) = &config.html {
-        let file = reproduce::file_document(&claims, &source, run.machine().as_deref());
+        let file = reproduce::file_document(&claims, &findings, &source, run.machine().as_deref());
         let page = crate::export::html::documents_page("codecbench reproduce", &[file]);
         write_file(html, &page).failing()?;
     }
-    print(&render(&reproduce::document(&claims), Style::Terminal)).failing()?;
+    print(&render(
+        &reproduce::document(&claims, &findings),
+        Style::Terminal,
+    ))
+    .failing()?;
     outcome
 }
 

@@ -6,6 +6,7 @@
 pub(crate) mod compare;
 pub(crate) mod emit;
 pub(crate) mod exporter;
+pub(crate) mod findings;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub(crate) mod html;

@@ -2,7 +2,7 @@
 //! Markdown of results/REPRODUCTION.md.
 
 use super::text::document::{Block, Document, Table};
-use crate::analysis::reproduce::{Claim, Measured, RatioApi, Verdict};
+use crate::analysis::reproduce::{BodyFinding, Claim, Measured, RatioApi, Verdict};
 use crate::format::thousands;
 
 const HEADER: [&str; 4] = ["claim", "article", "measured here", "verdict"];
@@ -84,17 +84,36 @@ fn tally(claims: &[Claim]) -> String {
     )
 }
 
-/// The claims' table and a tally, for the terminal.
-pub(crate) fn document(claims: &[Claim]) -> Document {
-    let mut document = Document::new();
+/// The claims' table and a tally, where the run has any of the article's payloads.
+fn add_claims(document: &mut Document, claims: &[Claim]) {
+    if claims.iter().all(|c| c.verdict == Verdict::Unmeasured) {
+        document.paragraph(
+            "The article's claims need its payloads (single, small, large); this run has none.",
+        );
+        return;
+    }
     document
         .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
-        .paragraph(tally(claims));
+        .gap()
+        .paragraph(format!("{}.", tally(claims)));
+}
+
+/// The claims and the finding body by body, for the terminal.
+pub(crate) fn document(claims: &[Claim], findings: &[BodyFinding]) -> Document {
+    let mut document = Document::new();
+    add_claims(&mut document, claims);
+    document.gap();
+    super::findings::add(&mut document, findings);
     document
 }
 
-/// results/REPRODUCTION.md: what was run, where, and the table.
-pub(crate) fn file_document(claims: &[Claim], source: &str, machine: Option<&str>) -> Document {
+/// results/REPRODUCTION.md: what was run, where, the claims and the finding body by body.
+pub(crate) fn file_document(
+    claims: &[Claim],
+    findings: &[BodyFinding],
+    source: &str,
+    machine: Option<&str>,
+) -> Document {
     let mut document = Document::new();
     document
         .push(Block::Heading {
@@ -114,10 +133,10 @@ pub(crate) fn file_document(claims: &[Claim], source: &str, machine: Option<&str
              each is in `src/analysis/reproduce/claims.rs`. Brotli figures are Google's C \
              library where the run has it.",
         )
-        .gap()
-        .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
-        .gap()
-        .paragraph(format!("{}.", tally(claims)));
+        .gap();
+    add_claims(&mut document, claims);
+    document.gap();
+    super::findings::add(&mut document, findings);
     document
 }
 
@@ -146,6 +165,7 @@ mod tests {
         ];
         let text = super::super::text::markdown::render(&file_document(
             &claims,
+            &[],
             "run.json",
             Some("Test CPU"),
         ));

@@ -7,10 +7,12 @@
 pub(crate) mod aspnetcore;
 mod claims;
 mod matrix;
+mod per_body;
 mod verdict;
 
 use crate::results::LoadedRun;
 use matrix::Matrix;
+pub(crate) use per_body::{BodyFinding, Speed, Versus, AGAINST};
 pub(crate) use verdict::{Claim, Measured, RatioApi, Verdict};
 
 /// The zstd levels whose ratios on large the article took from native libzstd's one-shot
@@ -20,6 +22,11 @@ pub(crate) const ONE_SHOT_ZSTD_LEVELS: [i32; 4] = [-5, 1, 3, 19];
 /// Every claim, in the order of FIGURES.md.
 pub(crate) fn check(run: &LoadedRun) -> Vec<Claim> {
     claims::all(&Matrix { run })
+}
+
+/// The one-line finding on each body of the run (see [`per_body`]).
+pub(crate) fn body_by_body(run: &LoadedRun) -> Vec<BodyFinding> {
+    per_body::per_body(&Matrix { run })
 }
 
 #[cfg(test)]

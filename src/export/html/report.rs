@@ -100,7 +100,7 @@ fn run_section(index: usize, section: &RunSection) -> Markup {
             }
             @if section.claims.iter().any(|c| c.verdict != ClaimVerdict::Unmeasured) {
                 h3 { "The article's claims" }
-                (markup(&crate::export::reproduce::document(&section.claims)))
+                (markup(&crate::export::reproduce::document(&section.claims, &[])))
             }
         }
     }

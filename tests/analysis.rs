@@ -497,3 +497,42 @@ fn recommend_narrows_a_bracket_between_two_files_with_cuts_of_the_larger() {
         "{placed}"
     );
 }
+
+/// `--emit nginx` alone is measured as nginx sends (madler zlib, ngx_brotli's feeds), and
+/// says so; an answer read from a run of the libraries in one write says that instead.
+#[test]
+fn an_answer_for_nginx_is_measured_as_nginx_sends() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("run.json");
+    let output = succeed(
+        codecbench()
+            .args([
+                "recommend",
+                "--emit",
+                "nginx",
+                "--payload",
+                "small",
+                "--quick",
+            ])
+            .args(["--codecs", "brotli,gzip", "--export-json"])
+            .arg(&saved),
+    );
+    let config = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        config.contains("# Sizes measured as nginx sends them"),
+        "{config}"
+    );
+    let run: Value = serde_json::from_slice(&std::fs::read(&saved).unwrap()).unwrap();
+    let cells = run["payloads"][0]["cells"].as_array().unwrap();
+    assert!(cells.iter().all(|c| c["variant"] == "nginx"), "{cells:?}");
+    let generic = succeed(
+        codecbench()
+            .args(["recommend", "--emit", "nginx", "--from"])
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/real-json-quick.json"
+            )),
+    );
+    let config = String::from_utf8(generic.stdout).unwrap();
+    assert!(config.contains("# Sizes measured in one write"), "{config}");
+}

@@ -11,7 +11,7 @@ use crate::analysis::recommend::{AdviceOptions, Link};
 use crate::cli::{MeasureArgs, RecommendArgs, ReproduceArgs, RunSourceArgs, ZstdParamsArgs};
 use crate::export::exporter::Format;
 use crate::payload::{PayloadSource, RngKind};
-use crate::vocab::CodecKind;
+use crate::vocab::{CodecKind, Server};
 
 /// Settings of `codecbench recommend`.
 pub(crate) struct RecommendConfig {
@@ -85,8 +85,20 @@ fn html_page(html: &Option<PathBuf>, source: &RunSourceArgs) -> Result<()> {
 }
 
 impl RecommendConfig {
-    /// Checks the budgets and link speeds.
-    pub(crate) fn from_args(args: RecommendArgs) -> Result<Self> {
+    /// Checks the budgets and link speeds. An answer for one server that codecbench
+    /// models is measured as that server sends (`--server`), unless told otherwise.
+    pub(crate) fn from_args(mut args: RecommendArgs) -> Result<Self> {
+        let profiled: Vec<Server> = args
+            .emit
+            .iter()
+            .copied()
+            .filter(|s| s.has_profile())
+            .collect();
+        let measure = &mut args.source.measure;
+        let unset = measure.server.is_none() && measure.api.is_none() && args.source.from.is_none();
+        if let ([server], true) = (profiled.as_slice(), unset) {
+            measure.server = Some(*server);
+        }
         for (name, value) in [
             ("--latency-budget-ms", args.latency_budget_ms),
             ("--cache-budget-ms", args.cache_budget_ms),

@@ -26,6 +26,13 @@ impl Server {
             Server::TowerHttp => "tower-http",
         }
     }
+
+    /// Whether `run --server` measures this server's own encoders (its profile), so that
+    /// an answer for it can rest on the bytes it sends. Caddy's Go compressors are not
+    /// modelled.
+    pub(crate) fn has_profile(self) -> bool {
+        self != Server::Caddy
+    }
 }
 
 impl std::fmt::Display for Server {

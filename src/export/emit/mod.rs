@@ -131,6 +131,25 @@ impl Plan<'_> {
         self.dynamic.encodings.iter().find(|e| e.id.codec == codec)
     }
 
+    /// One comment line on where the per-request bytes came from: as `server` sends them
+    /// (`run --server`), or from the libraries it links in one write, an estimate.
+    fn measured_as(&self, server: Server, lead: &str) -> String {
+        let own = self
+            .dynamic
+            .encodings
+            .iter()
+            .any(|e| server.owns(e.id.variant));
+        match own {
+            true => {
+                format!("{lead} Sizes measured as {server} sends them (run --server {server}).\n")
+            }
+            false => format!(
+                "{lead} Sizes measured in one write with the libraries {server} links, not as it \
+                 sends them:\n{lead} recommend --emit {server} alone measures as it sends.\n"
+            ),
+        }
+    }
+
     /// The smallest body worth compressing per request, by the preferred encoding.
     fn min_bytes(&self) -> Option<u64> {
         self.dynamic.encodings.first().map(|e| e.min_body.bytes)

@@ -31,6 +31,7 @@ pub(super) const CHECKED_WITH: &str = "nginx 1.22.1 with ngx_brotli 1.0.0~rc (De
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
+    out += &plan.measured_as(crate::vocab::Server::Nginx, "#");
     out += "# br needs ngx_brotli's modules; gzip is built in. nginx has no order of\n\
             # preference: a client that accepts several gets the one whose filter runs\n\
             # first, so leave out the encodings you would not prefer.\n";

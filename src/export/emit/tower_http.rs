@@ -55,6 +55,7 @@ fn method(codec: CodecKind) -> &'static str {
 pub(super) fn render(plan: &Plan) -> String {
     let mut out = comment("// codecbench recommend:", plan.dynamic);
     out += "// Written for tower-http 0.7; built and served in codecbench's tests.\n";
+    out += &plan.measured_as(crate::vocab::Server::TowerHttp, "//");
     let Some(first) = plan.dynamic.encodings.first() else {
         out += "// Sending bodies uncompressed was faster at every size measured: no layer.\n";
         return out;

@@ -183,5 +183,33 @@ fn line(answer: &Answer, scenario: Scenario) -> &AnswerLine {
 
 /// The answer's headline for `scenario`, as a comment after `marker`.
 fn comment(marker: &str, line: &AnswerLine) -> String {
-    format!("{marker} {}\n", super::recommend::answer::headline(line))
+    let mut text = format!("{marker} {}\n", super::recommend::answer::headline(line));
+    let lead = marker.split_whitespace().next().unwrap_or(marker);
+    for encoding in &line.encodings {
+        text += &bracket_warning(lead, encoding);
+    }
+    text
+}
+
+/// A comment line for a minimum size the measured bodies leave wide apart, as the
+/// report warns: the figure between them is an interpolation.
+fn bracket_warning(lead: &str, encoding: &EncodingAnswer) -> String {
+    use crate::analysis::recommend::{bracket::narrow, Evidence};
+    let Evidence::Between {
+        identity_wins,
+        compression_wins,
+    } = encoding.min_body.evidence
+    else {
+        return String::new();
+    };
+    if narrow((identity_wins, compression_wins)) {
+        return String::new();
+    }
+    format!(
+        "{lead} {}'s minimum of {} bytes lies somewhere between {} and {} bytes, the sizes measured.\n",
+        super::recommend::answer::deployable(&encoding.id),
+        crate::format::thousands(encoding.min_body.bytes),
+        crate::format::thousands(identity_wins),
+        crate::format::thousands(compression_wins),
+    )
 }

@@ -536,3 +536,48 @@ fn an_answer_for_nginx_is_measured_as_nginx_sends() {
     let config = String::from_utf8(generic.stdout).unwrap();
     assert!(config.contains("# Sizes measured in one write"), "{config}");
 }
+
+/// A traffic mix weighs the answer: the two smallest bodies served thousands of times
+/// move it off the multi-megabyte files' pick; a name the run lacks is refused.
+#[test]
+fn weights_weigh_each_body_by_how_often_it_is_served() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/real-json-quick.json"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("weights.csv");
+    let first = |extra: &[&std::ffi::OsStr]| -> (String, String) {
+        let output = succeed(
+            codecbench()
+                .args(["recommend", "--format", "json", "--from", fixture])
+                .args(extra),
+        );
+        let advice: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let first = &advice["answers"][0]["lines"][0]["encodings"][0];
+        (
+            first["id"].to_string(),
+            first["min_body"]["bytes"].to_string(),
+        )
+    };
+    std::fs::write(
+        &weights,
+        "payload,weight\nreal-json/smalldemo.json,10000\nreal-json/demo.json,5000\n",
+    )
+    .unwrap();
+    let even = first(&[]);
+    let mixed = first(&["--weights".as_ref(), weights.as_os_str()]);
+    assert_ne!(even, mixed);
+    std::fs::write(&weights, "payload,weight\nnope.json,2\n").unwrap();
+    let message = crate::common::bad_input(&[
+        "recommend",
+        "--from",
+        fixture,
+        "--weights",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(
+        message.contains("--weights names \"nope.json\""),
+        "{message}"
+    );
+}

@@ -179,6 +179,13 @@ pub(crate) struct RecommendArgs {
     #[arg(long)]
     pub no_fallback: bool,
 
+    /// How often each body is served: a CSV of `payload,weight` rows (names as the
+    /// report gives them). The answer weighs each body by it; a body not named weighs 1,
+    /// as every file of a directory does by default, and a HAR capture's responses count
+    /// once each, so repeats weigh by their count.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
+
     /// With `--emit nginx`: the nginx has zstd-nginx-module, so its zstd directives are
     /// written live rather than commented.
     #[arg(long)]

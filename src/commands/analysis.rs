@@ -32,6 +32,7 @@ pub(super) fn recommend(config: RecommendConfig) -> crate::error::Result {
         );
         return outcome;
     }
+    refuse_unknown_weights(&run, &config.options)?;
     let advice = advise(&run, &config.options);
     if advice.is_empty() {
         outcome?;
@@ -63,6 +64,27 @@ pub(super) fn recommend(config: RecommendConfig) -> crate::error::Result {
     let bytes = exporter(config.format).export(&subject)?;
     print(&bytes).failing()?;
     outcome
+}
+
+/// Refuses `--weights` that name a body the run does not hold: a typo would otherwise
+/// leave that body at weight 1 without a word.
+fn refuse_unknown_weights(
+    run: &results::LoadedRun,
+    options: &AdviceOptions,
+) -> crate::error::Result {
+    let cells = run.codec_cells();
+    let unknown = options
+        .weights
+        .iter()
+        .find(|(name, _)| !cells.iter().any(|c| c.key.payload == *name));
+    match unknown {
+        Some((name, _)) => Err(anyhow::anyhow!(
+            "--weights names {name:?}, which is no body of {}",
+            run.label
+        )
+        .into()),
+        None => Ok(()),
+    }
 }
 
 /// Every answer the report or the configurations give, whose minimum body sizes smaller

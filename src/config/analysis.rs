@@ -138,6 +138,10 @@ impl RecommendConfig {
                 bandwidths_mbit: args.bandwidth,
                 pick_rust_brotli: args.pick_rust_brotli,
                 no_fallback: args.no_fallback,
+                weights: match &args.weights {
+                    Some(path) => super::weights::read(path)?,
+                    None => Vec::new(),
+                },
             },
             format: args.format,
             emit: args.emit,

@@ -11,6 +11,7 @@ mod payloads;
 pub(crate) mod probe;
 mod run;
 mod settings;
+pub(crate) mod weights;
 
 pub(crate) use measure::MeasureConfig;
 pub(crate) use payloads::PayloadsConfig;

@@ -110,6 +110,8 @@ pub(crate) struct EncodingAnswer {
 /// One body with the candidate setting: its size, and seconds per response sent as it
 /// is and encoded (the median, shown, and the interval, which decides).
 struct Trial<'a> {
+    /// How often the body is served (`--weights`).
+    weight: f64,
     input_bytes: u64,
     identity_s: f64,
     cost_s: f64,
@@ -127,6 +129,7 @@ impl<'a> Trial<'a> {
     ) -> Option<Self> {
         let setting = body.settings.iter().find(|s| s.key.id == *id)?;
         Some(Trial {
+            weight: options.weight(&body.payload),
             input_bytes: body.input_bytes,
             identity_s: Scenario::identity_s(body.input_bytes, options),
             cost_s: scenario.cost_s(setting, options),
@@ -197,31 +200,51 @@ fn judge(
     if compressed.is_empty() {
         return None;
     }
-    let count = (compressed.len() + sent_as_is.len()) as f64;
-    let as_is_s: f64 = sent_as_is.iter().map(|t| t.identity_s).sum();
-    let mean_span =
-        (compressed.iter().map(|t| t.cost).sum::<Span>() + Span::exactly(as_is_s)).per(count);
-    let compress_s =
-        compressed.iter().map(|t| t.setting.compress_s).sum::<f64>() / compressed.len() as f64;
+    Some(over_traffic(
+        *id,
+        &compressed,
+        &sent_as_is,
+        min_body,
+        budget,
+    ))
+}
+
+/// What `id` gives over the traffic, `compressed` with it and `sent_as_is`: means per
+/// response, each body counted as often as it is served.
+fn over_traffic(
+    id: CellId,
+    compressed: &[&Trial],
+    sent_as_is: &[&Trial],
+    min_body: MinBody,
+    budget: f64,
+) -> EncodingAnswer {
+    let weighted = |f: &dyn Fn(&Trial) -> f64, of: &[&Trial]| -> f64 {
+        of.iter().map(|t| t.weight * f(t)).sum()
+    };
+    let count = weighted(&|_| 1.0, compressed) + weighted(&|_| 1.0, sent_as_is);
+    let as_is_s = weighted(&|t| t.identity_s, sent_as_is);
+    let cost = Span {
+        low_s: weighted(&|t| t.cost.low_s, compressed),
+        high_s: weighted(&|t| t.cost.high_s, compressed),
+    };
+    let bytes_out = weighted(&|t| t.setting.compressed_bytes as f64, compressed);
     let slowest_compress_s = compressed
         .iter()
         .map(|t| t.setting.compress_span.high_s)
         .fold(0.0, f64::max);
-    let bytes_in: u64 = compressed.iter().map(|t| t.input_bytes).sum();
-    let bytes_out: u64 = compressed.iter().map(|t| t.setting.compressed_bytes).sum();
-    let as_is_bytes: u64 = sent_as_is.iter().map(|t| t.input_bytes).sum();
-    Some(EncodingAnswer {
-        id: *id,
-        mean_s: (compressed.iter().map(|t| t.cost_s).sum::<f64>() + as_is_s) / count,
-        mean_span,
-        bytes_sent: (bytes_out + as_is_bytes) as f64 / count,
-        compress_s,
+    EncodingAnswer {
+        id,
+        mean_s: (weighted(&|t| t.cost_s, compressed) + as_is_s) / count,
+        mean_span: (cost + Span::exactly(as_is_s)).per(count),
+        bytes_sent: (bytes_out + weighted(&|t| t.input_bytes as f64, sent_as_is)) / count,
+        compress_s: weighted(&|t| t.setting.compress_s, compressed)
+            / weighted(&|_| 1.0, compressed),
         slowest_compress_s,
         within_budget: slowest_compress_s <= budget,
-        ratio: bytes_in as f64 / bytes_out as f64,
+        ratio: weighted(&|t| t.input_bytes as f64, compressed) / bytes_out,
         min_body,
         tied_with: Vec::new(),
-    })
+    }
 }
 
 impl Ranked for EncodingAnswer {
@@ -321,11 +344,12 @@ pub(crate) fn answer(
     // The traffic: the bodies measured as responses, not those cut to place the minimum.
     let (traffic, cuts): (Vec<&Body>, Vec<&Body>) =
         sorted.iter().partition(|b| b.cut_from.is_none());
+    let served: f64 = traffic.iter().map(|b| options.weight(&b.payload)).sum();
     let identity_s = traffic
         .iter()
-        .map(|b| Scenario::identity_s(b.input_bytes, options))
+        .map(|b| options.weight(&b.payload) * Scenario::identity_s(b.input_bytes, options))
         .sum::<f64>()
-        / traffic.len().max(1) as f64;
+        / served.max(f64::MIN_POSITIVE);
     Answer {
         group: group.to_string(),
         bodies: traffic.len(),

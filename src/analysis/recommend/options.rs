@@ -20,6 +20,9 @@ pub(crate) struct AdviceOptions {
     pub pick_rust_brotli: bool,
     /// Answer with the first encoding only, without fallbacks.
     pub no_fallback: bool,
+    /// How often each body is served, by payload name (`--weights`); 1 for a body not
+    /// named.
+    pub weights: Vec<(String, f64)>,
 }
 
 impl Default for AdviceOptions {
@@ -36,11 +39,18 @@ impl Default for AdviceOptions {
             bandwidths_mbit: Vec::new(),
             pick_rust_brotli: false,
             no_fallback: false,
+            weights: Vec::new(),
         }
     }
 }
 
 impl AdviceOptions {
+    /// How often the body `payload` is served, relative to a body not named.
+    pub(crate) fn weight(&self, payload: &str) -> f64 {
+        let named = self.weights.iter().find(|(name, _)| name == payload);
+        named.map_or(1.0, |(_, weight)| *weight)
+    }
+
     /// Whether a setting may be recommended, not only shown: not a trained dictionary,
     /// nor libzstd's one-shot call, which no server can be set to use.
     pub(crate) fn may_pick(&self, id: &CellId) -> bool {

@@ -212,8 +212,12 @@ fn scope(answer: &Answer, options: &AdviceOptions) -> String {
     } else {
         String::new()
     };
+    let weighted = match options.weights.is_empty() {
+        true => "",
+        false => ", weighted by --weights",
+    };
     format!(
-        "For {} ({}, {sizes}{share}) at {} Mbit/s and {} round trip (--link, --rtt):",
+        "For {} ({}{weighted}, {sizes}{share}) at {} Mbit/s and {} round trip (--link, --rtt):",
         answer.group,
         bodies(answer.bodies),
         significant(options.link.mbit, 3),

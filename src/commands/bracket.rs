@@ -11,7 +11,8 @@ use crate::analysis::recommend::Answer;
 use crate::config::MeasureConfig;
 use crate::error::Failing;
 use crate::export::exporter::Subject;
-use crate::payload::{smaller::cut_at, Payload};
+use crate::payload::smaller::{cut_at, prefix_at};
+use crate::payload::Payload;
 use crate::process::interrupt;
 use crate::results::run::RunReport;
 use crate::results::LoadedRun;
@@ -58,10 +59,16 @@ impl Cut<'_> {
                 .iter()
                 .find(|(s, _)| *s == interval.1)
                 .map(|(_, p)| *p);
-            let body = from
-                .and_then(|from| cut_at(from, size as usize).map(|body| (from, body)))
-                .filter(|(_, b)| b.bytes.len() as u64 > interval.0)
-                .filter(|(_, b)| sized.iter().all(|(s, _)| *s != b.bytes.len() as u64));
+            // Whole records where they land inside the bracket, else the leading text.
+            let inside = |b: &Payload| {
+                let bytes = b.bytes.len() as u64;
+                bytes > interval.0 && sized.iter().all(|(s, _)| *s != bytes)
+            };
+            let body = from.and_then(|from| {
+                let cut = cut_at(from, size as usize).filter(inside);
+                let cut = cut.or_else(|| prefix_at(from, size as usize).filter(inside));
+                cut.map(|body| (from, body))
+            });
             let (Some((from, body)), true) = (body, most > 0) else {
                 given_up.push(interval);
                 continue;

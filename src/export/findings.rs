@@ -16,7 +16,7 @@ fn cell(versus: Option<&Versus>) -> String {
     let Some(v) = versus else {
         return "not measured".into();
     };
-    let bytes = format!("{:+.0}% B", (v.bytes_ratio - 1.0) * 100.0).replace('-', "−");
+    let bytes = format!("{:+.1}% B", (v.bytes_ratio - 1.0) * 100.0).replace('-', "−");
     let speed = match v.speed {
         Speed::Faster => format!("{:.2}x faster", v.speedup),
         Speed::Slower => format!("{:.2}x slower", 1.0 / v.speedup),
@@ -70,7 +70,8 @@ pub(crate) fn add(document: &mut Document, findings: &[BodyFinding]) {
         .heading("The one-line finding, body by body")
         .paragraph(
             "zstd 1's bytes against each setting's, and its compression speed: faster or slower \
-             where the 95% intervals of the times do not overlap, a tie where they do.",
+             where the times' 95% intervals, widened by the change between runs (10%), do not \
+             overlap; a tie where they do.",
         )
         .gap()
         .table(Table::new(

@@ -86,7 +86,12 @@ fn tally(claims: &[Claim]) -> String {
 
 /// The claims' table and a tally, where the run has any of the article's payloads.
 fn add_claims(document: &mut Document, claims: &[Claim]) {
-    if claims.iter().all(|c| c.verdict == Verdict::Unmeasured) {
+    // Claims read from upstream source need no cell; the rest need the article's bodies.
+    let from_source = |c: &Claim| matches!(c.measured, Measured::Source { .. });
+    if claims
+        .iter()
+        .all(|c| c.verdict == Verdict::Unmeasured || from_source(c))
+    {
         document.paragraph(
             "The article's claims need its payloads (single, small, large); this run has none.",
         );

@@ -24,17 +24,26 @@ pub(crate) fn cut_at(payload: &Payload, limit: usize) -> Option<Payload> {
             (bytes, format!("{} ({count} {noun})", payload.name))
         }
         // No whole record fits, or no records: the leading text, of the same content.
-        _ => {
-            let text = std::str::from_utf8(body).ok()?;
-            let mut end = limit.min(text.len());
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            let name = format!("{} (first {end} bytes)", payload.name);
-            (body[..end].to_vec(), name)
-        }
+        _ => return prefix_at(payload, limit),
     };
-    (!bytes.is_empty() && bytes.len() < body.len()).then(|| Payload {
+    smaller(payload, bytes, name)
+}
+
+/// The leading text of `payload`, at most `limit` bytes, cut at a character boundary:
+/// for a size between two counts of records; `None` for a body that is not UTF-8 text.
+pub(crate) fn prefix_at(payload: &Payload, limit: usize) -> Option<Payload> {
+    let text = std::str::from_utf8(&payload.bytes).ok()?;
+    let mut end = limit.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let name = format!("{} (first {end} bytes)", payload.name);
+    smaller(payload, payload.bytes[..end].to_vec(), name)
+}
+
+/// `bytes` as a body named `name` of `payload`'s content type, if smaller than it.
+fn smaller(payload: &Payload, bytes: Vec<u8>, name: String) -> Option<Payload> {
+    (!bytes.is_empty() && bytes.len() < payload.bytes.len()).then(|| Payload {
         name,
         bytes,
         content_type: payload.content_type.clone(),

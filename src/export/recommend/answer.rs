@@ -93,8 +93,8 @@ fn evidence(first: &EncodingAnswer, answer: &Answer) -> String {
             );
             if !narrow((identity_wins, compression_wins)) {
                 text += &format!(
-                    "; to narrow that bracket, measure (not --from) and recommend cuts bodies \
-                     between them from {}, or add bodies of your own between those sizes",
+                    "; to narrow that bracket, add bodies of your own between those sizes (a \
+                     measuring recommend, not --from, cuts them from {} where it can)",
                     answer.body_named(compression_wins).unwrap_or("the larger")
                 );
             }
@@ -103,7 +103,7 @@ fn evidence(first: &EncodingAnswer, answer: &Answer) -> String {
         Evidence::AtMost { smallest } => format!(
             "{name} won at every size measured, down to {}, so the sizes do not bracket the \
              minimum: {} bytes is the wire model's estimate from that size, which errs large; \
-             measure (not --from) and recommend cuts smaller bodies from it to place it",
+             a measuring recommend, not --from, cuts smaller bodies from it to place it",
             sized(answer, smallest),
             thousands(first.min_body.bytes)
         ),

@@ -11,7 +11,7 @@ use crate::analysis::recommend::Answer;
 use crate::config::MeasureConfig;
 use crate::error::Failing;
 use crate::export::exporter::Subject;
-use crate::payload::smaller::{cut_at, prefix_at};
+use crate::payload::smaller::cut_wanted;
 use crate::payload::Payload;
 use crate::process::interrupt;
 use crate::results::run::RunReport;
@@ -59,16 +59,11 @@ impl Cut<'_> {
                 .iter()
                 .find(|(s, _)| *s == interval.1)
                 .map(|(_, p)| *p);
-            // Whole records where they land inside the bracket, else the leading text.
-            let inside = |b: &Payload| {
-                let bytes = b.bytes.len() as u64;
-                bytes > interval.0 && sized.iter().all(|(s, _)| *s != bytes)
-            };
-            let body = from.and_then(|from| {
-                let cut = cut_at(from, size as usize).filter(inside);
-                let cut = cut.or_else(|| prefix_at(from, size as usize).filter(inside));
-                cut.map(|body| (from, body))
-            });
+            // Above the bracket's lower end, at a size not measured yet.
+            let wanted =
+                |n: usize| n as u64 > interval.0 && sized.iter().all(|(s, _)| *s != n as u64);
+            let body =
+                from.and_then(|from| Some((from, cut_wanted(from, size as usize, &wanted)?)));
             let (Some((from, body)), true) = (body, most > 0) else {
                 given_up.push(interval);
                 continue;

@@ -29,9 +29,22 @@ pub(crate) fn cut_at(payload: &Payload, limit: usize) -> Option<Payload> {
     smaller(payload, bytes, name)
 }
 
-/// The leading text of `payload`, at most `limit` bytes, cut at a character boundary:
-/// for a size between two counts of records; `None` for a body that is not UTF-8 text.
-pub(crate) fn prefix_at(payload: &Payload, limit: usize) -> Option<Payload> {
+/// A cut of `payload` of at most `limit` bytes whose size `wanted` accepts: whole records
+/// where a count of them does, else the leading text; `None` when neither does.
+pub(crate) fn cut_wanted(
+    payload: &Payload,
+    limit: usize,
+    wanted: &dyn Fn(usize) -> bool,
+) -> Option<Payload> {
+    let lands = |body: &Payload| wanted(body.bytes.len());
+    cut_at(payload, limit)
+        .filter(lands)
+        .or_else(|| prefix_at(payload, limit).filter(lands))
+}
+
+/// The leading text of `payload`, at most `limit` bytes, cut at a character boundary;
+/// `None` for a body that is not UTF-8 text.
+fn prefix_at(payload: &Payload, limit: usize) -> Option<Payload> {
     let text = std::str::from_utf8(&payload.bytes).ok()?;
     let mut end = limit.min(text.len());
     while !text.is_char_boundary(end) {
@@ -83,6 +96,17 @@ mod tests {
             assert!(value.is_array() && body.bytes.len() <= limit);
             assert!(small.starts_with(&body.bytes[..body.bytes.len() - 1]));
         }
+    }
+
+    #[test]
+    fn between_two_counts_of_records_the_cut_is_leading_text() {
+        let small = super::super::generate(1000, 42, super::super::RngKind::Dotnet);
+        let source = payload("small", small);
+        // Two records are 592 bytes: above 600 takes text, above 500 the records.
+        let text = cut_wanted(&source, 738, &|n| n > 600).unwrap();
+        assert_eq!(text.name, "small (first 738 bytes)");
+        let records = cut_wanted(&source, 738, &|n| n > 500).unwrap();
+        assert_eq!(records.name, "small (2 records)");
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //!
 //! Caddy 2.6 (Debian 12's) sets no zstd level: its Caddyfile parser takes no argument
 //! after `zstd`, and the encoder runs klauspost/compress's default level, which stands
-//! for zstd 3 (caddyserver/caddy `modules/caddyhttp/encode/zstd/zstd.go` at 522b1a91:
+//! for zstd 3 (caddyserver/caddy `modules/caddyhttp/encode/zstd/zstd.go` at 6bad878a, tag v2.6.2:
 //! `UnmarshalCaddyfile` returns at once, `zstd.NewWriter` gets no level). Later Caddy
-//! takes `fastest`, `default`, `better` and `best` (the same file at 03e0a010); a word
+//! takes `fastest`, `default`, `better` and `best` (the same file at 03e0a010, v2.8.0); a word
 //! 2.6 would drop silently is written as a comment instead.
 
 use super::{comment, Plan};

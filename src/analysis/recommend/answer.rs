@@ -7,8 +7,9 @@
 //! size is compressed with it, every smaller one is sent as it is. Times are intervals
 //! (see [`super::span`]): the candidate whose mean time per response is surely least
 //! wins, and candidates whose intervals overlap are tied, the one that sends fewer bytes
-//! first. A candidate must be measured on every body of the traffic; the bodies cut to
-//! place the minimum narrow it and never remove a candidate.
+//! first (1% is even, see [`super::span::BYTES_EVEN`]). A candidate must be measured on
+//! every body of the traffic; the bodies cut to place the minimum narrow it and never
+//! remove a candidate.
 //!
 //! The minimum size is the break-even of the gain (uncompressed time less compressed
 //! time at the slow end of its interval, see [`super::wire`]) between the two measured

@@ -163,7 +163,8 @@ pub(crate) fn why(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -
     );
     if !first.tied_with.is_empty() {
         text += "; the times' 95% intervals overlap, so it is a tie, and the setting that \
-                 sends fewer bytes is named first";
+                 sends fewer bytes is named first (the lower setting where they differ by \
+                 under 1%)";
     }
     if !line.over_budget.is_empty() {
         let codings: Vec<&str> = line

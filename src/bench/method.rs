@@ -85,6 +85,14 @@ impl Method {
         }
     }
 
+    /// For cells measured again for more samples: `more` timed iterations each way, in
+    /// this process, with no precision target; warm-up and rounds as asked.
+    pub(crate) fn again(&mut self, more: u32) {
+        self.iterations = Some(Iterations::Fixed(more.max(1)));
+        self.precision = None;
+        self.processes = Processes::Fixed(1);
+    }
+
     /// Times for the record only, beside counted instructions: one iteration each way,
     /// no warm-up, one round, in this process.
     pub(crate) fn once(&mut self) {

@@ -23,7 +23,11 @@ use crate::{payload, results};
 pub(super) fn recommend(config: RecommendConfig) -> crate::error::Result {
     let (options, servers) = (config.options.clone(), config.emit.clone());
     let placed = |run: &results::LoadedRun| answers_to_place(run, &options, &servers);
-    let (run, outcome) = saved_or_measured(config.source, &placed)?;
+    let answering = super::source::Answering {
+        answers: &placed,
+        options: &options,
+    };
+    let (run, outcome) = saved_or_measured(config.source, Some(answering))?;
     if let Err(crate::error::Error::Interrupted(_)) = &outcome {
         // An answer from the bodies measured before the stop would look whole.
         super::output::say(
@@ -245,7 +249,7 @@ pub(super) fn reproduce(config: ReproduceConfig) -> crate::error::Result {
         Some(path) => format!("`{}`", path.display()),
         None => "a run made by the same command".to_string(),
     };
-    let (run, outcome) = saved_or_measured(config.source, &|_| Vec::new())?;
+    let (run, outcome) = saved_or_measured(config.source, None)?;
     let claims = crate::analysis::reproduce::check(&run);
     let findings = crate::analysis::reproduce::body_by_body(&run);
     if let Some(out) = &config.out {

@@ -16,6 +16,7 @@ pub(crate) mod progress;
 mod report;
 mod run;
 mod serve;
+mod settle;
 mod source;
 mod time_worker;
 

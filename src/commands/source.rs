@@ -4,7 +4,7 @@
 use super::measure::{finished, measure_saving, outcome, prepare};
 use super::output::SavedFiles;
 use super::progress::Progress;
-use crate::analysis::recommend::Answer;
+use crate::analysis::recommend::{AdviceOptions, Answer};
 use crate::config::analysis::RunSource;
 use crate::config::MeasureConfig;
 use crate::export::exporter::Subject;
@@ -15,12 +15,13 @@ use crate::results::{self, LoadedRun};
 /// `save` files as it goes), for `recommend` and `reproduce`; the second part is how the
 /// measuring ended, to return once the analysis is printed.
 ///
-/// `answers`, given a run, gives the answers whose minimum body sizes the run should
-/// place; `recommend` then measures smaller bodies cut from the payloads (see
-/// [`super::bracket`]), and the run holds them too.
+/// With `answering` (`recommend`), a run made now gets a second look: the cells its
+/// answers turn on with too few samples are measured again (see [`super::settle`]), then
+/// smaller bodies cut from the payloads place the minimum body sizes (see
+/// [`super::bracket`]); the run holds them all.
 pub(super) fn saved_or_measured(
     source: RunSource,
-    answers: &dyn Fn(&LoadedRun) -> Vec<Answer>,
+    answering: Option<Answering>,
 ) -> crate::error::Result<(LoadedRun, crate::error::Result)> {
     if let Some(path) = &source.from {
         let run = results::load(path)?;
@@ -34,17 +35,25 @@ pub(super) fn saved_or_measured(
     let files = SavedFiles(source.save);
     let progress = Progress::new(config.quiet);
     let report = measure_saving(&config, &payloads, report, &progress, &files)?;
-    let report = match interrupt::requested() {
-        false => {
+    let report = match (answering, interrupt::requested()) {
+        (Some(answering), false) => {
+            let settle = super::settle::Settle {
+                sources: &payloads,
+                answers: answering.answers,
+                options: answering.options,
+                files: &files,
+                progress: &progress,
+            };
+            let report = settle.measure(&mut config, report)?;
             let cut = super::bracket::Cut {
                 sources: &payloads,
-                answers,
+                answers: answering.answers,
                 files: &files,
                 progress: &progress,
             };
             cut.measure(&mut config, report)?
         }
-        true => report,
+        _ => report,
     };
     let mut out = super::output::Stdout::new();
     let whole = Subject::Run {
@@ -54,4 +63,13 @@ pub(super) fn saved_or_measured(
     finished(files.finish(&mut out, &whole))?;
     let outcome = outcome(&report, &files, config.quiet);
     Ok((LoadedRun::from_report(&report, "this run"), outcome))
+}
+
+/// What `recommend` answers from a run, for the run made now to hold what the answers
+/// need.
+pub(super) struct Answering<'a> {
+    /// Given a run, the answers the report or the configurations give.
+    pub answers: &'a dyn Fn(&LoadedRun) -> Vec<Answer>,
+    /// The options they are given with.
+    pub options: &'a AdviceOptions,
 }

@@ -56,14 +56,45 @@ impl MeasureConfig {
     /// Narrows this configuration to bodies cut only to place the minimum body size: the
     /// settings `keep` names, measured as [`Method::for_bracket`] says.
     pub(crate) fn for_bracket(&mut self, keep: &[crate::vocab::CellId]) {
+        self.only(keep);
+        self.settings.retain(|setting| !setting.levels.is_empty());
+        self.method.for_bracket();
+    }
+
+    /// What `measure` gives with this configuration narrowed to the cells `keep`, each
+    /// timed `more` iterations each way in this process (see
+    /// [`crate::analysis::recommend::close`]); the configuration is as it was after.
+    pub(crate) fn measuring_again<R>(
+        &mut self,
+        keep: &[crate::vocab::CellId],
+        more: u32,
+        measure: impl FnOnce(&MeasureConfig) -> R,
+    ) -> R {
+        let (levels, method) = (self.all_levels(), self.method);
+        self.only(keep);
+        self.method.again(more);
+        let measured = measure(self);
+        for (setting, levels) in self.settings.iter_mut().zip(levels) {
+            setting.levels = levels;
+        }
+        self.method = method;
+        measured
+    }
+
+    /// Each setting's levels.
+    fn all_levels(&self) -> Vec<Vec<i32>> {
+        self.settings.iter().map(|s| s.levels.clone()).collect()
+    }
+
+    /// Only the cells `keep`: the other levels are dropped (a setting may be left with
+    /// none).
+    fn only(&mut self, keep: &[crate::vocab::CellId]) {
         for setting in &mut self.settings {
             let codec = &setting.codec;
             setting
                 .levels
                 .retain(|&level| keep.contains(&codec.id(level)));
         }
-        self.settings.retain(|setting| !setting.levels.is_empty());
-        self.method.for_bracket();
     }
 
     /// Validates `args`: payload names and paths, and every level against its codec's range.

@@ -91,6 +91,19 @@ impl PayloadResult {
     }
 }
 
+impl PayloadResult {
+    /// Each cell of `again` (the same body measured again, some of its cells) pooled
+    /// with this result's copy, as [`PayloadResult::pooled`] pools processes; the
+    /// payload's own figures (its plan and budget) stay this result's.
+    pub(crate) fn add_samples(&mut self, again: &PayloadResult) {
+        for cell in self.cells.iter_mut() {
+            if let Some(more) = again.cells.iter().find(|c| c.id == cell.id) {
+                *cell = pooled_cell(&[&*cell, more]);
+            }
+        }
+    }
+}
+
 /// One cell's copies from each process, as one.
 fn pooled_cell(copies: &[&CellResult]) -> CellResult {
     let mut cell = copies[0].clone();
@@ -268,5 +281,21 @@ mod tests {
             [2.0, 1.0]
         );
         assert_eq!(pooled.cells[1].compress.as_ref().unwrap().samples_s, [2.0]);
+    }
+
+    #[test]
+    fn samples_measured_again_join_their_cells_only() {
+        let mut first = part(1, &[2.0], 100);
+        let mut again = part(3, &[1.0, 3.0, 4.0], 100);
+        again.cells.truncate(1);
+        first.add_samples(&again);
+        let samples = |i: usize| first.cells[i].compress.as_ref().unwrap().samples_s.clone();
+        assert_eq!(samples(0), [2.0, 1.0, 3.0, 4.0]);
+        assert_eq!(samples(1), [2.0]);
+        // The payload's plan stays the first measurement's.
+        assert_eq!((first.iterations, first.processes), (Some(1), 1));
+        again.cells[0].compressed_bytes = 99;
+        first.add_samples(&again);
+        assert!(first.cells[0].failed(), "a size that moved fails the cell");
     }
 }

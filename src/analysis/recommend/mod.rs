@@ -6,6 +6,7 @@ mod advice;
 pub(crate) mod answer;
 mod body;
 pub(crate) mod bracket;
+pub(crate) mod close;
 pub(crate) mod minimum;
 mod options;
 pub(crate) mod placed;

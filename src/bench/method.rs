@@ -16,13 +16,18 @@ pub(crate) const DEFAULT_MAX_ITERATIONS: u32 = 100_000;
 /// size, when `--iterations` and `--min-time` are not given.
 pub(crate) const BRACKET_MIN_TIME: Duration = Duration::from_millis(200);
 
+/// Untimed warm-up iterations per direction, in each process, unless `--warmup` says.
+pub(crate) const DEFAULT_WARMUP: u32 = 3;
+/// Rounds the timed iterations are spread over, unless `--rounds` says.
+pub(crate) const DEFAULT_ROUNDS: u32 = 5;
+
 /// Timed iterations per process by default, as pyperf's 3 values per worker.
-const ITERATIONS_PER_PROCESS: u32 = 3;
+pub(crate) const ITERATIONS_PER_PROCESS: u32 = 3;
 
 /// The most processes a payload is spread over by default: enough that one slow process
 /// is outvoted (no unmodified pair of 10 at 15 iterations over 5 was judged regressed,
 /// against 1 in one process), few enough that their warm-ups cost little.
-const MOST_PROCESSES_BY_DEFAULT: u32 = 5;
+pub(crate) const MOST_PROCESSES_BY_DEFAULT: u32 = 5;
 
 /// How many processes time each payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

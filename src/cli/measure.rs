@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::bench::method::{DEFAULT_ROUNDS, DEFAULT_WARMUP};
 use crate::codec::{BrotliImpl, EncoderChoice};
 
 use crate::export::exporter::Format;
@@ -93,7 +94,7 @@ pub(crate) struct MeasureArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 3,
+        default_value_t = DEFAULT_WARMUP,
         value_parser = clap::value_parser!(u32).range(0..=1_000_000),
         allow_hyphen_values = true
     )]
@@ -102,7 +103,7 @@ pub(crate) struct MeasureArgs {
     /// Spread each cell's timed iterations over N rounds, each visiting every cell, so a
     /// slow spell of the machine shows in every cell's spread rather than shifting one
     /// cell. 1 runs each cell to completion before the next; at most 10,000.
-    #[arg(long, value_name = "N", default_value_t = 5,
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ROUNDS,
           value_parser = clap::value_parser!(u32).range(1..=10_000), allow_hyphen_values = true)]
     pub rounds: u32,
 

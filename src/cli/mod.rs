@@ -2,6 +2,8 @@
 //! nothing past it sees clap.
 
 mod analysis;
+#[cfg(test)]
+mod help_tests;
 mod http;
 mod measure;
 mod probe;

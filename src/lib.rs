@@ -39,7 +39,7 @@ pub use vocab::CodecKind;
 /// The saved-run reader, for the fuzz target (`fuzz/`): how many results `bytes` hold as
 /// a saved run of any kind (at least one), or why they are not one. Never panics.
 pub fn saved_run_results(bytes: &[u8]) -> anyhow::Result<usize> {
-    Ok(results::read::parse(bytes, "fuzz", "fuzz")?.results.len())
+    Ok(results::parse(bytes, "fuzz", "fuzz")?.results.len())
 }
 
 /// Unit tests count heap bytes too, as the binary does.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::formats;
+use super::formats::formats;
 use super::measure::{GeneratorArgs, MeasureArgs, OutputArgs};
 use crate::export::exporter::Format;
 

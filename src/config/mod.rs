@@ -5,7 +5,7 @@ pub(crate) mod analysis;
 pub(crate) mod compare;
 pub(crate) mod http;
 pub(crate) mod levels;
-pub(crate) mod measure;
+mod measure;
 pub(crate) mod outputs;
 mod payloads;
 pub(crate) mod probe;

@@ -11,14 +11,14 @@ pub(crate) mod http;
 mod legacy;
 mod pooled;
 pub(crate) mod probe;
-pub(crate) mod read;
+mod read;
 mod read_csv;
 pub(crate) mod run;
-pub(crate) mod saved;
-pub(crate) mod timing;
+mod saved;
+mod timing;
 
 pub(crate) use csv_row::defused as defused_csv_field;
-pub(crate) use read::{load, load_report};
+pub(crate) use read::{load, load_report, parse};
 pub(crate) use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
 pub(crate) use timing::{Statistic, Timing};
 

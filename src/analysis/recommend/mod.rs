@@ -3,17 +3,17 @@
 //! [`bracket`]).
 
 mod advice;
-pub(crate) mod answer;
+mod answer;
 mod body;
 pub(crate) mod bracket;
 pub(crate) mod close;
-pub(crate) mod minimum;
+mod minimum;
 mod options;
 pub(crate) mod placed;
-pub(crate) mod scenario;
+mod scenario;
 mod setting;
 pub(crate) mod span;
-pub(crate) mod wire;
+mod wire;
 
 pub(crate) use advice::{advise, answers, answers_among, PayloadAdvice};
 pub(crate) use answer::{Answer, AnswerLine, EncodingAnswer};
@@ -21,6 +21,8 @@ pub(crate) use answer::{Answer, AnswerLine, EncodingAnswer};
 use body::setting;
 pub(crate) use body::Body;
 pub(crate) use minimum::Evidence;
+#[cfg(test)]
+pub(crate) use minimum::MinBody;
 pub(crate) use options::AdviceOptions;
 pub(crate) use scenario::{Scenario, ScenarioPick, Why};
 pub(crate) use setting::Setting;

@@ -1,7 +1,7 @@
 //! Unit tests of the claims.
 
 use super::*;
-use crate::results::{CellKey, FixtureCell};
+use crate::results::{CellKey, FixtureCell, LoadedRun};
 use crate::stats::Summary;
 use crate::vocab::Variant;
 

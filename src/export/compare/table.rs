@@ -210,7 +210,7 @@ mod tests {
         let report = crate::export::http::fixtures::report();
         let load = |report: &crate::results::http::HttpReport, label: &str| {
             let json = crate::export::http::render_json(report, None);
-            crate::results::read::parse(&json, label, label).unwrap()
+            crate::results::parse(&json, label, label).unwrap()
         };
         let mut slower = report.clone();
         let gzip = &mut slower.payloads[0].encodings[1];

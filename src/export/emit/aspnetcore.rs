@@ -3,7 +3,7 @@
 //! brotli and gzip, which reaches only three qualities each (.NET maps Fastest,
 //! Optimal and SmallestSize to brotli 1, 4, 11 and zlib-ng 1, 6, 9).
 
-use super::{comment, Plan};
+use super::plan::{comment, Plan};
 use crate::vocab::CellId;
 use crate::vocab::{CodecKind, Variant};
 

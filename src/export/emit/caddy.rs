@@ -9,7 +9,7 @@
 //! takes `fastest`, `default`, `better` and `best` (the same file at 03e0a010, v2.8.0); a word
 //! 2.6 would drop silently is written as a comment instead.
 
-use super::{comment, Plan};
+use super::plan::{comment, Plan};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 

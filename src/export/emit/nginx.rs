@@ -2,7 +2,7 @@
 //! zstd, each with its own level and minimum length, and the `*_static` directives for
 //! files precompressed at build time.
 
-use super::{comment, Plan};
+use super::plan::{comment, Plan};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 

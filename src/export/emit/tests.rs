@@ -1,8 +1,9 @@
 //! Each server's configuration, checked against the directives and API names its
 //! documentation lists, and for the levels mapped onto its knobs.
 
-use super::*;
-use crate::analysis::recommend::minimum::{Evidence, MinBody};
+use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
+use crate::analysis::recommend::{Evidence, MinBody};
+use crate::vocab::{CellId, CodecKind, Library, Server, Variant};
 
 /// Directives of nginx's gzip and gzip_static modules
 /// (nginx.org/en/docs/http/ngx_http_gzip_module.html, ngx_http_gzip_static_module.html),

@@ -3,7 +3,7 @@
 //! encoding (each clamped to its codec's range), and takes a `SizeAbove` predicate for
 //! the minimum size. Its br is the brotli crate, not C brotli.
 
-use super::{comment, Plan};
+use super::plan::{comment, Plan};
 use crate::analysis::recommend::EncodingAnswer;
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;

@@ -286,8 +286,8 @@ mod tests {
         let json = crate::export::http::render_json(&report, None);
         let csv = crate::export::http::render_csv(&report, None);
         let runs = [
-            crate::results::read::parse(&json, "epyc.json", "epyc.json").unwrap(),
-            crate::results::read::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
+            crate::results::parse(&json, "epyc.json", "epyc.json").unwrap(),
+            crate::results::parse(&csv, "epyc.csv", "epyc.csv").unwrap(),
         ];
         merge(&runs, crate::vocab::CodecKind::Zstd, 1)
     }

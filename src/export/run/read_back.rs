@@ -2,7 +2,7 @@
 //! same, and damaged or impossible files are errors naming what is wrong. These tests
 //! live above both layers, so that `results` never imports `export`.
 
-use crate::results::read::{load, parse};
+use crate::results::{load, parse};
 
 #[test]
 fn csv_and_json_of_one_report_load_to_the_same_sizes_and_medians() {
@@ -128,7 +128,7 @@ fn an_http_csv_of_two_loads_is_refused() {
 }
 
 mod garbage {
-    use crate::results::read::parse;
+    use crate::results::parse;
     use proptest::prelude::*;
 
     const JSON: &[u8] = include_bytes!("../../../tests/fixtures/base.json");

@@ -9,7 +9,7 @@ use crate::results::LoadedRun;
 /// The repository's reference run: the article's full matrix on three payloads.
 fn reference() -> LoadedRun {
     let bytes = include_bytes!("../../../results/reference.json");
-    crate::results::read::parse(bytes, "reference.json", "reference.json").unwrap()
+    crate::results::parse(bytes, "reference.json", "reference.json").unwrap()
 }
 
 fn caption() -> Caption {

@@ -1,6 +1,7 @@
 //! Unit tests of the runner, on a fake clock.
 
 use super::*;
+use crate::bench::runner::SystemClock;
 use crate::bench::schedule::{Iterations, LONG_ITERATION};
 use crate::codec::DotnetLevel;
 use crate::vocab::CodecKind;

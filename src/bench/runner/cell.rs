@@ -1,0 +1,339 @@
+//! One cell's run: its round trip checked, then each direction warmed up and timed, round by round.
+
+use std::hint::black_box;
+use std::io;
+use std::time::Duration;
+
+use super::clock::Clock;
+
+use crate::bench::schedule::{Plan, Precision, Schedule, MAX_EXTRA_ROUNDS};
+use crate::codec::Codec;
+use crate::results::run::{CellResult, Status};
+use crate::stats::Summary;
+
+/// What one round of one direction runs: `warmup` untimed iterations, then `iterations`
+/// timed ones, or, with `time`, timed ones until they add up to `time` (at least one, at
+/// most `iterations`).
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    warmup: u32,
+    iterations: u32,
+    time: Option<Duration>,
+}
+
+/// One direction's schedule and samples.
+struct Direction {
+    schedule: Schedule,
+    samples: Vec<Duration>,
+}
+
+impl Direction {
+    fn new(plan: &Plan, first: Duration) -> Self {
+        let schedule = plan.schedule(first);
+        let samples = if schedule.reuse_first_run {
+            vec![first]
+        } else {
+            Vec::new()
+        };
+        Direction { schedule, samples }
+    }
+
+    /// Warm-up and timed iterations of round `round`, if it has any; past the planned
+    /// rounds, with `extra`, another round like the last planned one.
+    fn round(&self, round: usize, extra: bool) -> Option<Target> {
+        let iterations = match self.schedule.per_round.get(round) {
+            Some(&count) => count,
+            None if extra => *self.schedule.per_round.last()?,
+            None => return None,
+        };
+        let warmup = if round == 0 {
+            self.schedule.warmup
+        } else {
+            self.schedule.rewarm
+        };
+        Some(Target {
+            warmup,
+            iterations,
+            time: self.schedule.round_time,
+        })
+    }
+}
+
+/// One cell being measured, round by round.
+///
+/// [`CellRun::start`] compresses and decompresses once to get the compressed size, check
+/// the round trip and time a first run of each direction, from which the [`Schedule`]
+/// follows. Each [`CellRun::measure_round`] then runs each direction's warm-up and timed
+/// iterations for that round. Every timed iteration builds a fresh encoder or decoder and
+/// a fresh output buffer *inside* the timed region, because a server pays that set-up for
+/// every response. Each output is checked against the reference outside the timed
+/// region. A failure stops the cell and is recorded in it, not raised, so the other cells
+/// still run.
+pub(crate) struct CellRun<'a> {
+    codec: &'a dyn Codec,
+    level: i32,
+    input: &'a [u8],
+    reference: Vec<u8>,
+    cell: CellResult,
+    directions: Option<(Direction, Direction)>,
+    precision: Option<Precision>,
+}
+
+impl<'a> CellRun<'a> {
+    /// Makes and times the reference round trip, and plans the rest.
+    pub(crate) fn start(
+        codec: &'a dyn Codec,
+        level: i32,
+        input: &'a [u8],
+        plan: &Plan,
+        clock: &dyn Clock,
+    ) -> Self {
+        let mut run = CellRun {
+            codec,
+            level,
+            input,
+            reference: Vec::new(),
+            cell: CellResult {
+                id: codec.id(level),
+                version: codec.version(),
+                dotnet_level: codec.dotnet_level(level).map(|l| l.name().to_string()),
+                compressed_bytes: 0,
+                encoder_bytes: None,
+                compress: None,
+                decompress: None,
+                compress_instructions: None,
+                decompress_instructions: None,
+                precision_met: None,
+                status: Status::Ok,
+                failure: None,
+            },
+            directions: None,
+            precision: plan.precision,
+        };
+        let (compressed, compress_time) =
+            timed(clock, || codec.compress_measuring_memory(level, input));
+        let reference = match compressed {
+            Ok((reference, encoder_bytes)) => {
+                run.cell.encoder_bytes = encoder_bytes;
+                reference
+            }
+            Err(e) => {
+                run.cell.fail(format!("compression failed: {e}"));
+                return run;
+            }
+        };
+        run.cell.compressed_bytes = reference.len() as u64;
+        let (decompressed, decompress_time) =
+            timed(clock, || codec.decompress_known(&reference, input.len()));
+        run.reference = reference;
+        if let Err(why) = check_round_trip(&decompressed, input) {
+            run.cell.fail(why);
+            return run;
+        }
+        run.directions = Some((
+            Direction::new(plan, compress_time),
+            Direction::new(plan, decompress_time),
+        ));
+        run
+    }
+
+    /// Whether a round trip has failed; a failed cell measures nothing more.
+    pub(crate) fn failed(&self) -> bool {
+        self.cell.failed()
+    }
+
+    /// Runs round `round` (from 0): each direction's warm-up then timed iterations, if its
+    /// schedule has that round.
+    pub(crate) fn measure_round(&mut self, round: usize, clock: &dyn Clock) {
+        if self.failed() {
+            return;
+        }
+        if let Err(why) = self.try_measure_round(round, clock) {
+            self.cell.fail(why);
+        }
+    }
+
+    fn try_measure_round(&mut self, round: usize, clock: &dyn Clock) -> Result<(), String> {
+        let (codec, level, input, reference) =
+            (self.codec, self.level, self.input, &self.reference);
+        let Some((compress, decompress)) = self.directions.as_mut() else {
+            return Ok(());
+        };
+        // Past the planned rounds a cell is still measured only for its precision.
+        let extra = self.precision.is_some() && round >= planned_rounds(compress, decompress);
+        if let Some(target) = compress.round(round, extra) {
+            time_iterations(
+                target,
+                clock,
+                &mut compress.samples,
+                || codec.compress(level, black_box(input)),
+                |output| match output {
+                    Ok(bytes) if bytes == reference => Ok(()),
+                    Ok(bytes) => Err(format!(
+                        "compression is not deterministic: {} bytes, then {} bytes",
+                        reference.len(),
+                        bytes.len()
+                    )),
+                    Err(e) => Err(format!("compression failed: {e}")),
+                },
+            )?;
+        }
+        if let Some(target) = decompress.round(round, extra) {
+            time_iterations(
+                target,
+                clock,
+                &mut decompress.samples,
+                || codec.decompress_known(black_box(reference), input.len()),
+                |output| check_round_trip(output, input),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Whether the cell has nothing left to measure after round `round` (from 0): the
+    /// last planned round, or a schedule with fewer rounds, or a failure; with a
+    /// precision, also its interval within the target or its budget spent, and the
+    /// outcome is recorded in the cell.
+    pub(crate) fn done_after(&mut self, round: usize) -> bool {
+        let Some((compress, decompress)) = &self.directions else {
+            return true;
+        };
+        if self.failed() {
+            return true;
+        }
+        let planned = planned_rounds(compress, decompress);
+        if round + 1 < planned {
+            return false;
+        }
+        let Some(precision) = self.precision else {
+            return true;
+        };
+        let widths = [compress, decompress].map(|d| relative_half_width(&d.samples));
+        let met = widths
+            .iter()
+            .all(|w| w.is_some_and(|w| w <= precision.target));
+        let spent: Duration = [compress, decompress]
+            .iter()
+            .flat_map(|d| d.samples.iter())
+            .sum();
+        let out_of_rounds = round + 1 >= planned + MAX_EXTRA_ROUNDS;
+        if met || spent >= precision.budget || out_of_rounds {
+            self.cell.precision_met = Some(met);
+            return true;
+        }
+        false
+    }
+
+    /// Whether both directions have at least one timed sample, so that a cell cut short
+    /// by a stop request still says something.
+    pub(crate) fn has_samples(&self) -> bool {
+        self.directions
+            .as_ref()
+            .is_some_and(|(c, d)| !c.samples.is_empty() && !d.samples.is_empty())
+    }
+
+    /// The cell with its statistics; a failed cell has none.
+    pub(crate) fn finish(mut self) -> CellResult {
+        if let (false, Some((compress, decompress))) = (self.failed(), &self.directions) {
+            self.cell.compress = Summary::from_durations(&compress.samples);
+            self.cell.decompress = Summary::from_durations(&decompress.samples);
+        }
+        self.cell
+    }
+}
+
+/// Measures one codec at one level on `input`, its rounds back to back; see [`CellRun`].
+#[cfg(test)]
+fn measure_cell(
+    codec: &dyn Codec,
+    level: i32,
+    input: &[u8],
+    plan: Plan,
+    clock: &dyn Clock,
+) -> CellResult {
+    let mut run = CellRun::start(codec, level, input, &plan, clock);
+    for round in 0.. {
+        run.measure_round(round, clock);
+        if run.done_after(round) {
+            break;
+        }
+    }
+    run.finish()
+}
+
+/// Rounds the schedules of a cell's two directions plan, the longer of the two.
+fn planned_rounds(compress: &Direction, decompress: &Direction) -> usize {
+    compress
+        .schedule
+        .per_round
+        .len()
+        .max(decompress.schedule.per_round.len())
+}
+
+/// The larger distance from the median to either end of its 95% confidence interval,
+/// relative to the median; `None` with too few samples for an interval.
+fn relative_half_width(samples: &[Duration]) -> Option<f64> {
+    let mut seconds: Vec<f64> = samples.iter().map(Duration::as_secs_f64).collect();
+    seconds.sort_by(f64::total_cmp);
+    let rank = crate::stats::median_ci_rank(seconds.len(), 0.05)?;
+    let median = crate::stats::median(&mut seconds.clone());
+    let (low, high) = (seconds[rank - 1], seconds[seconds.len() - rank]);
+    (median > 0.0).then(|| (median - low).max(high - median) / median)
+}
+
+/// Runs `operation` once between two clock readings.
+fn timed<T>(clock: &dyn Clock, operation: impl FnOnce() -> T) -> (T, Duration) {
+    let start = clock.now();
+    let output = black_box(operation());
+    (output, clock.now().saturating_sub(start))
+}
+
+fn check_round_trip(output: &io::Result<Vec<u8>>, input: &[u8]) -> Result<(), String> {
+    match output {
+        Ok(bytes) if bytes == input => Ok(()),
+        Ok(bytes) => Err(format!(
+            "round trip mismatch: decompressed {} bytes differ from the {}-byte input",
+            bytes.len(),
+            input.len()
+        )),
+        Err(e) => Err(format!("decompression failed: {e}")),
+    }
+}
+
+/// Runs `operation` as `target` says, appending the timed durations to `samples`.
+/// `check` validates each output outside the timed region.
+fn time_iterations<T>(
+    target: Target,
+    clock: &dyn Clock,
+    samples: &mut Vec<Duration>,
+    mut operation: impl FnMut() -> T,
+    mut check: impl FnMut(&T) -> Result<(), String>,
+) -> Result<(), String> {
+    for _ in 0..target.warmup {
+        if crate::process::interrupt::requested() {
+            return Ok(());
+        }
+        check(&black_box(operation()))?;
+    }
+    let mut spent = Duration::ZERO;
+    for _ in 0..target.iterations {
+        // A stop request lets the iteration in flight finish, then ends the round.
+        if crate::process::interrupt::requested() {
+            return Ok(());
+        }
+        let (output, elapsed) = timed(clock, &mut operation);
+        check(&output)?;
+        // The output is dropped here, after the clock stopped.
+        drop(output);
+        samples.push(elapsed);
+        spent += elapsed;
+        if target.time.is_some_and(|time| spent >= time) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "cell_tests.rs"]
+mod tests;

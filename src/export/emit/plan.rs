@@ -1,0 +1,103 @@
+//! What a server's renderer is given: the answer's lines for dynamic and static
+//! responses, and the comments that carry its headline and any wide bracket.
+
+use crate::analysis::recommend::{AnswerLine, EncodingAnswer};
+use crate::vocab::{CodecKind, Server};
+
+/// What a renderer needs.
+pub(super) struct Plan<'a> {
+    /// What to do per request.
+    pub(super) dynamic: &'a AnswerLine,
+    /// What to precompress at build time.
+    pub(super) fixed: &'a AnswerLine,
+    /// The content types to compress.
+    pub(super) content_types: &'a [String],
+    /// Whether the server has its optional zstd module.
+    pub(super) zstd_module: bool,
+    /// What the first encoding would take alone, where one level is shared.
+    pub(super) alone: Option<&'a EncodingAnswer>,
+}
+
+impl Plan<'_> {
+    /// The dynamic setting of `codec`, if it is worth using.
+    pub(super) fn dynamic(&self, codec: CodecKind) -> Option<&EncodingAnswer> {
+        self.dynamic.encodings.iter().find(|e| e.id.codec == codec)
+    }
+
+    /// One comment line on where the per-request bytes came from: as `server` sends them
+    /// (`run --server`), or from the libraries it links in one write, an estimate.
+    pub(super) fn measured_as(&self, server: Server, lead: &str) -> String {
+        let own = self
+            .dynamic
+            .encodings
+            .iter()
+            .any(|e| server.owns(e.id.variant));
+        match own {
+            true => {
+                format!("{lead} Sizes measured as {server} sends them (run --server {server}).\n")
+            }
+            false => format!(
+                "{lead} Sizes measured in one write with the libraries {server} links, not as it \
+                 sends them:\n{lead} recommend --emit {server} alone measures as it sends.\n"
+            ),
+        }
+    }
+
+    /// The smallest body worth compressing per request, by the preferred encoding.
+    pub(super) fn min_bytes(&self) -> Option<u64> {
+        self.dynamic.encodings.first().map(|e| e.min_body.bytes)
+    }
+
+    /// The command-line tools' invocations that precompress a file as the static line
+    /// says, e.g. `zstd -19 -k FILE`.
+    pub(super) fn precompress_commands(&self) -> Vec<String> {
+        self.fixed
+            .encodings
+            .iter()
+            .map(|e| match e.id.codec {
+                CodecKind::Zstd if e.id.level > 19 => {
+                    format!("zstd --ultra -{} -k FILE", e.id.level)
+                }
+                CodecKind::Zstd => format!("zstd -{} -k FILE", e.id.level),
+                CodecKind::Brotli => format!("brotli -q {} -k FILE", e.id.level),
+                CodecKind::Gzip => format!("gzip -{} -k FILE", e.id.level.max(1)),
+            })
+            .collect()
+    }
+}
+
+/// The answer's headline for `scenario`, as a comment after `marker`.
+pub(super) fn comment(marker: &str, line: &AnswerLine) -> String {
+    let mut text = format!(
+        "{marker} {}\n",
+        crate::export::recommend::answer::headline(line)
+    );
+    let lead = marker.split_whitespace().next().unwrap_or(marker);
+    for encoding in &line.encodings {
+        text += &bracket_warning(lead, encoding);
+    }
+    text
+}
+
+/// A comment line for a minimum size the measured bodies leave wide apart, as the
+/// report warns: the figure between them is an interpolation.
+fn bracket_warning(lead: &str, encoding: &EncodingAnswer) -> String {
+    use crate::analysis::recommend::{bracket::narrow, Evidence};
+    let Evidence::Between {
+        identity_wins,
+        compression_wins,
+    } = encoding.min_body.evidence
+    else {
+        return String::new();
+    };
+    if narrow((identity_wins, compression_wins)) {
+        return String::new();
+    }
+    format!(
+        "{lead} {}'s minimum of {} bytes lies somewhere between {} and {} bytes, the sizes measured.\n",
+        crate::export::recommend::answer::deployable(&encoding.id),
+        crate::format::thousands(encoding.min_body.bytes),
+        crate::format::thousands(identity_wins),
+        crate::format::thousands(compression_wins),
+    )
+}

@@ -336,3 +336,91 @@ fn a_ring_through_a_re_export_is_found() {
     assert_eq!(names.keys().collect::<Vec<_>>(), ["B", "E", "G"]);
     assert_eq!(names["E"], "a");
 }
+
+/// What a `mod.rs` may hold besides comments and attributes: module declarations and
+/// re-exports of its children's items. Logic goes in a named file beside it.
+fn declares_only(statement: &str) -> bool {
+    let rest = statement.trim();
+    let rest = match rest.strip_prefix("pub") {
+        Some(after) => after.split_once(')').map_or(after, |(_, r)| r).trim_start(),
+        None => rest,
+    };
+    let is_pub = statement.trim().starts_with("pub");
+    rest.starts_with("mod ") || (is_pub && rest.starts_with("use "))
+}
+
+/// The statements of `code` (tests and comments gone) outside attributes: each `;`- or
+/// `}`-ended item at the top level, as one string.
+fn top_level_statements(code: &str) -> Vec<String> {
+    let mut statements = Vec::new();
+    let (mut current, mut depth) = (String::new(), 0i32);
+    for line in code.lines().map(str::trim) {
+        if line.is_empty() || (depth == 0 && line.starts_with("#[")) {
+            continue;
+        }
+        current.push_str(line);
+        current.push('\n');
+        depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+        if depth == 0 && (line.ends_with(';') || line.ends_with('}')) {
+            statements.push(std::mem::take(&mut current));
+        }
+    }
+    statements
+}
+
+/// The children `code` declares `pub(crate) mod` or `pub mod`, and those it re-exports from.
+fn public_children_re_exported(code: &str) -> Vec<String> {
+    let public: Vec<String> = top_level_statements(code)
+        .iter()
+        .filter_map(|s| {
+            let s = s.trim();
+            let rest = s.strip_prefix("pub")?;
+            let rest = rest.split_once(')').map_or(rest, |(_, r)| r).trim_start();
+            Some(
+                rest.strip_prefix("mod ")?
+                    .trim_end_matches(';')
+                    .trim()
+                    .to_string(),
+            )
+        })
+        .collect();
+    let re_exported: BTreeSet<String> = re_exports(code).into_values().collect();
+    public
+        .into_iter()
+        .filter(|child| re_exported.contains(child))
+        .collect()
+}
+
+#[test]
+fn mod_rs_files_only_declare_and_re_export() {
+    let (src, files) = library_code();
+    let mut found = Vec::new();
+    for (file, code) in files.iter().filter(|(f, _)| f.ends_with("mod.rs")) {
+        let name = file.strip_prefix(&src).unwrap().display().to_string();
+        for statement in top_level_statements(code) {
+            if !declares_only(&statement) {
+                let first = statement.lines().next().unwrap_or("");
+                found.push(format!("{name}: logic in mod.rs: {first}"));
+            }
+        }
+        for child in public_children_re_exported(code) {
+            found.push(format!(
+                "{name}: `{child}` is a public module and re-exported: two paths to its items"
+            ));
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_mod_rs_check_sees_logic_and_two_paths() {
+    let code = "mod a;\npub(crate) mod b;\n#[cfg(feature = \"x\")]\npub(crate) use a::{X, Y};\npub(crate) use b::Z;\n";
+    assert!(top_level_statements(code).iter().all(|s| declares_only(s)));
+    assert_eq!(public_children_re_exported(code), ["b"]);
+    let logic = "mod a;\nuse std::fmt;\nconst N: u32 = 3;\nfn f() {\n    g();\n}\n";
+    let refused: Vec<bool> = top_level_statements(logic)
+        .iter()
+        .map(|s| declares_only(s))
+        .collect();
+    assert_eq!(refused, [true, false, false, false]);
+}

@@ -33,3 +33,4 @@ mod serve;
 mod spreadsheet;
 mod stable;
 mod tower_http;
+mod workers;

@@ -8,6 +8,7 @@
 
 pub(crate) mod instructions;
 pub(crate) mod method;
+pub(crate) mod protocol;
 mod rounds;
 pub(crate) mod runner;
 pub(crate) mod schedule;

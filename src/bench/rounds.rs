@@ -12,7 +12,7 @@ use crate::results::run::{CellResult, PayloadResult};
 
 /// Where a payload's measurement is, for progress display: about to measure `cell` of
 /// `cells` in `round` of `rounds` (both from 0).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Step {
     /// Round, from 0.
     pub round: usize,

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 /// How many timed iterations each direction of each cell gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Iterations {
     /// Exactly this many, at least 1: the article's method.
     Fixed(u32),
@@ -23,7 +23,7 @@ pub(crate) enum Iterations {
 /// Adaptive stopping, as BenchmarkDotNet's `MaxRelativeError`: after its planned rounds a
 /// cell gets further rounds until the 95% confidence interval of each direction's median
 /// is within `target` of the median, or its timed time passes `budget`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Precision {
     /// The largest relative half-width of the interval, e.g. 0.02 for ±2%.
     pub target: f64,
@@ -42,7 +42,7 @@ pub(crate) const MAX_EXTRA_ROUNDS: usize = 200;
 pub(crate) const LONG_ITERATION: Duration = Duration::from_millis(40);
 
 /// How to measure each direction of each cell.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Plan {
     /// Untimed warm-up iterations before the first round's timed ones. Later rounds
     /// re-warm with one iteration (none if this is 0). A direction whose first run took

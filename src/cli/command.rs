@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 
 use super::{
     CompareArgs, CountArgs, HttpArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, ProbeArgs,
-    RecommendArgs, ReportArgs, ReproduceArgs, RunArgs, ServeArgs, TimeWorkerArgs, ZstdParamsArgs,
+    RecommendArgs, ReportArgs, ReproduceArgs, RunArgs, ServeArgs, ZstdParamsArgs,
 };
 
 /// Benchmark zstd, brotli and gzip on JSON API responses, the way ASP.NET Core's
@@ -86,9 +86,10 @@ pub(crate) enum Command {
     /// One cell of `run --measure instructions`, run under callgrind by `run` itself.
     #[command(hide = true)]
     CountInstructions(CountArgs),
-    /// One process's timings of `run --processes`, run by `run` itself.
+    /// One worker process of `run --processes`: a job on stdin in the worker protocol
+    /// (docs/workers.md), answered on stdout; it takes no option.
     #[command(hide = true)]
-    TimeWorker(TimeWorkerArgs),
+    TimeWorker,
 }
 
 #[cfg(test)]

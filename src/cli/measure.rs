@@ -288,30 +288,6 @@ pub(crate) struct CountArgs {
     pub count_calls: u32,
 }
 
-/// The hidden child of `run --processes`: one process's share of a payload's timings.
-#[derive(Debug, Args)]
-pub(crate) struct TimeWorkerArgs {
-    /// The run's own options, so the cells are built as the run built them.
-    #[command(flatten)]
-    pub run: RunArgs,
-
-    /// The body to measure.
-    #[arg(long, value_name = "FILE")]
-    pub worker_input: PathBuf,
-
-    /// The payload's name, for the steps it reports.
-    #[arg(long, value_name = "NAME")]
-    pub worker_name: String,
-
-    /// Which of the run's processes this is, from 0: it decides the share.
-    #[arg(long, value_name = "INDEX")]
-    pub worker_process: u32,
-
-    /// Where to write the payload's result, as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub worker_output: PathBuf,
-}
-
 /// Where results go: shared by `run` and `http`.
 #[derive(Debug, Args)]
 pub(crate) struct OutputArgs {

@@ -108,6 +108,12 @@ pub trait Codec {
     ) -> io::Result<(Vec<u8>, Option<u64>)> {
         compress_counting_heap(|| Ok((self.compress(level, input)?, 0)))
     }
+
+    /// The trained dictionary this codec references, if it references one: what a worker
+    /// process is sent to build the same codec.
+    fn dictionary(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 /// Runs `compress`, which returns the output and the bytes its encoder holds outside the

@@ -13,6 +13,7 @@ pub(crate) mod brotli_c;
 mod gzip;
 mod interface;
 pub(crate) mod nginx;
+pub(crate) mod rebuild;
 mod registry;
 pub(crate) mod reused;
 mod servers;

@@ -121,6 +121,10 @@ impl Codec for Corrupting {
         self.0.compress(level, input)
     }
 
+    fn dictionary(&self) -> Option<&[u8]> {
+        self.0.dictionary()
+    }
+
     fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
         let mut output = self.0.decompress(compressed)?;
         if let Some(first) = output.first_mut() {

@@ -30,12 +30,27 @@ impl ZstdDict {
     /// Trains a dictionary of at most `kib` KiB on `samples`.
     pub(crate) fn train(samples: &[Vec<u8>], kib: u32) -> io::Result<Self> {
         let dictionary = zstd::dict::from_samples(samples, kib as usize * 1024)?;
-        Ok(ZstdDict {
+        Ok(Self::of(dictionary, kib))
+    }
+
+    /// The codec of a `dictionary` trained to at most `kib` KiB; one larger is refused.
+    pub(crate) fn of_bytes(dictionary: Vec<u8>, kib: u32) -> io::Result<Self> {
+        if dictionary.len() > kib as usize * 1024 {
+            return Err(super::invalid_input(format!(
+                "a {kib} KiB dictionary of {} bytes",
+                dictionary.len()
+            )));
+        }
+        Ok(Self::of(dictionary, kib))
+    }
+
+    fn of(dictionary: Vec<u8>, kib: u32) -> Self {
+        ZstdDict {
             kib,
             decoder: DecoderDictionary::copy(&dictionary),
             dictionary,
             encoders: RefCell::new(Vec::new()),
-        })
+        }
     }
 
     /// The trained dictionary's size in bytes (at most what was asked for).
@@ -76,6 +91,10 @@ impl Codec for ZstdDict {
 
     fn version(&self) -> String {
         Libzstd.version()
+    }
+
+    fn dictionary(&self) -> Option<&[u8]> {
+        Some(&self.dictionary)
     }
 
     levels_of!(Libzstd);

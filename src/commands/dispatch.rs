@@ -79,8 +79,6 @@ fn run(cli: Cli) -> Result {
         Command::CountInstructions(args) => {
             super::count_instructions::run(crate::config::CountConfig::from_args(args)?)
         }
-        Command::TimeWorker(args) => {
-            super::time_worker::run(crate::config::TimeWorkerConfig::from_args(args)?)
-        }
+        Command::TimeWorker => super::time_worker::run(),
     }
 }

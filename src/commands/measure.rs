@@ -209,7 +209,7 @@ fn measure_payload(
         );
     }
     let on_step = |step: Step| progress.step(&step);
-    let pooled = measure_in_processes(&config.child_args, payload, plan, &on_step)?;
+    let pooled = measure_in_processes(&config.settings, payload, plan, &on_step)?;
     let mut so_far = PayloadResult {
         cells: Vec::new(),
         ..pooled.clone()

@@ -1,48 +1,56 @@
-//! The hidden `time-worker` command: one child of `run --processes`, timing its share of
-//! a payload (see [`crate::bench::workers`]).
+//! The hidden `time-worker` command: one worker process, which reads a job on stdin and
+//! answers on stdout in the worker protocol (see [`crate::bench::protocol`]). It takes
+//! no option: everything it measures is in the job.
 
-use std::path::Path;
+use std::io::Write as _;
 
-use anyhow::{Context as _, Result};
-
+use crate::bench::protocol::{Answer, Job};
 use crate::bench::runner::SystemClock;
 use crate::bench::settings::make_ready;
-use crate::bench::workers::step_line;
 use crate::bench::{run_payload, Step};
-use crate::config::TimeWorkerConfig;
 use crate::error::Failing;
 use crate::results::run::PayloadResult;
 
-/// The hidden child: measures its share of the body with the run's settings, printing
-/// each step on stdout, and writes the result as JSON, also when a stop cut it short.
-pub(super) fn run(mut config: TimeWorkerConfig) -> crate::error::Result {
-    let body = std::fs::read(&config.input)
-        .with_context(|| format!("cannot read {}", config.input.display()))
-        .failing()?;
-    let measure = &mut config.measure;
-    make_ready(&mut measure.settings, measure.dictionaries.as_ref()).failing()?;
-    let plan = measure.method.plan(body.len());
-    let Some(share) = plan.share(config.process) else {
-        return Err(anyhow::anyhow!("process {} has no iterations", config.process).into());
+/// Measures the job on stdin, printing each step, then the result (also when a stop cut
+/// it short). A job it cannot take is answered `refused` with why, and is bad input.
+pub(super) fn run() -> crate::error::Result {
+    let job = Job::read(std::io::stdin().lock());
+    let ready = job.and_then(|job| {
+        let body = job.read_body()?;
+        let mut settings = job.codec_settings()?;
+        make_ready(&mut settings, None)?; // the end-to-end tests' corruption hook
+        Ok((job, body, settings))
+    });
+    let (job, body, settings) = match ready {
+        Ok(ready) => ready,
+        Err(why) => {
+            answer(&Answer::Refused(format!("{why:#}"))).failing()?;
+            return Err(why.into());
+        }
     };
-    let mut on_step = |step: Step| println!("{}", step_line(&step));
+    let mut on_step = |step: Step| {
+        // A coordinator that stopped reading ends this worker at the result.
+        let _ = answer(&Answer::Step(step));
+    };
     let mut on_cell = |_: &PayloadResult, _: usize| Ok(());
-    let clock = SystemClock::new();
     let result = run_payload(
-        &config.name,
+        &job.body.name,
         &body,
-        &measure.settings,
-        share,
-        &clock,
+        &settings,
+        job.plan,
+        &SystemClock::new(),
         &mut on_step,
         &mut on_cell,
     )
     .failing()?;
-    write_result(&config.output, &result).failing()
+    answer(&Answer::Result(Box::new(result))).failing()
 }
 
-/// `result` as JSON at `path`.
-fn write_result(path: &Path, result: &PayloadResult) -> Result<()> {
-    let json = serde_json::to_vec(result)?;
-    std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))
+/// `message` as one line on stdout, flushed.
+fn answer(message: &Answer) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, message)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
 }

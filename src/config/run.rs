@@ -1,7 +1,6 @@
-//! The settings of `run` and of the children it starts (`time-worker`,
-//! `count-instructions`), each checked as `run` checks them.
-
-use std::path::PathBuf;
+//! The settings of `run`, and of the `count-instructions` children it starts, checked
+//! as `run` checks them. `time-worker` children take no options: they are sent a job
+//! (see [`crate::bench::protocol`]).
 
 use anyhow::Result;
 
@@ -32,7 +31,7 @@ impl RunConfig {
         }
         measure.method.processes =
             measure::processes_of_run(args.processes, &args.metrics, &measure.method)?;
-        // Its children (counting, timing) get this run's own options, to build the same cells.
+        // Its counting children get this run's own options, to build the same cells.
         measure.child_args = std::env::args_os()
             .skip_while(|arg| arg != "run")
             .skip(1)
@@ -47,38 +46,6 @@ impl RunConfig {
             measure,
             format: args.output.format,
             exports,
-        })
-    }
-}
-
-/// Settings of the hidden `time-worker` child: the run's settings, and which share of
-/// which body it measures where.
-pub(crate) struct TimeWorkerConfig {
-    /// The run's settings, so the cells are built as the run built them.
-    pub measure: MeasureConfig,
-    /// The body.
-    pub input: PathBuf,
-    /// The payload's name.
-    pub name: String,
-    /// Which process this is, from 0.
-    pub process: u32,
-    /// Where the result goes.
-    pub output: PathBuf,
-}
-
-impl TimeWorkerConfig {
-    /// The run's options checked as `run` checks them; the outputs are the parent's.
-    pub(crate) fn from_args(args: crate::cli::TimeWorkerArgs) -> Result<Self> {
-        let mut measure = MeasureConfig::from_args(args.run.measure)?;
-        // The run's own rule, from the run's own options, so both share alike.
-        measure.method.processes =
-            measure::processes_of_run(args.run.processes, &args.run.metrics, &measure.method)?;
-        Ok(TimeWorkerConfig {
-            measure,
-            input: args.worker_input,
-            name: args.worker_name,
-            process: args.worker_process,
-            output: args.worker_output,
         })
     }
 }

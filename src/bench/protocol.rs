@@ -1,0 +1,206 @@
+//! The worker protocol: what a coordinator sends a `time-worker` process on stdin, and
+//! what the worker answers on stdout, one JSON object per line (docs/workers.md).
+//!
+//! A worker never sees the user's options. The [`Job`] names everything it measures: its
+//! share of the plan, each setting by codec, library, variant and levels, any trained
+//! dictionary's bytes, and the body's file with its length and SHA-256. The worker builds
+//! the codecs from those names ([`crate::codec::rebuild`]), reads the body bounded by
+//! the length it was told, and answers [`Answer::Step`] lines as it goes, then one
+//! [`Answer::Result`] (or [`Answer::Refused`]). A job of another [`PROTOCOL`] version is
+//! refused with one line. Two builds that speak the same version can be measured by one
+//! coordinator (the A/B issue builds on it).
+
+use std::io::{BufRead, Read};
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _, Result};
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use super::schedule::Plan;
+use super::settings::CodecSetting;
+use super::Step;
+use crate::codec::rebuild::codec_named;
+use crate::results::run::PayloadResult;
+use crate::vocab::{CodecKind, Library, Variant};
+
+/// The protocol version this build speaks.
+pub(crate) const PROTOCOL: u32 = 1;
+
+/// The longest line either side reads: a job with dictionaries of up to 1 MiB each, or a
+/// result with every sample of a long run.
+pub(crate) const MOST_LINE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// One job for a worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Job {
+    /// The protocol version: [`PROTOCOL`].
+    pub protocol: u32,
+    /// The body to measure.
+    pub body: BodyFile,
+    /// The worker's share of the plan, in one process.
+    pub plan: Plan,
+    /// The settings, in the run's order.
+    pub settings: Vec<SettingName>,
+}
+
+/// The body, in a file the coordinator wrote.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct BodyFile {
+    /// The payload's name, for the result and the steps.
+    pub name: String,
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its length in bytes: the most the worker reads.
+    pub bytes: u64,
+    /// Its SHA-256, hex: the worker checks what it read.
+    pub sha256: String,
+}
+
+/// One setting by name: what builds its codec again, and its levels.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct SettingName {
+    /// The codec.
+    pub codec: CodecKind,
+    /// Its library.
+    pub library: Library,
+    /// How each response's encoder comes to be.
+    pub variant: Variant,
+    /// The levels, in order.
+    pub levels: Vec<i32>,
+    /// A trained dictionary's bytes, base64, for a dictionary variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dictionary: Option<String>,
+}
+
+/// One line of a worker's answer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Answer {
+    /// About to measure this step.
+    Step(Step),
+    /// The measured share; also when a stop cut it short (it then says so).
+    Result(Box<PayloadResult>),
+    /// The job was refused: why, in one line.
+    Refused(String),
+}
+
+impl Job {
+    /// The job of measuring the body at `path` (`body`, named `name`) with `settings`
+    /// under `plan`, one process's share.
+    pub(crate) fn new(
+        name: &str,
+        path: PathBuf,
+        body: &[u8],
+        settings: &[CodecSetting],
+        plan: Plan,
+    ) -> Job {
+        let settings = settings
+            .iter()
+            .filter(|s| !s.levels.is_empty())
+            .map(|s| SettingName {
+                codec: s.codec.kind(),
+                library: s.codec.library(),
+                variant: s.codec.variant(),
+                levels: s.levels.clone(),
+                dictionary: s
+                    .codec
+                    .dictionary()
+                    .map(|d| base64::engine::general_purpose::STANDARD.encode(d)),
+            })
+            .collect();
+        Job {
+            protocol: PROTOCOL,
+            body: BodyFile {
+                name: name.to_string(),
+                path,
+                bytes: body.len() as u64,
+                sha256: crate::payload::sha256_hex(body),
+            },
+            plan,
+            settings,
+        }
+    }
+
+    /// The job on the first line of `input`, read bounded; one of another version, or
+    /// one that does not parse, is refused with why.
+    pub(crate) fn read(input: impl BufRead) -> Result<Job> {
+        let line = read_line(input)?.context("no job on stdin")?;
+        let value: serde_json::Value =
+            serde_json::from_str(&line).context("the job is not JSON")?;
+        match value.get("protocol").and_then(serde_json::Value::as_u64) {
+            Some(version) if version == u64::from(PROTOCOL) => {}
+            Some(version) => {
+                bail!("protocol {version} is not spoken here: this build speaks {PROTOCOL}")
+            }
+            None => bail!("the job names no protocol version: this build speaks {PROTOCOL}"),
+        }
+        serde_json::from_value(value).context("the job does not parse")
+    }
+
+    /// The settings the job names, built again.
+    pub(crate) fn codec_settings(&self) -> Result<Vec<CodecSetting>> {
+        self.settings
+            .iter()
+            .map(|s| {
+                let dictionary = match &s.dictionary {
+                    Some(text) => Some(
+                        base64::engine::general_purpose::STANDARD
+                            .decode(text)
+                            .context("a dictionary is not base64")?,
+                    ),
+                    None => None,
+                };
+                let codec = codec_named(s.codec, s.library, s.variant, dictionary)
+                    .map_err(anyhow::Error::msg)?;
+                Ok(CodecSetting {
+                    codec,
+                    levels: s.levels.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// The body, read from its file: no more than its length, and refused unless it is
+    /// that long with that SHA-256.
+    pub(crate) fn read_body(&self) -> Result<Vec<u8>> {
+        let file = std::fs::File::open(&self.body.path)
+            .with_context(|| format!("cannot read {}", self.body.path.display()))?;
+        let mut body = Vec::new();
+        file.take(self.body.bytes + 1).read_to_end(&mut body)?;
+        if body.len() as u64 != self.body.bytes
+            || crate::payload::sha256_hex(&body) != self.body.sha256
+        {
+            bail!(
+                "{} is not the {}-byte body the job names",
+                self.body.path.display(),
+                self.body.bytes
+            );
+        }
+        Ok(body)
+    }
+}
+
+/// The next line of `input`, at most [`MOST_LINE_BYTES`] long; `None` at its end.
+pub(crate) fn read_line(input: impl BufRead) -> Result<Option<String>> {
+    let mut line = Vec::new();
+    let read = input
+        .take(MOST_LINE_BYTES + 1)
+        .read_until(b'\n', &mut line)?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.len() as u64 > MOST_LINE_BYTES {
+        bail!("a line longer than {MOST_LINE_BYTES} bytes");
+    }
+    Ok(Some(
+        String::from_utf8(line)
+            .context("a line that is not UTF-8")?
+            .trim_end()
+            .to_string(),
+    ))
+}
+
+#[cfg(test)]
+#[path = "protocol_tests.rs"]
+mod tests;

@@ -15,7 +15,7 @@ fn job(version: u32, path: &std::path::Path, body: &[u8]) -> String {
     let job = json!({
         "protocol": version,
         "body": {"name": "tiny", "path": path, "bytes": body.len(), "sha256": sha256},
-        "plan": {"warmup": 0, "iterations": {"Fixed": 2}, "rounds": 1, "precision": null, "processes": 1},
+        "work": {"time": {"warmup": 0, "iterations": {"Fixed": 2}, "rounds": 1, "precision": null, "processes": 1}},
         "settings": [{"codec": "zstd", "library": "libzstd", "variant": "fresh", "levels": [1]}],
     });
     format!("{job}\n")
@@ -72,6 +72,19 @@ fn a_worker_refuses_another_protocol_or_body_in_one_line_and_takes_no_option() {
         refused.ends_with("is not the 12-byte body the job names"),
         "{refused}"
     );
+    // A timing job is not a counting one.
+    let output = codecbench()
+        .arg("count-instructions")
+        .write_stdin(job(1, &path, body))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr,
+        "codecbench: error: count-instructions counts; this job times\n"
+    );
     // The user's options cannot reach a worker: it has none to take.
     bad_input(&["time-worker", "--payload", "single"]);
+    bad_input(&["count-instructions", "--count-cell", "0"]);
 }

@@ -17,11 +17,12 @@
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context as _, Result};
 
+use super::protocol::{Job, Work};
 use super::settings::CodecSetting;
 use super::workers::ChildBody;
 use crate::codec::Codec;
@@ -93,18 +94,18 @@ pub(crate) fn run_counted(codec: &dyn Codec, level: i32, input: &[u8], calls: u3
     Ok(())
 }
 
-/// Runs `child` (this binary with the child's arguments) under callgrind twice, its
+/// Runs this program `exe` as `count-instructions` on `job` under callgrind twice, its
 /// output in `dir`: once counting inside the compression marker, once inside the
 /// decompression marker; each direction's instructions per call.
 ///
 /// One process with both markers and a dump between them would halve the time, but
 /// callgrind 3.19 then attributes nothing to the marker after the dump, so each
 /// direction gets a process of its own.
-pub(crate) fn count(child: &Command, dir: &Path, calls: u32) -> Result<Counts> {
+pub(crate) fn count(exe: &Path, job: &Job, dir: &Path, calls: u32) -> Result<Counts> {
     let per_call = |total: u64| total / u64::from(calls.max(1));
     Ok(Counts {
-        compress: per_call(count_inside(child, dir, COMPRESS_MARKER)?),
-        decompress: per_call(count_inside(child, dir, DECOMPRESS_MARKER)?),
+        compress: per_call(count_inside(exe, job, dir, COMPRESS_MARKER)?),
+        decompress: per_call(count_inside(exe, job, dir, DECOMPRESS_MARKER)?),
     })
 }
 
@@ -127,20 +128,24 @@ pub(crate) fn counter(valgrind: &str, calls: u32) -> InstructionCounter {
 
 /// The counts of every cell of `settings` on `body`, `calls` calls each way, by cell,
 /// two cells at a time. Each cell is counted in a child of this program run as
-/// `count-instructions` with `run_args`, the run's own options. `on_cell` hears of each
-/// cell as it is counted, or why it could not be; such a cell is left out.
+/// `count-instructions`, sent the cell as a job (see [`super::protocol`]). `on_cell`
+/// hears of each cell as it is counted, or why it could not be; such a cell is left out.
 pub(crate) fn count_payload(
     calls: u32,
-    run_args: &[std::ffi::OsString],
     body: &[u8],
     settings: &[CodecSetting],
     on_cell: &mut dyn FnMut(CellId, &Result<Counts>),
 ) -> Result<HashMap<CellId, Counts>> {
-    let cells: Vec<CellId> = super::settings::cells(settings)
-        .into_iter()
-        .map(|(codec, level)| codec.id(level))
+    let named = super::settings::cells(settings);
+    let cells: Vec<CellId> = named
+        .iter()
+        .map(|(codec, level)| codec.id(*level))
         .collect();
     let ChildBody { dir, input, exe } = ChildBody::new(body)?;
+    let jobs: Vec<Job> = named
+        .iter()
+        .map(|&(codec, level)| Job::of_cell(&input, body, codec, level, calls))
+        .collect();
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -150,14 +155,14 @@ pub(crate) fn count_payload(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let done = done_tx.clone();
-            let (next, cells, input, exe, dir) = (&next, &cells, &input, &exe, dir.path());
+            let (next, cells, jobs, exe, dir) = (&next, &cells, &jobs, &exe, dir.path());
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&id) = cells.get(index) else { break };
                 if crate::process::interrupt::requested() {
                     break;
                 }
-                let result = count_cell(calls, run_args, exe, input, index, dir);
+                let result = count_cell(exe, &jobs[index], index, dir);
                 if done.send((id, result)).is_err() {
                     break;
                 }
@@ -175,28 +180,14 @@ pub(crate) fn count_payload(
     Ok(counted)
 }
 
-/// One cell in its own child under callgrind, its files in a directory of its own.
-fn count_cell(
-    calls: u32,
-    run_args: &[std::ffi::OsString],
-    exe: &std::path::Path,
-    input: &std::path::Path,
-    index: usize,
-    parent: &std::path::Path,
-) -> Result<Counts> {
+/// One cell's `job` in its own child under callgrind, its files in a directory of its own.
+fn count_cell(exe: &Path, job: &Job, index: usize, parent: &Path) -> Result<Counts> {
     let dir = parent.join(format!("cell-{index}"));
     std::fs::create_dir(&dir)?;
-    let mut child = Command::new(exe);
-    child
-        .arg("count-instructions")
-        .args(run_args)
-        .arg("--count-cell")
-        .arg(index.to_string())
-        .arg("--count-input")
-        .arg(input)
-        .arg("--count-calls")
-        .arg(calls.to_string());
-    count(&child, &dir, calls)
+    let Work::Count { calls } = job.work else {
+        bail!("a counting job that times");
+    };
+    count(exe, job, &dir, calls)
 }
 
 /// Puts the counts into the cells of `result`.
@@ -209,13 +200,13 @@ pub(crate) fn fill(result: &mut PayloadResult, counts: &HashMap<CellId, Counts>)
     }
 }
 
-/// The instructions `child` executes inside `marker`, under callgrind.
-fn count_inside(child: &Command, dir: &Path, marker: &str) -> Result<u64> {
+/// The instructions `exe` executes on `job` inside `marker`, under callgrind.
+fn count_inside(exe: &Path, job: &Job, dir: &Path, marker: &str) -> Result<u64> {
     let out = dir.join(format!("{marker}.out"));
-    let output = Command::new("valgrind")
+    let mut running = Command::new("valgrind")
         // Every block from mmap, page-aligned: otherwise where the heap puts the
-        // codec's buffers depends on what the process allocated before (its arguments,
-        // the other settings), and memcpy's path, hence the count, on their alignment:
+        // codec's buffers depends on what the process allocated before (its job, the
+        // other settings), and memcpy's path, hence the count, on their alignment:
         // zlib-rs inflate counted 2% apart in two runs with different --export options.
         .env("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=0")
         .args([
@@ -225,10 +216,15 @@ fn count_inside(child: &Command, dir: &Path, marker: &str) -> Result<u64> {
         ])
         .arg(format!("--toggle-collect={marker}"))
         .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg(child.get_program())
-        .args(child.get_args())
-        .output()
+        .arg(exe)
+        .arg("count-instructions")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .context("cannot start valgrind")?;
+    super::workers::send(&mut running, job)?;
+    let output = running.wait_with_output().context("lost valgrind")?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let last = stderr

@@ -38,10 +38,25 @@ pub(crate) struct Job {
     pub protocol: u32,
     /// The body to measure.
     pub body: BodyFile,
-    /// The worker's share of the plan, in one process.
-    pub plan: Plan,
+    /// What to do with the body.
+    pub work: Work,
     /// The settings, in the run's order.
     pub settings: Vec<SettingName>,
+}
+
+/// What a job asks of its worker.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Work {
+    /// Time every cell under this plan, the worker's share, in one process
+    /// (`time-worker`).
+    Time(Plan),
+    /// Run the one cell's calls, this many each way, for callgrind to count
+    /// (`count-instructions`).
+    Count {
+        /// Calls per direction.
+        calls: u32,
+    },
 }
 
 /// The body, in a file the coordinator wrote.
@@ -73,6 +88,20 @@ pub(crate) struct SettingName {
     pub dictionary: Option<String>,
 }
 
+impl SettingName {
+    /// `codec` at `levels`, by name.
+    pub(crate) fn of(codec: &dyn crate::codec::Codec, levels: Vec<i32>) -> SettingName {
+        let dictionary = codec.dictionary();
+        SettingName {
+            codec: codec.kind(),
+            library: codec.library(),
+            variant: codec.variant(),
+            levels,
+            dictionary: dictionary.map(|d| base64::engine::general_purpose::STANDARD.encode(d)),
+        }
+    }
+}
+
 /// One line of a worker's answer.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -86,29 +115,15 @@ pub(crate) enum Answer {
 }
 
 impl Job {
-    /// The job of measuring the body at `path` (`body`, named `name`) with `settings`
-    /// under `plan`, one process's share.
+    /// The job of `work` on the body at `path` (`body`, named `name`) with `settings`.
     pub(crate) fn new(
         name: &str,
         path: PathBuf,
         body: &[u8],
         settings: &[CodecSetting],
-        plan: Plan,
+        work: Work,
     ) -> Job {
-        let settings = settings
-            .iter()
-            .filter(|s| !s.levels.is_empty())
-            .map(|s| SettingName {
-                codec: s.codec.kind(),
-                library: s.codec.library(),
-                variant: s.codec.variant(),
-                levels: s.levels.clone(),
-                dictionary: s
-                    .codec
-                    .dictionary()
-                    .map(|d| base64::engine::general_purpose::STANDARD.encode(d)),
-            })
-            .collect();
+        let cells = |s: &CodecSetting| SettingName::of(s.codec.as_ref(), s.levels.clone());
         Job {
             protocol: PROTOCOL,
             body: BodyFile {
@@ -117,8 +132,33 @@ impl Job {
                 bytes: body.len() as u64,
                 sha256: crate::payload::sha256_hex(body),
             },
-            plan,
-            settings,
+            work,
+            settings: settings
+                .iter()
+                .filter(|s| !s.levels.is_empty())
+                .map(cells)
+                .collect(),
+        }
+    }
+
+    /// The job of counting the instructions of `codec` at `level` on `body`, written at
+    /// `path`, `calls` calls each way.
+    pub(crate) fn of_cell(
+        path: &std::path::Path,
+        body: &[u8],
+        codec: &dyn crate::codec::Codec,
+        level: i32,
+        calls: u32,
+    ) -> Job {
+        Job {
+            settings: vec![SettingName::of(codec, vec![level])],
+            ..Job::new(
+                "counted",
+                path.to_path_buf(),
+                body,
+                &[],
+                Work::Count { calls },
+            )
         }
     }
 

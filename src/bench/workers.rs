@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context as _, Result};
 
-use super::protocol::{read_line, Answer, Job};
+use super::protocol::{read_line, Answer, Job, Work};
 use super::schedule::Plan;
 use super::settings::CodecSetting;
 use super::Step;
@@ -48,7 +48,7 @@ pub(crate) fn measure_in_processes(
             input.clone(),
             &payload.bytes,
             settings,
-            share,
+            Work::Time(share),
         );
         let which = format!("process {} of {}", process + 1, processes);
         let answered = run_worker(Command::new(&exe), &job, |step| {
@@ -137,7 +137,7 @@ fn run_worker(
 }
 
 /// `job` on `running`'s stdin, as one line, which is then closed.
-fn send(running: &mut Child, job: &Job) -> Result<()> {
+pub(crate) fn send(running: &mut Child, job: &Job) -> Result<()> {
     let mut stdin = running.stdin.take().expect("stdin was piped");
     let mut line = serde_json::to_vec(job)?;
     line.push(b'\n');

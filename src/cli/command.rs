@@ -3,8 +3,8 @@
 use clap::{Parser, Subcommand};
 
 use super::{
-    CompareArgs, CountArgs, HttpArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, ProbeArgs,
-    RecommendArgs, ReportArgs, ReproduceArgs, RunArgs, ServeArgs, ZstdParamsArgs,
+    CompareArgs, HttpArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, ProbeArgs, RecommendArgs,
+    ReportArgs, ReproduceArgs, RunArgs, ServeArgs, ZstdParamsArgs,
 };
 
 /// Benchmark zstd, brotli and gzip on JSON API responses, the way ASP.NET Core's
@@ -83,9 +83,10 @@ pub(crate) enum Command {
     /// first and last byte; every body decoded and compared with the identity body.
     /// With --server, the level whose predicted body matches beside it.
     Probe(ProbeArgs),
-    /// One cell of `run --measure instructions`, run under callgrind by `run` itself.
+    /// One cell of `run --measure instructions`, run under callgrind by `run` itself: a
+    /// job on stdin in the worker protocol (docs/workers.md); it takes no option.
     #[command(hide = true)]
-    CountInstructions(CountArgs),
+    CountInstructions,
     /// One worker process of `run --processes`: a job on stdin in the worker protocol
     /// (docs/workers.md), answered on stdout; it takes no option.
     #[command(hide = true)]

@@ -268,26 +268,6 @@ pub(crate) enum Metric {
     Instructions,
 }
 
-/// The hidden child of `run --measure instructions`: one cell, run under callgrind.
-#[derive(Debug, Args)]
-pub(crate) struct CountArgs {
-    /// The run's own options, so the cell is built as the run built it.
-    #[command(flatten)]
-    pub run: RunArgs,
-
-    /// The cell, by its place in the run's settings.
-    #[arg(long, value_name = "INDEX")]
-    pub count_cell: usize,
-
-    /// The body to compress.
-    #[arg(long, value_name = "FILE")]
-    pub count_input: PathBuf,
-
-    /// Counted calls per direction.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub count_calls: u32,
-}
-
 /// Where results go: shared by `run` and `http`.
 #[derive(Debug, Args)]
 pub(crate) struct OutputArgs {

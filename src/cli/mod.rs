@@ -16,5 +16,5 @@ pub(crate) use analysis::{
 };
 pub(crate) use command::{Cli, Command};
 pub(crate) use http::{DictionaryArgs, HttpArgs, ServeArgs};
-pub(crate) use measure::{CountArgs, MeasureArgs, Metric, OutputArgs, RunArgs};
+pub(crate) use measure::{MeasureArgs, Metric, OutputArgs, RunArgs};
 pub(crate) use probe::ProbeArgs;

@@ -1,23 +1,31 @@
-//! The hidden `count-instructions` command: one child of `run --measure instructions`,
+//! The hidden `count-instructions` command: one worker of `run --measure instructions`,
 //! running one cell's calls for callgrind to count (see [`crate::bench::instructions`]).
-
-use anyhow::Context as _;
+//! Like `time-worker`, it takes no option and reads its job on stdin (see
+//! [`crate::bench::protocol`]).
 
 use crate::bench::instructions::run_counted;
+use crate::bench::protocol::{Job, Work};
 use crate::bench::settings::make_ready;
-use crate::config::CountConfig;
 use crate::error::Failing;
 
-/// The hidden child: builds the run's cell `config.cell` and runs its counted calls.
-pub(super) fn run(mut config: CountConfig) -> crate::error::Result {
-    let measure = &mut config.measure;
-    make_ready(&mut measure.settings, measure.dictionaries.as_ref()).failing()?;
-    let input = std::fs::read(&config.input)
-        .with_context(|| format!("cannot read {}", config.input.display()))
-        .failing()?;
-    let cells = crate::bench::settings::cells(&config.measure.settings);
-    let Some(&(codec, level)) = cells.get(config.cell) else {
-        return Err(anyhow::anyhow!("no cell {} in these settings", config.cell).into());
+/// Runs the counted calls of the one cell the job on stdin names.
+pub(super) fn run() -> crate::error::Result {
+    let ready = Job::read(std::io::stdin().lock()).and_then(|job| {
+        let Work::Count { calls } = job.work else {
+            anyhow::bail!("count-instructions counts; this job times");
+        };
+        let body = job.read_body()?;
+        let mut settings = job.codec_settings()?;
+        make_ready(&mut settings, None)?; // the end-to-end tests' corruption hook
+        match settings.as_slice() {
+            [one] if one.levels.len() == 1 => Ok((body, settings, calls)),
+            _ => anyhow::bail!("a counting job names one setting at one level"),
+        }
+    });
+    let (body, settings, calls) = match ready {
+        Ok(ready) => ready,
+        Err(why) => return super::time_worker::refuse(why),
     };
-    run_counted(codec, level, &input, config.calls).failing()
+    let setting = &settings[0];
+    run_counted(setting.codec.as_ref(), setting.levels[0], &body, calls).failing()
 }

@@ -76,9 +76,7 @@ fn run(cli: Cli) -> Result {
         Command::Probe(args) => {
             super::probe::run(crate::config::probe::ProbeConfig::from_args(args)?)
         }
-        Command::CountInstructions(args) => {
-            super::count_instructions::run(crate::config::CountConfig::from_args(args)?)
-        }
+        Command::CountInstructions => super::count_instructions::run(),
         Command::TimeWorker => super::time_worker::run(),
     }
 }

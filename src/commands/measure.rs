@@ -148,7 +148,6 @@ fn count_instructions(
     };
     let counts = instructions::count_payload(
         counting.calls,
-        &config.child_args,
         &payload.bytes,
         &config.settings,
         &mut on_cell,

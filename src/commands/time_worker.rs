@@ -4,7 +4,7 @@
 
 use std::io::Write as _;
 
-use crate::bench::protocol::{Answer, Job};
+use crate::bench::protocol::{Answer, Job, Work};
 use crate::bench::runner::SystemClock;
 use crate::bench::settings::make_ready;
 use crate::bench::{run_payload, Step};
@@ -23,10 +23,12 @@ pub(super) fn run() -> crate::error::Result {
     });
     let (job, body, settings) = match ready {
         Ok(ready) => ready,
-        Err(why) => {
-            answer(&Answer::Refused(format!("{why:#}"))).failing()?;
-            return Err(why.into());
-        }
+        Err(why) => return refuse(why),
+    };
+    let Work::Time(plan) = job.work else {
+        return refuse(anyhow::anyhow!(
+            "time-worker times; this job counts instructions"
+        ));
     };
     let mut on_step = |step: Step| {
         // A coordinator that stopped reading ends this worker at the result.
@@ -37,13 +39,19 @@ pub(super) fn run() -> crate::error::Result {
         &job.body.name,
         &body,
         &settings,
-        job.plan,
+        plan,
         &SystemClock::new(),
         &mut on_step,
         &mut on_cell,
     )
     .failing()?;
     answer(&Answer::Result(Box::new(result))).failing()
+}
+
+/// `why` answered as a refusal, and as bad input.
+pub(super) fn refuse(why: anyhow::Error) -> crate::error::Result {
+    answer(&Answer::Refused(format!("{why:#}"))).failing()?;
+    Err(why.into())
 }
 
 /// `message` as one line on stdout, flushed.

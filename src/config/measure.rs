@@ -40,9 +40,6 @@ pub(crate) struct MeasureConfig {
     pub rng: RngKind,
     /// With `--measure instructions` (`run` only): how instructions are counted.
     pub instructions: Option<InstructionPlan>,
-    /// The run's options after `run`, which its children (counting or timing) are given;
-    /// empty for the other commands, which start none.
-    pub child_args: Vec<std::ffi::OsString>,
 }
 
 /// How `run --measure instructions` counts: how many calls.
@@ -119,7 +116,6 @@ impl MeasureConfig {
             seed: args.generator.seed,
             rng: args.generator.rng,
             instructions: None,
-            child_args: Vec::new(),
         })
     }
 }

@@ -15,4 +15,4 @@ pub(crate) mod weights;
 
 pub(crate) use measure::MeasureConfig;
 pub(crate) use payloads::PayloadsConfig;
-pub(crate) use run::{CountConfig, RunConfig};
+pub(crate) use run::RunConfig;

@@ -1,6 +1,5 @@
-//! The settings of `run`, and of the `count-instructions` children it starts, checked
-//! as `run` checks them. `time-worker` children take no options: they are sent a job
-//! (see [`crate::bench::protocol`]).
+//! The settings of `run`. Its children (`time-worker`, `count-instructions`) take no
+//! options: each is sent a job (see [`crate::bench::protocol`]).
 
 use anyhow::Result;
 
@@ -31,11 +30,6 @@ impl RunConfig {
         }
         measure.method.processes =
             measure::processes_of_run(args.processes, &args.metrics, &measure.method)?;
-        // Its counting children get this run's own options, to build the same cells.
-        measure.child_args = std::env::args_os()
-            .skip_while(|arg| arg != "run")
-            .skip(1)
-            .collect();
         let exports = outputs::Exports {
             github_benchmark: args.github_benchmark.clone(),
             bencher: args.bencher.clone(),
@@ -46,31 +40,6 @@ impl RunConfig {
             measure,
             format: args.output.format,
             exports,
-        })
-    }
-}
-
-/// Settings of the hidden `count-instructions` child: the run's settings, the cell, the
-/// body and the calls.
-pub(crate) struct CountConfig {
-    /// The run's settings, so the cell is built as the run built it.
-    pub measure: MeasureConfig,
-    /// The cell's place in the settings.
-    pub cell: usize,
-    /// The body.
-    pub input: std::path::PathBuf,
-    /// Counted calls per direction.
-    pub calls: u32,
-}
-
-impl CountConfig {
-    /// The run's options checked as `run` checks them; the outputs are the parent's.
-    pub(crate) fn from_args(args: crate::cli::CountArgs) -> Result<Self> {
-        Ok(CountConfig {
-            measure: MeasureConfig::from_args(args.run.measure)?,
-            cell: args.count_cell,
-            input: args.count_input,
-            calls: args.count_calls.max(1),
         })
     }
 }

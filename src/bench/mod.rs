@@ -3,7 +3,8 @@
 //! - each direction's schedule (`schedule.rs`) and the runner (`runner/`);
 //! - one payload's rounds (`rounds.rs`);
 //! - the settings made ready (`settings.rs`);
-//! - the `--processes` children (`workers.rs`);
+//! - the session that measures every payload and tells an observer (`session.rs`);
+//! - the `--processes` children (`workers.rs`) and the job they are sent (`protocol.rs`);
 //! - instructions under callgrind (`instructions.rs`).
 
 pub(crate) mod instructions;
@@ -12,6 +13,7 @@ pub(crate) mod protocol;
 mod rounds;
 pub(crate) mod runner;
 pub(crate) mod schedule;
+pub(crate) mod session;
 pub(crate) mod settings;
 pub(crate) mod workers;
 

@@ -3,7 +3,7 @@
 //! picks, until every minimum body size is bracketed as narrowly as is worth (see
 //! [`crate::analysis::recommend::bracket`]).
 
-use super::measure::{measure_saving, steps};
+use super::measure::measure_saving;
 use super::output::SavedFiles;
 use super::progress::Progress;
 use crate::analysis::recommend::bracket::{most_left, next_cut, open_intervals, settings};
@@ -74,7 +74,7 @@ impl Cut<'_> {
                 self.announce(config, &settings, most);
                 narrowed = true;
             }
-            let body_steps = steps(config, body.bytes.len());
+            let body_steps = config.session().steps(body.bytes.len());
             self.progress.span(done, done + most as u64 * body_steps);
             report = measure_saving(
                 config,

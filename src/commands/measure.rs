@@ -1,17 +1,17 @@
 //! Measuring every payload of a configuration, shared by `run`, `recommend` and
 //! `reproduce`: progress and noise warnings on stderr, results through sinks.
 
+use std::cell::RefCell;
 use std::io::IsTerminal;
 
 use anyhow::{bail, Result};
 
 use super::output::SavedFiles;
 use crate::bench::instructions::{self, valgrind_version, Counts};
-use crate::bench::runner::SystemClock;
 use crate::bench::schedule::Plan;
+use crate::bench::session::Observer;
 use crate::bench::settings::make_ready;
-use crate::bench::workers::measure_in_processes;
-use crate::bench::{run_payload, Step};
+use crate::bench::Step;
 use crate::commands::progress::Progress;
 use crate::config::MeasureConfig;
 use crate::error::{Error, Failing};
@@ -23,7 +23,6 @@ use crate::process::interrupt;
 use crate::results::environment::{Environment, Pin};
 use crate::results::run::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::vocab::CellId;
-use std::collections::HashMap;
 
 /// What the caller does with results as they come: the payload so far after each
 /// finished cell (with the new cell's index in it), then each finished payload with the
@@ -76,148 +75,90 @@ pub(super) fn load_payloads(
     Ok(payloads)
 }
 
-/// Measures every payload with progress and noise warnings on stderr. A stop request
-/// (Ctrl-C, SIGTERM) ends the run after the iteration in flight; the report then holds
-/// what was finished. An error from a sink stops the run.
+/// Measures every payload with progress and noise warnings on stderr (see
+/// [`crate::bench::session`]). A stop request (Ctrl-C, SIGTERM) ends the run after the
+/// iteration in flight; the report then holds what was finished. An error from a sink
+/// stops the run.
 pub(super) fn measure_all(
     config: &MeasureConfig,
     payloads: &[Payload],
-    mut report: RunReport,
+    report: RunReport,
     progress: &Progress,
     sinks: Sinks,
 ) -> Result<RunReport> {
-    for (index, payload) in payloads.iter().enumerate() {
-        if interrupt::requested() {
-            break;
-        }
-        let plan = config.method.plan(payload.bytes.len());
-        let counts = count_instructions(config, payload, progress)?;
-        start_payload(config, payload, plan, progress);
-        let mut on_cell = |so_far: &PayloadResult, new: usize| -> Result<()> {
-            let cell = &so_far.cells[new];
-            progress.line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
-            match &counts {
-                Some(counts) => {
-                    let mut counted = so_far.clone();
-                    instructions::fill(&mut counted, counts);
-                    (sinks.cell)(&report, &counted, new)
-                }
-                None => (sinks.cell)(&report, so_far, new),
-            }
-        };
-        let mut result = measure_payload(config, payload, plan, progress, &mut on_cell)?;
-        result.content_type = payload.content_type.clone();
-        if let Some(counts) = &counts {
-            instructions::fill(&mut result, counts);
-        }
-        // A run that was stopped says so, not how noisy its partial cells were.
-        progress.finish();
-        let remedies = config.noise_remedies();
-        let warning = export::run::noise::warning(&result, &remedies, config.verbose);
-        if let Some(warning) = warning.filter(|_| !interrupt::requested() && !config.quiet) {
-            progress.warn(&warning);
-        }
-        report.payloads.push(result);
-        let last = index + 1 == payloads.len() || interrupt::requested();
-        (sinks.payload)(&report, last)?;
-    }
-    Ok(report)
-}
-
-/// With `--measure instructions`, every cell's counts on `payload`, by cell.
-fn count_instructions(
-    config: &MeasureConfig,
-    payload: &Payload,
-    progress: &Progress,
-) -> Result<Option<HashMap<CellId, Counts>>> {
-    let Some(counting) = &config.instructions else {
-        return Ok(None);
+    let shown = Shown {
+        config,
+        progress,
+        sinks: RefCell::new(sinks),
     };
-    progress.line(&format!(
-        "{}: counting the instructions of {} under callgrind",
-        payload.name,
-        crate::format::count(cell_count(config) as u64, "setting"),
-    ));
-    let mut on_cell = |id: CellId, counted: &Result<Counts>| match counted {
-        Ok(counts) => progress.line(&format!(
-            "  {id}: {} / {} instructions",
-            thousands(counts.compress),
-            thousands(counts.decompress)
-        )),
-        Err(error) => progress.warn(&format!("instructions of {id} not counted: {error:#}")),
-    };
-    let counts = instructions::count_payload(
-        counting.calls,
-        &payload.bytes,
-        &config.settings,
-        &mut on_cell,
-    )?;
-    Ok(Some(counts))
+    config.session().measure(payloads, report, &shown)
 }
 
-/// The cells one payload has.
-fn cell_count(config: &MeasureConfig) -> usize {
-    config.settings.iter().map(|s| s.levels.len()).sum()
+/// What a session shows on stderr, and where its results go.
+struct Shown<'a, 's> {
+    config: &'a MeasureConfig,
+    progress: &'a Progress,
+    sinks: RefCell<Sinks<'s>>,
 }
 
-/// The cells·rounds measuring a body of `bytes` takes under `config`, every process's.
-pub(super) fn steps(config: &MeasureConfig, bytes: usize) -> u64 {
-    let rounds: u32 = config.method.plan(bytes).rounds_of_each().iter().sum();
-    cell_count(config) as u64 * u64::from(rounds)
-}
-
-/// The payload's heading, and the progress count restarted for its cells·rounds, those
-/// of every process.
-fn start_payload(config: &MeasureConfig, payload: &Payload, plan: Plan, progress: &Progress) {
-    let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
-    let cells = cell_count(config);
-    progress.start_payload(
-        &format!(
-            "{}: {} bytes, {}, {} each way",
+impl Observer for Shown<'_, '_> {
+    fn counting(&self, payload: &Payload, cells: usize) {
+        self.progress.line(&format!(
+            "{}: counting the instructions of {} under callgrind",
             payload.name,
-            thousands(payload.bytes.len() as u64),
             crate::format::count(cells as u64, "setting"),
-            export::labels::iteration_text(&planned),
-        ),
-        steps(config, payload.bytes.len()),
-    );
-}
+        ));
+    }
 
-/// Times `payload` under `plan`, here or in children (see [`crate::bench::workers`]),
-/// passing each finished cell to `on_cell` (with children, all of them once the last has
-/// ended).
-fn measure_payload(
-    config: &MeasureConfig,
-    payload: &Payload,
-    plan: Plan,
-    progress: &Progress,
-    on_cell: &mut dyn FnMut(&PayloadResult, usize) -> Result<()>,
-) -> Result<PayloadResult> {
-    if plan.processes == 1 {
-        let mut on_step = |step: Step| progress.step(&step);
-        let (name, body) = (&payload.name, &payload.bytes);
-        let clock = SystemClock::new();
-        return run_payload(
-            name,
-            body,
-            &config.settings,
-            plan,
-            &clock,
-            &mut on_step,
-            on_cell,
+    fn counted(&self, id: CellId, counted: &Result<Counts>) {
+        match counted {
+            Ok(counts) => self.progress.line(&format!(
+                "  {id}: {} / {} instructions",
+                thousands(counts.compress),
+                thousands(counts.decompress)
+            )),
+            Err(error) => self
+                .progress
+                .warn(&format!("instructions of {id} not counted: {error:#}")),
+        }
+    }
+
+    fn started(&self, payload: &Payload, plan: Plan, cells: usize, steps: u64) {
+        let planned = PayloadResult::planned(&payload.name, &payload.bytes, plan);
+        self.progress.start_payload(
+            &format!(
+                "{}: {} bytes, {}, {} each way",
+                payload.name,
+                thousands(payload.bytes.len() as u64),
+                crate::format::count(cells as u64, "setting"),
+                export::labels::iteration_text(&planned),
+            ),
+            steps,
         );
     }
-    let on_step = |step: Step| progress.step(&step);
-    let pooled = measure_in_processes(&config.settings, payload, plan, &on_step)?;
-    let mut so_far = PayloadResult {
-        cells: Vec::new(),
-        ..pooled.clone()
-    };
-    for cell in pooled.cells.iter().cloned() {
-        so_far.cells.push(cell);
-        on_cell(&so_far, so_far.cells.len() - 1)?;
+
+    fn step(&self, step: &Step) {
+        self.progress.step(step);
     }
-    Ok(pooled)
+
+    fn cell(&self, report: &RunReport, so_far: &PayloadResult, new: usize) -> Result<()> {
+        let cell = &so_far.cells[new];
+        self.progress
+            .line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
+        (self.sinks.borrow_mut().cell)(report, so_far, new)
+    }
+
+    fn finished(&self, report: &RunReport, last: bool) -> Result<()> {
+        // A run that was stopped says so, not how noisy its partial cells were.
+        self.progress.finish();
+        let result = report.payloads.last().expect("a payload just finished");
+        let remedies = self.config.noise_remedies();
+        let warning = export::run::noise::warning(result, &remedies, self.config.verbose);
+        if let Some(warning) = warning.filter(|_| !interrupt::requested() && !self.config.quiet) {
+            self.progress.warn(&warning);
+        }
+        (self.sinks.borrow_mut().payload)(report, last)
+    }
 }
 
 /// The end of a measuring command: interrupted (saying where the results went), failed

@@ -83,6 +83,16 @@ impl MeasureConfig {
         self.settings.iter().map(|s| s.levels.clone()).collect()
     }
 
+    /// The measuring session this configuration describes (see
+    /// [`crate::bench::session`]).
+    pub(crate) fn session(&self) -> crate::bench::session::Session<'_> {
+        crate::bench::session::Session {
+            settings: &self.settings,
+            method: self.method,
+            counted_calls: self.instructions.as_ref().map(|plan| plan.calls),
+        }
+    }
+
     /// Only the cells `keep`: the other levels are dropped (a setting may be left with
     /// none).
     fn only(&mut self, keep: &[crate::vocab::CellId]) {

@@ -10,10 +10,8 @@ use std::hash::Hash;
 use serde::Serialize;
 
 use crate::results::probe::{ProbeCell, ProbeKey};
-use crate::results::{CellKey, HttpCell, HttpKey, LoadedRun, RunCell, Timing};
-use crate::vocab::CellId;
+use crate::results::{CellKey, Cursor, HttpCell, HttpKey, LoadedRun, RunCell, Timing};
 use crate::vocab::CodecKind;
-use crate::vocab::Encoding;
 
 /// One run's speeds for one setting.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -100,47 +98,23 @@ pub(crate) struct Merged {
 
 /// A kind of result that merges: how it is found in a run, told apart, sized, and
 /// timed against its run's reference. compare's `Entry` does the same for judging.
-trait Mergeable<'a>: Sized {
-    /// What identifies it across runs.
-    type Key: Eq + Hash + Clone;
+trait Mergeable<'a>: Cursor + Sized {
     /// What one run shows for it.
     type Figures;
     /// The results of this kind in `run`, those that merge (a failed probe row does not).
     fn of(run: &'a LoadedRun) -> Vec<Self>;
-    /// Its identity across runs.
-    fn key(&self) -> &Self::Key;
-    /// Where its reference is found: its payload (and load), or its URL.
-    fn context(&self) -> (&str, &str);
-    /// Whether it is the reference of its context, for `--normalize-to CODEC:LEVEL`.
-    fn is_reference(&self, codec: CodecKind, level: i32) -> bool;
-    /// Input ÷ compressed size.
-    fn ratio(&self) -> f64;
     /// Whether `other` sent the same bytes.
-    fn same_size(&self, other: &Self) -> bool;
+    fn same_size(&self, other: &Self) -> bool {
+        self.size() == other.size()
+    }
     /// Its figures, against `reference` where its run has one.
     fn figures(&self, reference: Option<&Self>) -> Self::Figures;
 }
 
 impl<'a> Mergeable<'a> for RunCell<'a> {
-    type Key = CellKey;
     type Figures = RunSpeeds;
     fn of(run: &'a LoadedRun) -> Vec<Self> {
         run.codec_cells()
-    }
-    fn key(&self) -> &CellKey {
-        &self.key
-    }
-    fn context(&self) -> (&str, &str) {
-        (&self.key.payload, "")
-    }
-    fn is_reference(&self, codec: CodecKind, level: i32) -> bool {
-        self.key.id == CellId::reference(codec, level)
-    }
-    fn ratio(&self) -> f64 {
-        RunCell::ratio(self)
-    }
-    fn same_size(&self, other: &Self) -> bool {
-        self.cell.compressed_bytes == other.cell.compressed_bytes
     }
     fn figures(&self, reference: Option<&Self>) -> RunSpeeds {
         let mb_s = |t: Option<Timing>| t.map(|t| t.mb_s(self.input_bytes()));
@@ -158,25 +132,9 @@ impl<'a> Mergeable<'a> for RunCell<'a> {
 }
 
 impl<'a> Mergeable<'a> for HttpCell<'a> {
-    type Key = HttpKey;
     type Figures = HttpFigures;
     fn of(run: &'a LoadedRun) -> Vec<Self> {
         run.http_cells()
-    }
-    fn key(&self) -> &HttpKey {
-        &self.key
-    }
-    fn context(&self) -> (&str, &str) {
-        (&self.key.payload, &self.key.load)
-    }
-    fn is_reference(&self, codec: CodecKind, level: i32) -> bool {
-        self.key.encoding == Encoding::of(codec, level)
-    }
-    fn ratio(&self) -> f64 {
-        self.payload.input_bytes as f64 / self.body_bytes().max(1) as f64
-    }
-    fn same_size(&self, other: &Self) -> bool {
-        self.body_bytes() == other.body_bytes()
     }
     fn figures(&self, reference: Option<&Self>) -> HttpFigures {
         HttpFigures {
@@ -189,26 +147,11 @@ impl<'a> Mergeable<'a> for HttpCell<'a> {
 }
 
 impl<'a> Mergeable<'a> for ProbeCell<'a> {
-    type Key = ProbeKey;
     type Figures = ProbeFigures;
     fn of(run: &'a LoadedRun) -> Vec<Self> {
         let mut cells = run.probe_cells();
         cells.retain(|c| c.row.failure.is_none());
         cells
-    }
-    fn key(&self) -> &ProbeKey {
-        &self.key
-    }
-    fn context(&self) -> (&str, &str) {
-        (&self.key.url, "")
-    }
-    /// A probe row is timed against its own probe's identity request, whatever
-    /// `--normalize-to` says.
-    fn is_reference(&self, _: CodecKind, _: i32) -> bool {
-        self.key.is_identity()
-    }
-    fn ratio(&self) -> f64 {
-        self.input_bytes() as f64 / self.body_bytes().max(1) as f64
     }
     fn same_size(&self, other: &Self) -> bool {
         self.body_bytes() == other.body_bytes() && self.row.encoding == other.row.encoding

@@ -4,6 +4,7 @@
 
 pub(crate) mod columns;
 mod csv_row;
+mod cursor;
 pub(crate) mod environment;
 #[cfg(test)]
 mod fixtures;
@@ -18,6 +19,7 @@ mod saved;
 mod timing;
 
 pub(crate) use csv_row::defused as defused_csv_field;
+pub(crate) use cursor::Cursor;
 pub(crate) use read::{load, load_report, parse};
 pub(crate) use saved::{CellKey, HttpCell, HttpKey, Instructions, LoadedRun, Results, RunCell};
 pub(crate) use timing::{Statistic, Timing};

@@ -1,18 +1,16 @@
 //! What `compare` needs of a result, written once for every kind: a codec cell, an
 //! HTTP encoding and a probe row are each an [`Entry`]; [`super::matching`] pairs them.
 
-use std::hash::Hash;
-
 use super::direction::Direction;
 use super::row::RowKey;
 use crate::results::probe::ProbeCell;
-use crate::results::{HttpCell, Instructions, RunCell, Timing};
+use crate::results::{Cursor, HttpCell, Instructions, RunCell, Timing};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 use crate::vocab::Encoding;
 
-/// What `compare` needs of one result.
-pub(super) trait Entry {
+/// What `compare` needs of one result beyond what every analysis reads ([`Cursor`]).
+pub(super) trait Entry: Cursor {
     /// What it measures apart from its payload and load: what the reference is.
     type Id: PartialEq + Copy + std::fmt::Display;
 
@@ -27,28 +25,13 @@ pub(super) trait Entry {
     fn id(&self) -> Self::Id;
     /// Its key, for rows and messages.
     fn row_key(&self) -> RowKey;
-    /// What identifies it across runs.
-    type Key: Eq + Hash;
-    /// Its identity across runs: two results with one key are the same result.
-    fn key(&self) -> &Self::Key;
-    /// The payload (and load) it was measured on: results of one context can be each
-    /// other's reference.
-    fn context(&self) -> (&str, &str);
     /// Whether `other` is the same result in another run.
     fn same(&self, other: &Self) -> bool {
         self.key() == other.key()
     }
-    /// The payload's name.
-    fn payload(&self) -> &str;
-    /// Uncompressed bytes.
-    fn input_bytes(&self) -> u64;
-    /// Compressed or body bytes.
-    fn size(&self) -> u64;
     /// What it ran: the library's version for cells, the `Content-Encoding` sent for
     /// probe rows.
     fn version(&self) -> Option<&str>;
-    /// Why it failed, if it did.
-    fn failure(&self) -> Option<&str>;
     /// Its timings, by direction.
     fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)>;
     /// Its instructions per call, where counted (codec cells only).
@@ -70,27 +53,8 @@ impl Entry for RunCell<'_> {
     fn row_key(&self) -> RowKey {
         RowKey::Cell(self.key.clone())
     }
-    type Key = crate::results::CellKey;
-    fn key(&self) -> &Self::Key {
-        &self.key
-    }
-    fn context(&self) -> (&str, &str) {
-        (&self.key.payload, "")
-    }
-    fn payload(&self) -> &str {
-        &self.key.payload
-    }
-    fn input_bytes(&self) -> u64 {
-        RunCell::input_bytes(self)
-    }
-    fn size(&self) -> u64 {
-        self.cell.compressed_bytes
-    }
     fn version(&self) -> Option<&str> {
         Some(&self.cell.version)
-    }
-    fn failure(&self) -> Option<&str> {
-        RunCell::failure(self)
     }
     fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)> {
         vec![
@@ -116,26 +80,7 @@ impl Entry for HttpCell<'_> {
     fn row_key(&self) -> RowKey {
         RowKey::Http(self.key.clone())
     }
-    type Key = crate::results::HttpKey;
-    fn key(&self) -> &Self::Key {
-        &self.key
-    }
-    fn context(&self) -> (&str, &str) {
-        (&self.key.payload, &self.key.load)
-    }
-    fn payload(&self) -> &str {
-        &self.key.payload
-    }
-    fn input_bytes(&self) -> u64 {
-        self.payload.input_bytes
-    }
-    fn size(&self) -> u64 {
-        self.body_bytes()
-    }
     fn version(&self) -> Option<&str> {
-        None
-    }
-    fn failure(&self) -> Option<&str> {
         None
     }
     fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)> {
@@ -180,27 +125,8 @@ impl Entry for ProbeCell<'_> {
     fn row_key(&self) -> RowKey {
         RowKey::Probe(self.key.clone())
     }
-    type Key = crate::results::probe::ProbeKey;
-    fn key(&self) -> &Self::Key {
-        &self.key
-    }
-    fn context(&self) -> (&str, &str) {
-        (&self.key.url, "")
-    }
-    fn payload(&self) -> &str {
-        &self.key.url
-    }
-    fn input_bytes(&self) -> u64 {
-        ProbeCell::input_bytes(self)
-    }
-    fn size(&self) -> u64 {
-        self.body_bytes()
-    }
     fn version(&self) -> Option<&str> {
         Some(&self.row.encoding)
-    }
-    fn failure(&self) -> Option<&str> {
-        self.row.failure.as_deref()
     }
     fn timings(&self) -> Vec<(Direction, Option<Timing<'_>>)> {
         vec![(Direction::HttpLatency, Some(self.latency()))]

@@ -57,7 +57,7 @@ pub(crate) fn run_payload(
     let mut result = PayloadResult::planned(name, input, plan);
     result.sha256 = Some(crate::payload::sha256_hex(input));
     let cells = cells(settings);
-    let mut payload = Payload {
+    let mut payload = PayloadRounds {
         name,
         input,
         plan,
@@ -90,7 +90,7 @@ pub(crate) fn run_payload(
 }
 
 /// One payload's cells as they are measured.
-struct Payload<'a> {
+struct PayloadRounds<'a> {
     name: &'a str,
     input: &'a [u8],
     plan: Plan,
@@ -103,7 +103,7 @@ struct Payload<'a> {
     next: usize,
 }
 
-impl<'a> Payload<'a> {
+impl<'a> PayloadRounds<'a> {
     /// Hands the finished cell `index` on, with every waiting cell it lets through, in
     /// the order the cells were given.
     fn finished(

@@ -28,7 +28,7 @@ use crate::vocab::CodecKind;
 
 /// One call the middleware makes on the compression stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
+pub(crate) enum StreamCall {
     /// `Write` of these bytes of the body.
     Write(Range<usize>),
     /// `Flush`.
@@ -37,24 +37,24 @@ pub(crate) enum Step {
 
 /// The calls `writer` makes on the compression stream for the serialized JSON `body`,
 /// before the stream is disposed.
-pub(crate) fn plan(body: &[u8], writer: AspnetcoreWriter) -> Vec<Step> {
+pub(crate) fn plan(body: &[u8], writer: AspnetcoreWriter) -> Vec<StreamCall> {
     let flushes = flushed_segments(body);
     match writer {
         AspnetcoreWriter::Minimal | AspnetcoreWriter::Mvc => flushes
             .into_iter()
             .flat_map(|segments| {
-                let writes = segments.into_iter().map(Step::Write);
-                writes.chain(std::iter::once(Step::Flush))
+                let writes = segments.into_iter().map(StreamCall::Write);
+                writes.chain(std::iter::once(StreamCall::Flush))
             })
             .collect(),
         AspnetcoreWriter::MvcNet8 => {
             // The same pieces, each one write of a contiguous buffer, and one flush.
-            let mut steps: Vec<Step> = flushes
+            let mut steps: Vec<StreamCall> = flushes
                 .iter()
                 .filter_map(|segments| Some(segments.first()?.start..segments.last()?.end))
-                .map(Step::Write)
+                .map(StreamCall::Write)
                 .collect();
-            steps.push(Step::Flush);
+            steps.push(StreamCall::Flush);
             steps
         }
     }
@@ -77,7 +77,7 @@ fn compress_by_plan(
     kind: CodecKind,
     level: i32,
     body: &[u8],
-    steps: &[Step],
+    steps: &[StreamCall],
 ) -> io::Result<Vec<u8>> {
     match kind {
         CodecKind::Zstd => {
@@ -106,7 +106,7 @@ fn compress_by_plan(
 /// sample of its bytes.
 #[derive(Default)]
 pub(crate) struct PlanMemo {
-    last: Mutex<Option<(BodyKey, Arc<Vec<Step>>)>>,
+    last: Mutex<Option<(BodyKey, Arc<Vec<StreamCall>>)>>,
 }
 
 /// What identifies a body and its writer between calls without reading all of it.
@@ -163,11 +163,11 @@ impl PlanMemo {
 
 /// Makes `steps`' calls on `encoder`: `write` hands the library the bytes, `flush`
 /// ends a block (each encoder's `flush` is its library's flush operation).
-fn drive<W: Write>(mut encoder: W, body: &[u8], steps: &[Step]) -> io::Result<W> {
+fn drive<W: Write>(mut encoder: W, body: &[u8], steps: &[StreamCall]) -> io::Result<W> {
     for step in steps {
         match step {
-            Step::Write(range) => encoder.write_all(&body[range.clone()])?,
-            Step::Flush => encoder.flush()?,
+            StreamCall::Write(range) => encoder.write_all(&body[range.clone()])?,
+            StreamCall::Flush => encoder.flush()?,
         }
     }
     Ok(encoder)

@@ -20,35 +20,35 @@ fn minimal_and_mvc_write_each_segment_and_flush_each_piece_net8_mvc_flushes_once
     assert_eq!(
         minimal[..5],
         [
-            Step::Write(0..4057),
-            Step::Write(4057..8126),
-            Step::Write(8126..12172),
-            Step::Write(12172..14783),
-            Step::Flush,
+            StreamCall::Write(0..4057),
+            StreamCall::Write(4057..8126),
+            StreamCall::Write(8126..12172),
+            StreamCall::Write(12172..14783),
+            StreamCall::Flush,
         ]
     );
     assert_eq!(plan(&body, AspnetcoreWriter::Mvc), minimal);
-    let flush_count = minimal.iter().filter(|s| **s == Step::Flush).count();
+    let flush_count = minimal.iter().filter(|s| **s == StreamCall::Flush).count();
     assert_eq!(flush_count, flushes.len());
-    let mut expected: Vec<Step> = flushes
+    let mut expected: Vec<StreamCall> = flushes
         .iter()
-        .map(|f| Step::Write(f[0].start..f.last().unwrap().end))
+        .map(|f| StreamCall::Write(f[0].start..f.last().unwrap().end))
         .collect();
-    expected.push(Step::Flush);
+    expected.push(StreamCall::Flush);
     assert_eq!(plan(&body, AspnetcoreWriter::MvcNet8), expected);
 }
 
 /// The steps through C brotli's own API, not brotlic's writer that the model drives:
 /// PROCESS for a write, FLUSH for a flush, FINISH at the end, window 22.
-fn raw_brotli(quality: u8, body: &[u8], steps: &[Step]) -> Vec<u8> {
+fn raw_brotli(quality: u8, body: &[u8], steps: &[StreamCall]) -> Vec<u8> {
     let mut calls: Vec<(BrotliEncoderOperation, &[u8])> = steps
         .iter()
         .map(|step| match step {
-            Step::Write(range) => (
+            StreamCall::Write(range) => (
                 BrotliEncoderOperation_BROTLI_OPERATION_PROCESS,
                 &body[range.clone()],
             ),
-            Step::Flush => (BrotliEncoderOperation_BROTLI_OPERATION_FLUSH, &[][..]),
+            StreamCall::Flush => (BrotliEncoderOperation_BROTLI_OPERATION_FLUSH, &[][..]),
         })
         .collect();
     calls.push((BrotliEncoderOperation_BROTLI_OPERATION_FINISH, &[]));
@@ -108,7 +108,7 @@ fn a_body_under_the_threshold_is_one_write_and_one_flush() {
     for writer in AspnetcoreWriter::ALL {
         assert_eq!(
             plan(&body, writer),
-            [Step::Write(0..body.len()), Step::Flush]
+            [StreamCall::Write(0..body.len()), StreamCall::Flush]
         );
     }
     assert!(plan(b"", AspnetcoreWriter::Minimal).is_empty());

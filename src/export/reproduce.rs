@@ -2,7 +2,7 @@
 //! Markdown of results/REPRODUCTION.md.
 
 use super::text::document::{Block, Document, Table};
-use crate::analysis::reproduce::{BodyFinding, Claim, Measured, RatioApi, Verdict};
+use crate::analysis::reproduce::{BodyFinding, Claim, ClaimVerdict, Measured, RatioApi};
 use crate::format::thousands;
 
 const HEADER: [&str; 4] = ["claim", "article", "measured here", "verdict"];
@@ -72,15 +72,15 @@ pub(crate) fn measured_text(measured: &Measured) -> String {
 
 /// `12 of 24 claims hold, 3 partly, …`.
 fn tally(claims: &[Claim]) -> String {
-    let count = |v: Verdict| claims.iter().filter(|c| c.verdict == v).count();
+    let count = |v: ClaimVerdict| claims.iter().filter(|c| c.verdict == v).count();
     format!(
         "{} claims: {} hold, {} partly, {} do not hold, {} changed upstream, {} not measured",
         claims.len(),
-        count(Verdict::Holds),
-        count(Verdict::Partly),
-        count(Verdict::Fails),
-        count(Verdict::ChangedUpstream),
-        count(Verdict::Unmeasured)
+        count(ClaimVerdict::Holds),
+        count(ClaimVerdict::Partly),
+        count(ClaimVerdict::Fails),
+        count(ClaimVerdict::ChangedUpstream),
+        count(ClaimVerdict::Unmeasured)
     )
 }
 
@@ -90,7 +90,7 @@ fn add_claims(document: &mut Document, claims: &[Claim]) {
     let from_source = |c: &Claim| matches!(c.measured, Measured::Source { .. });
     if claims
         .iter()
-        .all(|c| c.verdict == Verdict::Unmeasured || from_source(c))
+        .all(|c| c.verdict == ClaimVerdict::Unmeasured || from_source(c))
     {
         document.paragraph(
             "The article's claims need its payloads (single, small, large); this run has none.",
@@ -156,7 +156,7 @@ mod tests {
                 claim: "small, zstd 1 (streaming)".into(),
                 article: "41,132 B".into(),
                 measured: Measured::Bytes { bytes: 41_132 },
-                verdict: Verdict::Holds,
+                verdict: ClaimVerdict::Holds,
             },
             Claim {
                 claim: "large: the first zstd level to beat level 1's ratio again".into(),
@@ -165,7 +165,7 @@ mod tests {
                     level: Some(16),
                     last_level: 19,
                 },
-                verdict: Verdict::Fails,
+                verdict: ClaimVerdict::Fails,
             },
         ];
         let text = super::super::text::markdown::render(&file_document(

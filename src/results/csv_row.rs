@@ -48,13 +48,13 @@ impl Headers {
 }
 
 /// One record with its header and line number, for errors that name both.
-pub(super) struct Row<'a> {
+pub(super) struct CsvRow<'a> {
     pub headers: &'a Headers,
     pub record: &'a csv::StringRecord,
     pub line: usize,
 }
 
-impl Row<'_> {
+impl CsvRow<'_> {
     /// The field of column `name`, as it was before CSV defused it.
     pub(super) fn text(&self, name: &str) -> Result<&str> {
         Ok(restored(
@@ -98,7 +98,7 @@ impl Row<'_> {
         Ok(value as u64)
     }
 
-    /// [`Row::count`], or `None` for an empty or absent field.
+    /// [`CsvRow::count`], or `None` for an empty or absent field.
     pub(super) fn optional_count(&self, name: &str, min: u64) -> Result<Option<u64>> {
         match self.optional_text(name)? {
             None => Ok(None),
@@ -132,7 +132,7 @@ impl Row<'_> {
         Ok(value)
     }
 
-    /// [`Row::at_least`], or `None` for an empty or absent field.
+    /// [`CsvRow::at_least`], or `None` for an empty or absent field.
     pub(super) fn optional_number(&self, name: &str, min: f64) -> Result<Option<f64>> {
         match self.optional_text(name)? {
             None => Ok(None),
@@ -154,7 +154,7 @@ impl Row<'_> {
         })
     }
 
-    /// [`Row::parsed`], or `None` for an empty or absent field.
+    /// [`CsvRow::parsed`], or `None` for an empty or absent field.
     pub(super) fn optional_parsed<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>>
     where
         T::Err: std::fmt::Display,

@@ -6,7 +6,7 @@
 use anyhow::{bail, Context, Result};
 
 use super::columns::{http, legacy, probe, run, HTTP_PREFIX};
-use super::csv_row::{Headers, Row};
+use super::csv_row::{Headers, CsvRow};
 use super::http::{EncodingResult, HttpPayloadResult, LoadSettings};
 use super::probe::{ProbeRow, UrlResult};
 use super::run::{CellResult, PayloadResult, Status};
@@ -57,14 +57,14 @@ pub(super) fn from_csv(bytes: &[u8]) -> Result<Results> {
 fn each_row<T>(
     mut reader: csv::Reader<&[u8]>,
     headers: &Headers,
-    read: fn(&Row) -> Result<T>,
+    read: fn(&CsvRow) -> Result<T>,
 ) -> Result<Vec<T>> {
     let mut out = Vec::new();
     for (index, record) in reader.records().enumerate() {
         // Line 1 is the header.
         let line = index + 2;
         let record = record.with_context(|| format!("line {line}"))?;
-        out.push(read(&Row {
+        out.push(read(&CsvRow {
             headers,
             record: &record,
             line,
@@ -95,7 +95,7 @@ struct PayloadHead {
 }
 
 /// One `run` row: its payload and its cell.
-fn cell_row(row: &Row) -> Result<(PayloadHead, CellResult)> {
+fn cell_row(row: &CsvRow) -> Result<(PayloadHead, CellResult)> {
     let (library, variant, version) = identity(row)?;
     let failure = failure(row)?;
     let failed = failure.is_some();
@@ -146,7 +146,7 @@ fn cell_row(row: &Row) -> Result<(PayloadHead, CellResult)> {
 
 /// One direction's statistics from its nine columns (ms), or `None` when its median is
 /// empty; older files have only some of them, and CSV never holds the samples.
-fn summary(row: &Row, columns: &[&str; 9]) -> Result<Option<Summary>> {
+fn summary(row: &CsvRow, columns: &[&str; 9]) -> Result<Option<Summary>> {
     let [_, median, min, max, mean, stddev, mad, low, high] = *columns;
     if row.text(median)?.is_empty() {
         return Ok(None);
@@ -169,7 +169,7 @@ fn summary(row: &Row, columns: &[&str; 9]) -> Result<Option<Summary>> {
 
 /// Why the row's cell failed, if it did: the `status` and `failure` columns, or version
 /// 1's `round_trip` (`ok` or `failed: REASON`).
-fn failure(row: &Row) -> Result<Option<String>> {
+fn failure(row: &CsvRow) -> Result<Option<String>> {
     if row.headers.has(legacy::ROUND_TRIP) && !row.headers.has(run::STATUS) {
         let text = row.text(legacy::ROUND_TRIP)?;
         return Ok(text.strip_prefix("failed: ").map(str::to_string));
@@ -186,7 +186,7 @@ fn failure(row: &Row) -> Result<Option<String>> {
 
 /// The row's library, variant and version: typed columns, or version 1's one
 /// `implementation` column.
-fn identity(row: &Row) -> Result<(Library, Variant, String)> {
+fn identity(row: &CsvRow) -> Result<(Library, Variant, String)> {
     if row.headers.has(legacy::IMPLEMENTATION) {
         let text = row.text(legacy::IMPLEMENTATION)?;
         return super::legacy::parse_implementation(text)
@@ -247,7 +247,7 @@ fn http_results(rows: Vec<HttpRow>) -> Result<Results> {
     Ok(Results::Http { load, payloads })
 }
 
-fn http_row(row: &Row) -> Result<HttpRow> {
+fn http_row(row: &CsvRow) -> Result<HttpRow> {
     let bandwidth_mbit = match row.text(http::HTTP_BANDWIDTH_MBIT)? {
         "" => None,
         _ => Some(row.positive(http::HTTP_BANDWIDTH_MBIT)?),
@@ -287,7 +287,7 @@ fn http_row(row: &Row) -> Result<HttpRow> {
 }
 
 /// One row of `probe --export-csv`: its URL, then what it got, p50s and p99s only.
-fn probe_row(row: &Row) -> Result<((String, Option<u64>), ProbeRow)> {
+fn probe_row(row: &CsvRow) -> Result<((String, Option<u64>), ProbeRow)> {
     let failure = row.optional_text(probe::FAILURE)?.map(str::to_string);
     // A failed row's figures are whatever it got before failing: read, not checked.
     let number = |name| -> Result<f64> {

@@ -11,7 +11,7 @@
 //!   merged, so it is not counted.
 
 use super::matrix::Matrix;
-use super::verdict::{claim, Claim, Measured, Verdict};
+use super::verdict::{claim, Claim, ClaimVerdict, Measured};
 use crate::results::RunCell;
 use crate::vocab::CodecKind::{self, Brotli, Gzip, Zstd};
 use crate::vocab::{AspnetcoreWriter, CellId, Variant};
@@ -39,9 +39,9 @@ fn libzstd_level(quality: i32) -> i32 {
 pub(super) fn claims(m: &Matrix, claims: &mut Vec<Claim>) {
     let level = libzstd_level(UPSTREAM_ZSTD_QUALITY);
     let verdict = if level == 3 {
-        Verdict::Holds
+        ClaimVerdict::Holds
     } else {
-        Verdict::ChangedUpstream
+        ClaimVerdict::ChangedUpstream
     };
     claims.push(claim(
         "ASP.NET Core 11's zstd provider runs level 3 unless told otherwise",
@@ -100,15 +100,15 @@ fn smaller_first(
     m: &Matrix,
     payload: &str,
     settings: &[(CodecKind, i32)],
-) -> Option<(Measured, Verdict)> {
+) -> Option<(Measured, ClaimVerdict)> {
     let sizes: Vec<u64> = settings
         .iter()
         .map(|&(codec, level)| wire(m, payload, codec, level).map(|c| c.cell.compressed_bytes))
         .collect::<Option<_>>()?;
     let verdict = if sizes[1..].iter().all(|&other| sizes[0] < other) {
-        Verdict::Holds
+        ClaimVerdict::Holds
     } else {
-        Verdict::Fails
+        ClaimVerdict::Fails
     };
     Some((Measured::Sizes { sizes }, verdict))
 }

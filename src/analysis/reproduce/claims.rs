@@ -2,7 +2,7 @@
 //! shapes of size and speed.
 
 use super::matrix::{first_level_beating_one, one_shot_ratio, Matrix};
-use super::verdict::{claim, exact, two_decimals, Claim, Measured, Verdict};
+use super::verdict::{claim, exact, two_decimals, Claim, ClaimVerdict, Measured};
 use crate::vocab::CodecKind::{Brotli, Gzip, Zstd};
 
 /// Every claim, in the order of FIGURES.md.
@@ -86,9 +86,9 @@ fn size_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
         (|| {
             let (input, output) = (m.input("single")?, m.bytes("single", Gzip, 1)?);
             let verdict = if output > input {
-                Verdict::Holds
+                ClaimVerdict::Holds
             } else {
-                Verdict::Fails
+                ClaimVerdict::Fails
             };
             Some((Measured::Growth { input, output }, verdict))
         })(),
@@ -104,9 +104,9 @@ fn size_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
                 let cpu = m.compress_s(payload, Zstd, 3)? / m.compress_s(payload, Zstd, 1)?;
                 let bytes = m.bytes(payload, Zstd, 3)? as f64 / m.bytes(payload, Zstd, 1)? as f64;
                 let verdict = if cpu > 1.0 && bytes > 1.0 {
-                    Verdict::Holds
+                    ClaimVerdict::Holds
                 } else {
-                    Verdict::Fails
+                    ClaimVerdict::Fails
                 };
                 Some((Measured::CostAndSize { cpu, bytes }, verdict))
             })(),
@@ -127,9 +127,9 @@ fn level_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
                     .collect::<Option<_>>()?;
                 let falls = r[..4].windows(2).all(|w| w[1] < w[0]);
                 let verdict = if falls && r[4] > r[3] {
-                    Verdict::Holds
+                    ClaimVerdict::Holds
                 } else {
-                    Verdict::Fails
+                    ClaimVerdict::Fails
                 };
                 let measured = Measured::Ratios {
                     first_level: 1,
@@ -147,9 +147,9 @@ fn level_shapes(m: &Matrix, claims: &mut Vec<Claim>) {
             "level 9",
             first_level_beating_one(m, payload).map(|level| {
                 let verdict = if level == Some(9) {
-                    Verdict::Holds
+                    ClaimVerdict::Holds
                 } else {
-                    Verdict::Fails
+                    ClaimVerdict::Fails
                 };
                 let measured = Measured::FirstLevel {
                     level,
@@ -173,11 +173,11 @@ fn speed_ratios(m: &Matrix, claims: &mut Vec<Claim>) {
             let brotli = m.mb_s("small", m.compress_s("small", Brotli, 1)?)?;
             let ratio = zstd / brotli;
             let verdict = if (0.8..=1.25).contains(&ratio) {
-                Verdict::Holds
+                ClaimVerdict::Holds
             } else if ratio > 1.0 {
-                Verdict::Partly
+                ClaimVerdict::Partly
             } else {
-                Verdict::Fails
+                ClaimVerdict::Fails
             };
             Some((Measured::Throughputs { zstd, brotli }, verdict))
         })(),
@@ -191,11 +191,11 @@ fn speed_ratios(m: &Matrix, claims: &mut Vec<Claim>) {
         (|| {
             let ratio = m.decompress_s("small", Brotli, 1)? / m.decompress_s("small", Zstd, 1)?;
             let verdict = if (2.85..=4.75).contains(&ratio) {
-                Verdict::Holds
+                ClaimVerdict::Holds
             } else if ratio > 1.0 {
-                Verdict::Partly
+                ClaimVerdict::Partly
             } else {
-                Verdict::Fails
+                ClaimVerdict::Fails
             };
             Some((Measured::Speedup { times: ratio }, verdict))
         })(),
@@ -217,9 +217,9 @@ fn speed_extremes(m: &Matrix, claims: &mut Vec<Claim>) {
                 .min_by(|a, b| a.1.total_cmp(&b.1))?;
             let minus_five = at(-5)?;
             let verdict = if minus_five <= fastest.1 * 1.05 {
-                Verdict::Holds
+                ClaimVerdict::Holds
             } else {
-                Verdict::Fails
+                ClaimVerdict::Fails
             };
             let measured = Measured::Fastest {
                 mb_s: m.mb_s("small", minus_five)?,
@@ -238,9 +238,9 @@ fn speed_extremes(m: &Matrix, claims: &mut Vec<Claim>) {
             article,
             m.compress_s(payload, Brotli, 11).map(|s| {
                 let verdict = if s >= floor_s {
-                    Verdict::Holds
+                    ClaimVerdict::Holds
                 } else {
-                    Verdict::Fails
+                    ClaimVerdict::Fails
                 };
                 (Measured::Seconds { seconds: s }, verdict)
             }),

@@ -1,7 +1,7 @@
 //! The cells of one run, found by payload, codec and level, and the figures the claims
 //! read from them.
 
-use super::verdict::{two_decimals, Measured, RatioApi, Verdict};
+use super::verdict::{two_decimals, ClaimVerdict, Measured, RatioApi};
 use crate::results::{LoadedRun, RunCell};
 use crate::vocab::CodecKind::{self, Zstd};
 use crate::vocab::{CellId, Variant};
@@ -80,7 +80,7 @@ pub(super) fn one_shot_ratio(
     payload: &str,
     level: i32,
     expected: &str,
-) -> Option<(Measured, Verdict)> {
+) -> Option<(Measured, ClaimVerdict)> {
     if let Some(cell) = m.one_shot(payload, Zstd, level) {
         return two_decimals(expected, Some(cell.ratio()), Some(RatioApi::OneShot));
     }

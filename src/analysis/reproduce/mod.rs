@@ -13,7 +13,7 @@ mod verdict;
 
 pub(crate) use check::{body_by_body, check, ONE_SHOT_ZSTD_LEVELS};
 pub(crate) use per_body::{BodyFinding, Speed, Versus, AGAINST};
-pub(crate) use verdict::{Claim, Measured, RatioApi, Verdict};
+pub(crate) use verdict::{Claim, ClaimVerdict, Measured, RatioApi};
 
 #[cfg(test)]
 mod tests;

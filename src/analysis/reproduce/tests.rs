@@ -11,7 +11,7 @@ fn cell(payload: &str, codec: &str, level: i32, input: u64, bytes: u64, ms: f64)
     FixtureCell::new(key, input, bytes, timing.clone(), timing)
 }
 
-fn verdict_of(claims: &[Claim], start: &str) -> Verdict {
+fn verdict_of(claims: &[Claim], start: &str) -> ClaimVerdict {
     claims
         .iter()
         .find(|c| c.claim.starts_with(start))
@@ -29,22 +29,22 @@ fn exact_sizes_hold_and_a_missing_cell_is_unmeasured() {
         ],
     );
     let claims = check(&run);
-    assert_eq!(verdict_of(&claims, "the 1,000-record"), Verdict::Holds);
+    assert_eq!(verdict_of(&claims, "the 1,000-record"), ClaimVerdict::Holds);
     assert_eq!(
         verdict_of(&claims, "small, zstd 1 (streaming)"),
-        Verdict::Holds
+        ClaimVerdict::Holds
     );
     assert_eq!(
         verdict_of(&claims, "small, zstd 3 (streaming)"),
-        Verdict::Fails
+        ClaimVerdict::Fails
     );
     assert_eq!(
         verdict_of(&claims, "the 10,000-record"),
-        Verdict::Unmeasured
+        ClaimVerdict::Unmeasured
     );
     assert_eq!(
         verdict_of(&claims, "small: zstd 3 is worse"),
-        Verdict::Holds,
+        ClaimVerdict::Holds,
         "larger and slower"
     );
 }
@@ -82,7 +82,7 @@ fn shape_claims_follow_the_matrix() {
     let claims = check(&run);
     assert_eq!(
         verdict_of(&claims, "large: the zstd ratio falls"),
-        Verdict::Holds
+        ClaimVerdict::Holds
     );
     let first = claims
         .iter()
@@ -94,7 +94,7 @@ fn shape_claims_follow_the_matrix() {
     };
     assert_eq!(
         (&first.measured, first.verdict),
-        (&level_16, Verdict::Fails)
+        (&level_16, ClaimVerdict::Fails)
     );
 }
 
@@ -114,7 +114,7 @@ fn large_ratios_are_checked_on_the_one_shot_cell_when_the_run_has_one() {
             .clone()
     };
     let without = find(&check(&run(vec![streamed.clone()])));
-    assert_eq!(without.verdict, Verdict::Fails);
+    assert_eq!(without.verdict, ClaimVerdict::Fails);
     assert!(
         matches!(
             without.measured,
@@ -127,7 +127,7 @@ fn large_ratios_are_checked_on_the_one_shot_cell_when_the_run_has_one() {
         without.measured
     );
     let with = find(&check(&run(vec![streamed, one_shot])));
-    assert_eq!(with.verdict, Verdict::Holds, "{:?}", with.measured);
+    assert_eq!(with.verdict, ClaimVerdict::Holds, "{:?}", with.measured);
     assert!(
         matches!(
             with.measured,
@@ -152,7 +152,7 @@ fn the_default_level_claim_takes_its_verdict_from_the_cited_source() {
         .unwrap();
     // The merged source sets quality 0, which libzstd runs as its default 3.
     assert_eq!(aspnetcore::UPSTREAM_ZSTD_QUALITY, 0);
-    assert_eq!(default.verdict, Verdict::Holds);
+    assert_eq!(default.verdict, ClaimVerdict::Holds);
     assert_eq!(
         default.measured,
         Measured::Source {
@@ -179,7 +179,7 @@ fn the_conclusions_on_the_wire_read_the_minimal_api_cells() {
     let run = |cells: Vec<FixtureCell>| LoadedRun::of_cells("run", cells);
     let claims = check(&run(one_write.clone()));
     let first = "small as ASP.NET Core sends it (minimal APIs): zstd 1 is smaller";
-    assert_eq!(verdict_of(&claims, first), Verdict::Unmeasured);
+    assert_eq!(verdict_of(&claims, first), ClaimVerdict::Unmeasured);
     let mut cells = one_write;
     cells.extend([
         wire("zstd", 1, 42_267),
@@ -189,10 +189,10 @@ fn the_conclusions_on_the_wire_read_the_minimal_api_cells() {
     ]);
     let claims = check(&run(cells));
     let zstd = claims.iter().find(|c| c.claim.starts_with(first)).unwrap();
-    assert_eq!(zstd.verdict, Verdict::Holds);
+    assert_eq!(zstd.verdict, ClaimVerdict::Holds);
     assert_eq!(zstd.article, "41,132 vs 43,644 B in one write");
     assert_eq!(zstd.measured.sizes_text(), "42,267 vs 44,811 B");
     // A brotli 1 body smaller than zstd 1's on the wire breaks the second conclusion.
     let others = "small as ASP.NET Core sends it: zstd 1 is smaller than brotli";
-    assert_eq!(verdict_of(&claims, others), Verdict::Fails);
+    assert_eq!(verdict_of(&claims, others), ClaimVerdict::Fails);
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 /// Whether a claim holds here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum Verdict {
+pub(crate) enum ClaimVerdict {
     /// It holds as stated.
     Holds,
     /// Its direction holds, its size does not.
@@ -20,15 +20,15 @@ pub(crate) enum Verdict {
     Unmeasured,
 }
 
-impl Verdict {
+impl ClaimVerdict {
     /// The word in the table.
     pub(crate) fn word(self) -> &'static str {
         match self {
-            Verdict::Holds => "holds",
-            Verdict::Partly => "partly",
-            Verdict::Fails => "does not hold",
-            Verdict::ChangedUpstream => "changed upstream",
-            Verdict::Unmeasured => "not measured",
+            ClaimVerdict::Holds => "holds",
+            ClaimVerdict::Partly => "partly",
+            ClaimVerdict::Fails => "does not hold",
+            ClaimVerdict::ChangedUpstream => "changed upstream",
+            ClaimVerdict::Unmeasured => "not measured",
         }
     }
 }
@@ -43,7 +43,7 @@ pub(crate) struct Claim {
     /// The figure measured here.
     pub measured: Measured,
     /// Whether it holds.
-    pub verdict: Verdict,
+    pub verdict: ClaimVerdict,
 }
 
 /// A figure measured for a claim; `export` writes it as text.
@@ -155,8 +155,12 @@ pub(crate) enum RatioApi {
 }
 
 /// A claim's row, or one not measured when `measured` is `None`.
-pub(super) fn claim(claim: &str, article: &str, measured: Option<(Measured, Verdict)>) -> Claim {
-    let (measured, verdict) = measured.unwrap_or((Measured::Missing, Verdict::Unmeasured));
+pub(super) fn claim(
+    claim: &str,
+    article: &str,
+    measured: Option<(Measured, ClaimVerdict)>,
+) -> Claim {
+    let (measured, verdict) = measured.unwrap_or((Measured::Missing, ClaimVerdict::Unmeasured));
     Claim {
         claim: claim.to_string(),
         article: article.to_string(),
@@ -166,12 +170,12 @@ pub(super) fn claim(claim: &str, article: &str, measured: Option<(Measured, Verd
 }
 
 /// A size that must match to the byte.
-pub(super) fn exact(expected: u64, measured: Option<u64>) -> Option<(Measured, Verdict)> {
+pub(super) fn exact(expected: u64, measured: Option<u64>) -> Option<(Measured, ClaimVerdict)> {
     let measured = measured?;
     let verdict = if measured == expected {
-        Verdict::Holds
+        ClaimVerdict::Holds
     } else {
-        Verdict::Fails
+        ClaimVerdict::Fails
     };
     Some((Measured::Bytes { bytes: measured }, verdict))
 }
@@ -181,13 +185,13 @@ pub(super) fn two_decimals(
     expected: &str,
     measured: Option<f64>,
     api: Option<RatioApi>,
-) -> Option<(Measured, Verdict)> {
+) -> Option<(Measured, ClaimVerdict)> {
     let ratio = measured?;
     // The article prints ratios to two decimals: a claim holds when they read the same.
     let verdict = if format!("{ratio:.2}") == expected {
-        Verdict::Holds
+        ClaimVerdict::Holds
     } else {
-        Verdict::Fails
+        ClaimVerdict::Fails
     };
     Some((Measured::Ratio { ratio, api }, verdict))
 }

@@ -15,19 +15,19 @@ use crate::stats::Summary;
 /// timed ones, or, with `time`, timed ones until they add up to `time` (at least one, at
 /// most `iterations`).
 #[derive(Clone, Copy, Debug)]
-struct Target {
+struct RoundTarget {
     warmup: u32,
     iterations: u32,
     time: Option<Duration>,
 }
 
 /// One direction's schedule and samples.
-struct Direction {
+struct DirectionRun {
     schedule: Schedule,
     samples: Vec<Duration>,
 }
 
-impl Direction {
+impl DirectionRun {
     fn new(plan: &Plan, first: Duration) -> Self {
         let schedule = plan.schedule(first);
         let samples = if schedule.reuse_first_run {
@@ -35,12 +35,12 @@ impl Direction {
         } else {
             Vec::new()
         };
-        Direction { schedule, samples }
+        DirectionRun { schedule, samples }
     }
 
     /// Warm-up and timed iterations of round `round`, if it has any; past the planned
     /// rounds, with `extra`, another round like the last planned one.
-    fn round(&self, round: usize, extra: bool) -> Option<Target> {
+    fn round(&self, round: usize, extra: bool) -> Option<RoundTarget> {
         let iterations = match self.schedule.per_round.get(round) {
             Some(&count) => count,
             None if extra => *self.schedule.per_round.last()?,
@@ -51,7 +51,7 @@ impl Direction {
         } else {
             self.schedule.rewarm
         };
-        Some(Target {
+        Some(RoundTarget {
             warmup,
             iterations,
             time: self.schedule.round_time,
@@ -75,7 +75,7 @@ pub(crate) struct CellRun<'a> {
     input: &'a [u8],
     reference: Vec<u8>,
     cell: CellResult,
-    directions: Option<(Direction, Direction)>,
+    directions: Option<(DirectionRun, DirectionRun)>,
     precision: Option<Precision>,
 }
 
@@ -131,8 +131,8 @@ impl<'a> CellRun<'a> {
             return run;
         }
         run.directions = Some((
-            Direction::new(plan, compress_time),
-            Direction::new(plan, decompress_time),
+            DirectionRun::new(plan, compress_time),
+            DirectionRun::new(plan, decompress_time),
         ));
         run
     }
@@ -262,7 +262,7 @@ fn measure_cell(
 }
 
 /// Rounds the schedules of a cell's two directions plan, the longer of the two.
-fn planned_rounds(compress: &Direction, decompress: &Direction) -> usize {
+fn planned_rounds(compress: &DirectionRun, decompress: &DirectionRun) -> usize {
     compress
         .schedule
         .per_round
@@ -303,7 +303,7 @@ fn check_round_trip(output: &io::Result<Vec<u8>>, input: &[u8]) -> Result<(), St
 /// Runs `operation` as `target` says, appending the timed durations to `samples`.
 /// `check` validates each output outside the timed region.
 fn time_iterations<T>(
-    target: Target,
+    target: RoundTarget,
     clock: &dyn Clock,
     samples: &mut Vec<Duration>,
     mut operation: impl FnMut() -> T,

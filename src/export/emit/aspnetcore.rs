@@ -3,7 +3,7 @@
 //! brotli and gzip, which reaches only three qualities each (.NET maps Fastest,
 //! Optimal and SmallestSize to brotli 1, 4, 11 and zlib-ng 1, 6, 9).
 
-use super::plan::{comment, Plan};
+use super::brief::{comment, Brief};
 use crate::vocab::CellId;
 use crate::vocab::{CodecKind, Variant};
 
@@ -63,7 +63,7 @@ fn minimum_size_filter(bytes: u64) -> String {
 }
 
 /// Where the answer's bytes came from, and what brotli Fastest costs on Kestrel's wire.
-fn wire_note(plan: &Plan) -> String {
+fn wire_note(plan: &Brief) -> String {
     let on_wire = plan
         .dynamic
         .encodings
@@ -91,7 +91,7 @@ fn wire_note(plan: &Plan) -> String {
 }
 
 /// Program.cs lines for the plan.
-pub(super) fn render(plan: &Plan) -> String {
+pub(super) fn render(plan: &Brief) -> String {
     let mut out = comment("// codecbench recommend:", plan.dynamic);
     out += "// Written for ASP.NET Core 11's Microsoft.AspNetCore.ResponseCompression; the\n\
             // names are checked against its API reference, not compiled here.\n";

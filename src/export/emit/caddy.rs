@@ -9,7 +9,7 @@
 //! takes `fastest`, `default`, `better` and `best` (the same file at 03e0a010, v2.8.0); a word
 //! 2.6 would drop silently is written as a comment instead.
 
-use super::plan::{comment, Plan};
+use super::brief::{comment, Brief};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 
@@ -29,7 +29,7 @@ pub(super) fn can_express(id: &CellId) -> bool {
 /// The Caddy this output was loaded into and fetched from in the tests.
 pub(super) const CHECKED_WITH: &str = "Caddy 2.6.2 (Debian 12: caddy)";
 
-pub(super) fn render(plan: &Plan) -> String {
+pub(super) fn render(plan: &Brief) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
     if plan.dynamic.encodings.is_empty() {

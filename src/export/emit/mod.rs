@@ -4,9 +4,9 @@
 //! what it cannot do (a minimum size, a per-encoding level, an encoding).
 
 mod aspnetcore;
+mod brief;
 mod caddy;
 mod nginx;
-mod plan;
 mod server;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! zstd, each with its own level and minimum length, and the `*_static` directives for
 //! files precompressed at build time.
 
-use super::plan::{comment, Plan};
+use super::brief::{comment, Brief};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 
@@ -28,7 +28,7 @@ pub(super) const CHECKED_WITH: &str = "nginx 1.22.1 with ngx_brotli 1.0.0~rc (De
      libnginx-mod-http-brotli-filter, libnginx-mod-http-brotli-static)";
 
 /// nginx.conf lines, for the `http`, `server` or `location` context.
-pub(super) fn render(plan: &Plan) -> String {
+pub(super) fn render(plan: &Brief) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
     out += &plan.measured_as(crate::vocab::Server::Nginx, "#");

@@ -1,6 +1,6 @@
 //! Each server's knobs: what it can express, and its configuration rendered from an answer.
 
-use super::plan::Plan;
+use super::brief::Brief;
 use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
 use crate::vocab::CodecKind;
 use crate::vocab::Server;
@@ -86,7 +86,7 @@ impl Server {
         zstd_module: bool,
         alone: Option<&EncodingAnswer>,
     ) -> String {
-        let plan = Plan {
+        let plan = Brief {
             dynamic: line(dynamic, Scenario::Dynamic),
             fixed: line(fixed, Scenario::Static),
             content_types,

@@ -3,7 +3,7 @@
 //! encoding (each clamped to its codec's range), and takes a `SizeAbove` predicate for
 //! the minimum size. Its br is the brotli crate, not C brotli.
 
-use super::plan::{comment, Plan};
+use super::brief::{comment, Brief};
 use crate::analysis::recommend::EncodingAnswer;
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
@@ -25,7 +25,7 @@ pub(super) fn can_express(id: &CellId, shared_level: Option<i32>) -> bool {
 
 /// The Cargo features a snippet's methods need: `.zstd(true)`, `.br(true)` and
 /// `.gzip(true)` exist only with their codec's feature, and `ServeDir` with `fs`.
-fn features(plan: &Plan) -> Vec<&'static str> {
+fn features(plan: &Brief) -> Vec<&'static str> {
     let mut features: Vec<&str> = CodecKind::ALL
         .into_iter()
         .filter(|&codec| plan.dynamic(codec).is_some())
@@ -52,7 +52,7 @@ fn method(codec: CodecKind) -> &'static str {
 
 /// Rust statements building the layer, to paste into a function body: tower-http
 /// 0.7.1's `CompressionLayer`, run by the tests as a crate built against it.
-pub(super) fn render(plan: &Plan) -> String {
+pub(super) fn render(plan: &Brief) -> String {
     let mut out = comment("// codecbench recommend:", plan.dynamic);
     out += "// Written for tower-http 0.7; built and served in codecbench's tests.\n";
     out += &plan.measured_as(crate::vocab::Server::TowerHttp, "//");
@@ -110,7 +110,7 @@ pub(super) fn render(plan: &Plan) -> String {
 
 /// What one quality for every encoding costs: `first` at the shared quality against
 /// `alone`, the setting the first encoding would take without the others.
-fn shared_quality_note(plan: &Plan, first: &EncodingAnswer, alone: &EncodingAnswer) -> String {
+fn shared_quality_note(plan: &Brief, first: &EncodingAnswer, alone: &EncodingAnswer) -> String {
     let served: Vec<&str> = plan
         .dynamic
         .encodings

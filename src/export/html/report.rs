@@ -8,7 +8,7 @@ use super::document::{markup, table};
 use super::page::page;
 use crate::analysis::compare::Comparison;
 use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
-use crate::analysis::reproduce::{Claim, Verdict as ClaimVerdict};
+use crate::analysis::reproduce::{Claim, ClaimVerdict};
 use crate::export::svg::{interactive_svg, Caption};
 use crate::export::text::document::{Document, Table};
 use crate::format::{significant, thousands};

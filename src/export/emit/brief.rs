@@ -5,7 +5,7 @@ use crate::analysis::recommend::{AnswerLine, EncodingAnswer};
 use crate::vocab::{CodecKind, Server};
 
 /// What a renderer needs.
-pub(super) struct Plan<'a> {
+pub(super) struct Brief<'a> {
     /// What to do per request.
     pub(super) dynamic: &'a AnswerLine,
     /// What to precompress at build time.
@@ -18,7 +18,7 @@ pub(super) struct Plan<'a> {
     pub(super) alone: Option<&'a EncodingAnswer>,
 }
 
-impl Plan<'_> {
+impl Brief<'_> {
     /// The dynamic setting of `codec`, if it is worth using.
     pub(super) fn dynamic(&self, codec: CodecKind) -> Option<&EncodingAnswer> {
         self.dynamic.encodings.iter().find(|e| e.id.codec == codec)

@@ -89,7 +89,7 @@ pub(crate) fn document(payload: &HttpPayloadResult, load: &LoadSettings) -> Docu
 
 /// The CSV header line.
 pub(crate) fn csv_header() -> Vec<u8> {
-    super::run::csv::write_records([columns::http::ALL.map(String::from)])
+    super::csv::records([columns::http::ALL.map(String::from)])
 }
 
 /// One encoding's CSV row, header excluded, so rows can follow as encodings finish.
@@ -99,9 +99,9 @@ pub(crate) fn csv_row(
     r: &EncodingResult,
 ) -> Vec<u8> {
     let optional = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
-    let figure = |v: f64| super::run::csv::csv_figure(Some(v));
+    let figure = |v: f64| super::csv::figure(Some(v));
     let bytes = |v: f64| format!("{v:.0}");
-    super::run::csv::write_records([[
+    super::csv::records([[
         payload.payload.clone(),
         payload.input_bytes.to_string(),
         r.encoding.clone(),
@@ -114,8 +114,8 @@ pub(crate) fn csv_row(
         figure(r.p99_ms),
         bytes(r.wire_bytes),
         bytes(r.body_bytes),
-        super::run::csv::csv_ratio(Some(ratio(payload, r))),
-        super::run::csv::csv_figure(r.server_cpu_ms),
+        super::csv::ratio(Some(ratio(payload, r))),
+        super::csv::figure(r.server_cpu_ms),
         r.errors.to_string(),
         payload.interrupted.to_string(),
     ]])

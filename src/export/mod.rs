@@ -4,6 +4,7 @@
 //! writes them anywhere.
 
 pub(crate) mod compare;
+pub(crate) mod csv;
 pub(crate) mod emit;
 pub(crate) mod exporter;
 pub(crate) mod findings;

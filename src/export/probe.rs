@@ -1,6 +1,6 @@
 //! Rendering `probe`: a table per URL, CSV with a row per Accept-Encoding, and JSON.
 
-use super::run::csv::{csv_figure, write_records};
+use super::csv;
 use super::text::document::{Document, Table};
 use crate::format::{significant, thousands};
 use crate::results::columns;
@@ -137,25 +137,25 @@ pub(crate) fn render_csv(report: &ProbeReport) -> Vec<u8> {
                 row.status.to_string(),
                 row.encoding.clone(),
                 row.vary.clone().unwrap_or_default(),
-                csv_figure(Some(row.body_bytes)),
-                csv_figure(Some(row.wire_bytes)),
+                csv::figure(Some(row.body_bytes)),
+                csv::figure(Some(row.wire_bytes)),
                 row.predicted_level
                     .map(|l| l.to_string())
                     .unwrap_or_default(),
                 row.predicted_body_bytes
                     .map(|b| b.to_string())
                     .unwrap_or_default(),
-                csv_figure(row.predicted_compress_ms),
-                csv_figure(Some(row.ttfb_p50_ms)),
-                csv_figure(Some(row.ttfb_p99_ms)),
-                csv_figure(Some(row.total_p50_ms)),
-                csv_figure(Some(row.total_p99_ms)),
-                csv_figure(row.server_extra_ms),
+                csv::figure(row.predicted_compress_ms),
+                csv::figure(Some(row.ttfb_p50_ms)),
+                csv::figure(Some(row.ttfb_p99_ms)),
+                csv::figure(Some(row.total_p50_ms)),
+                csv::figure(Some(row.total_p99_ms)),
+                csv::figure(row.server_extra_ms),
                 row.failure.clone().unwrap_or_default(),
             ]);
         }
     }
-    write_records(records)
+    csv::records(records)
 }
 
 /// The whole report as pretty-printed JSON, ending in a newline.

@@ -6,7 +6,7 @@
 use anyhow::{bail, Context, Result};
 
 use super::columns::{http, legacy, probe, run, HTTP_PREFIX};
-use super::csv_row::{Headers, CsvRow};
+use super::csv_row::{CsvRow, Headers};
 use super::http::{EncodingResult, HttpPayloadResult, LoadSettings};
 use super::probe::{ProbeRow, UrlResult};
 use super::run::{CellResult, PayloadResult, Status};

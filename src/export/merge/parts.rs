@@ -1,7 +1,7 @@
 //! What the merged tables and CSVs of every kind share.
 
 use crate::analysis::merge::{Merged, MergedRow};
-use crate::export::run::csv::csv_ratio;
+use crate::export::csv;
 use crate::results::defused_csv_field;
 
 /// Which figures a merged table shows per run.
@@ -46,7 +46,7 @@ pub(super) fn long_csv<K, F>(
         for ((label, machine), found) in runs.zip(&row.runs) {
             let Some(found) = found else { continue };
             let mut record = fields(&row.key);
-            record.push(csv_ratio(Some(row.ratio)));
+            record.push(csv::ratio(Some(row.ratio)));
             record.push(label.clone());
             record.push(machine.clone().unwrap_or_default());
             record.extend(figure_fields(found));

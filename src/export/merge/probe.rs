@@ -1,8 +1,8 @@
 //! Rendering merged probes: a row per URL and `Accept-Encoding`, a column per probe.
 
 use crate::analysis::merge::{Merged, MergedRow, ProbeFigures};
+use crate::export::csv;
 use crate::export::merge::parts::{figure_text, long_csv, ratio_text, Speeds};
-use crate::export::run::csv::csv_figure;
 use crate::export::text::document::Table;
 use crate::format::{significant, thousands};
 use crate::results::probe::ProbeKey;
@@ -95,8 +95,8 @@ pub(super) fn render_csv(merged: &Merged, rows: &[MergedRow<ProbeKey, ProbeFigur
                 f.encoding.clone(),
                 f.body_bytes.to_string(),
                 format!("{:.0}", f.wire_bytes),
-                csv_figure(Some(f.p50_ms)),
-                csv_figure(f.speed_normalized),
+                csv::figure(Some(f.p50_ms)),
+                csv::figure(f.speed_normalized),
             ]
         },
     )

@@ -1,8 +1,8 @@
 //! Rendering merged runs: one row per setting, columns per run.
 
 use crate::analysis::merge::{HttpFigures, Merged, MergedRow, MergedTable, RunSpeeds};
+use crate::export::csv;
 use crate::export::merge::parts::{figure_text, long_csv, ratio_text, Speeds};
-use crate::export::run::csv::csv_figure;
 use crate::export::text::document::{Document, Table};
 use crate::format::significant;
 use crate::results::{CellKey, HttpKey};
@@ -184,10 +184,10 @@ fn http_csv(merged: &Merged, rows: &[MergedRow<HttpKey, HttpFigures>]) -> Vec<u8
         |key| vec![key.payload.clone(), key.encoding.label(), key.load.clone()],
         |f| {
             vec![
-                csv_figure(Some(f.p50_ms)),
-                csv_figure(Some(f.requests_per_s)),
+                csv::figure(Some(f.p50_ms)),
+                csv::figure(Some(f.requests_per_s)),
                 format!("{:.0}", f.wire_bytes),
-                csv_figure(f.speed_normalized),
+                csv::figure(f.speed_normalized),
             ]
         },
     )
@@ -221,10 +221,10 @@ fn codec_csv(merged: &Merged, rows: &[MergedRow<CellKey, RunSpeeds>]) -> Vec<u8>
         },
         |s| {
             vec![
-                csv_figure(s.compress_mb_s),
-                csv_figure(s.decompress_mb_s),
-                csv_figure(s.compress_normalized),
-                csv_figure(s.decompress_normalized),
+                csv::figure(s.compress_mb_s),
+                csv::figure(s.decompress_mb_s),
+                csv::figure(s.compress_normalized),
+                csv::figure(s.decompress_normalized),
             ]
         },
     )

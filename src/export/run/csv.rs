@@ -1,17 +1,18 @@
 //! CSV: one row per payload × codec × level.
 
+use crate::export::csv;
+use crate::results::columns;
 use crate::results::run::{CellResult, PayloadResult, RunReport};
-use crate::results::{columns, defused_csv_field};
 use crate::stats::Summary;
 
 /// The header line.
 pub(crate) fn header() -> Vec<u8> {
-    write_records([columns::run::ALL.map(String::from)])
+    csv::records([columns::run::ALL.map(String::from)])
 }
 
 /// One cell's row, header excluded, so rows can be appended as cells finish.
 pub(crate) fn row(payload: &PayloadResult, cell: &CellResult) -> Vec<u8> {
-    write_records([fields(payload, cell)])
+    csv::records([fields(payload, cell)])
 }
 
 /// A whole report: header and every row.
@@ -46,9 +47,9 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 38] {
         cell.id.level.to_string(),
         cell.dotnet_level.clone().unwrap_or_default(),
         cell.compressed_bytes.to_string(),
-        csv_ratio(cell.ratio(input)),
-        csv_figure(cell.compress_mb_s(input)),
-        csv_figure(cell.decompress_mb_s(input)),
+        csv::ratio(cell.ratio(input)),
+        csv::figure(cell.compress_mb_s(input)),
+        csv::figure(cell.decompress_mb_s(input)),
         payload.warmup.to_string(),
         payload.rounds.to_string(),
     ];
@@ -81,7 +82,7 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 38] {
 /// undefined rather than 0.
 fn timing_fields(summary: Option<&Summary>) -> [String; 9] {
     let ms =
-        |pick: fn(&Summary) -> Option<f64>| csv_figure(summary.and_then(pick).map(|s| s * 1e3));
+        |pick: fn(&Summary) -> Option<f64>| csv::figure(summary.and_then(pick).map(|s| s * 1e3));
     // A spread of one sample is undefined, not 0.
     fn spread(s: &Summary, value: f64) -> Option<f64> {
         (s.samples_s.len() > 1).then_some(value)
@@ -101,54 +102,9 @@ fn timing_fields(summary: Option<&Summary>) -> [String; 9] {
     ]
 }
 
-/// CSV records, each text field defused against spreadsheet formulas.
-pub(crate) fn write_records<const N: usize>(
-    records: impl IntoIterator<Item = [String; N]>,
-) -> Vec<u8> {
-    let mut writer = ::csv::WriterBuilder::new()
-        .has_headers(false)
-        .from_writer(Vec::new());
-    for record in records {
-        // Text from outside (payload names, URLs, a server's headers) is defused.
-        let fields = record.iter().map(|f| defused_csv_field(f).into_owned());
-        // Writing to a Vec cannot fail.
-        writer.write_record(fields).expect("CSV into memory");
-    }
-    writer.into_inner().expect("CSV into memory")
-}
-
-/// A measured figure for CSV: 4 significant digits (more digits than the noise allows
-/// would be float noise, e.g. `32.401475999999995`), empty when absent.
-pub(crate) fn csv_figure(value: Option<f64>) -> String {
-    value
-        .map(|v| {
-            let text = crate::format::significant(v, 4);
-            // A decimal point always, so that a column of `1347` or `0` is not read as
-            // integers in one file and as floats in the next (pandas, spreadsheets).
-            match text.contains(['.', 'e', 'N', 'i']) {
-                true => text,
-                false => text + ".0",
-            }
-        })
-        .unwrap_or_default()
-}
-
-/// A compression ratio for CSV: 4 decimals.
-pub(crate) fn csv_ratio(value: Option<f64>) -> String {
-    value.map(|v| format!("{v:.4}")).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn csv_figures_keep_four_significant_digits() {
-        assert_eq!(csv_figure(Some(32.401475999999995)), "32.40");
-        assert_eq!(csv_figure(None), "");
-        assert_eq!(csv_figure(Some(1347.2)), "1347.0");
-        assert_eq!(csv_figure(Some(0.0)), "0.0");
-    }
     use crate::export::fixtures;
 
     #[test]

@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use super::minimum::{min_body, Evidence, MinBody};
 use super::placed::{placed_by, PlacedBy};
-use super::span::{near, order, pick, Ranked, Span};
+use super::span::{order, pick, Ranked, Span};
 use super::{AdviceOptions, Body, Scenario, Setting};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
@@ -106,10 +106,6 @@ pub(crate) struct EncodingAnswer {
     /// The settings whose intervals overlapped this one's when it was picked: a tie that
     /// fewer bytes settled.
     pub tied_with: Vec<CellId>,
-    /// The settings just short of a tie (see [`super::span::near`]): a noisy sample more
-    /// could have tied them, so they are measured again where their times rest on few.
-    #[serde(skip)]
-    pub near: Vec<CellId>,
 }
 
 /// One body with the candidate setting: its size, and seconds per response sent as it
@@ -249,7 +245,6 @@ fn over_traffic(
         ratio: weighted(&|t| t.input_bytes as f64, compressed) / bytes_out,
         min_body,
         tied_with: Vec::new(),
-        near: Vec::new(),
     }
 }
 
@@ -282,14 +277,11 @@ fn candidates(
     ids
 }
 
-/// The pick among `judged` (see [`super::span::pick`]), with the settings it tied with
-/// and those just short of a tie.
+/// The pick among `judged` (see [`super::span::pick`]), with the settings it tied with.
 fn chosen(mut judged: Vec<EncodingAnswer>) -> Option<EncodingAnswer> {
     let (index, tied) = pick(&judged)?;
-    let near = near(&judged);
     let mut best = judged.swap_remove(index);
     best.tied_with = tied;
-    best.near = near;
     Some(best)
 }
 

@@ -9,9 +9,8 @@
 //! - at a budget, [`SETTLED_SAMPLES`]: the 95% interval of the median then leaves out
 //!   the two fastest and two slowest samples (order statistics, see
 //!   [`crate::stats::Summary`]), so one slow sample no longer decides whether it fits;
-//! - in a tie, or just short of one ([`super::span::near`]), [`INTERVAL_SAMPLES`], the
-//!   fewest that give an interval of the median, which is widened by a tenth rather than
-//!   a quarter.
+//! - in a tie, [`INTERVAL_SAMPLES`], the fewest that give an interval of the median,
+//!   which is widened by a tenth rather than a quarter.
 
 use super::{AdviceOptions, Answer, Scenario};
 use crate::results::{LoadedRun, RunCell};
@@ -39,9 +38,9 @@ pub(crate) struct Unsettled {
 /// of `answers` turns on with fewer samples than it needs:
 /// - a compression time whose interval holds a scenario's budget (it may fit, or not),
 ///   under [`SETTLED_SAMPLES`];
-/// - a setting an answer line ties with another, or nearly, under [`INTERVAL_SAMPLES`]
-///   in what the line reads: compression and decompression for dynamic responses,
-///   decompression for the others.
+/// - a setting an answer line ties with another, under [`INTERVAL_SAMPLES`] in what the
+///   line reads: compression and decompression for dynamic responses, decompression for
+///   the others.
 pub(crate) fn unsettled(
     run: &LoadedRun,
     answers: &[Answer],
@@ -82,8 +81,8 @@ pub(crate) fn unsettled(
     found
 }
 
-/// Each setting a line of `answers` names in a tie, ties it with, or nearly does (see
-/// [`super::span::near`]), with the line's scenario.
+/// Each setting a line of `answers` names in a tie, or ties it with, with the line's
+/// scenario.
 fn tied_in(answers: &[Answer]) -> Vec<(CellId, Scenario)> {
     answers
         .iter()
@@ -91,11 +90,10 @@ fn tied_in(answers: &[Answer]) -> Vec<(CellId, Scenario)> {
         .flat_map(|line| {
             line.encodings
                 .iter()
-                .filter(|e| !e.tied_with.is_empty() || !e.near.is_empty())
+                .filter(|e| !e.tied_with.is_empty())
                 .flat_map(move |e| {
                     std::iter::once(e.id)
                         .chain(e.tied_with.iter().copied())
-                        .chain(e.near.iter().copied())
                         .map(move |id| (id, line.scenario))
                 })
         })

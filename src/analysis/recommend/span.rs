@@ -130,22 +130,6 @@ pub(crate) fn pick<T: Ranked>(items: &[T]) -> Option<(usize, Vec<CellId>)> {
     Some((chosen, others))
 }
 
-/// The candidates just short of a tie with the leader of `items`: their fast end comes
-/// after the leader's slow end, but by less than [`BETWEEN_RUNS_FEW`] of it, the change
-/// a time from a few samples may show in the next run. Where such times decide, the next
-/// run may tie them.
-pub(crate) fn near<T: Ranked>(items: &[T]) -> Vec<CellId> {
-    let Some(leader_high) = items.iter().map(|i| i.span().high_s).reduce(f64::min) else {
-        return Vec::new();
-    };
-    let reach = leader_high * (1.0 + BETWEEN_RUNS_FEW);
-    items
-        .iter()
-        .filter(|i| i.span().low_s > leader_high && i.span().low_s <= reach)
-        .map(Ranked::id)
-        .collect()
-}
-
 /// `items` in the order the ranking prefers them, each with the settings it tied with
 /// among those still left when it was picked.
 pub(crate) fn order<T: Ranked>(mut items: Vec<T>) -> Vec<(T, Vec<CellId>)> {
@@ -204,17 +188,6 @@ mod tests {
         assert_eq!(items[chosen].3, 16);
         let levels: Vec<i32> = tied.iter().map(|id| id.level).collect();
         assert_eq!(levels, [17, 15]);
-    }
-
-    #[test]
-    fn just_short_of_a_tie_is_near_and_far_behind_is_not() {
-        let items = [
-            Candidate(1.0, 1.2, 500.0, 1),
-            Candidate(1.25, 1.6, 400.0, 3),
-            Candidate(1.6, 1.9, 300.0, 9),
-        ];
-        let levels: Vec<i32> = near(&items).iter().map(|id| id.level).collect();
-        assert_eq!(levels, [3]);
     }
 
     #[test]

@@ -165,7 +165,6 @@ fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> Encodin
             wins_below: 0,
         },
         tied_with: Vec::new(),
-        near: Vec::new(),
     }
 }
 

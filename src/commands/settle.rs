@@ -1,12 +1,12 @@
-//! `recommend`'s second look: the cells an answer turns on while they rest on too few
-//! samples are measured again, and their new samples join the old (see
+//! `recommend`'s second look: the cells whose compression time holds a budget while it
+//! rests on too few samples are measured again, and their new samples join the old (see
 //! [`crate::analysis::recommend::close`]).
 
 use super::measure::{measure_all, Sinks};
 use super::output::SavedFiles;
 use super::progress::Progress;
 use crate::analysis::recommend::close::{unsettled, Unsettled};
-use crate::analysis::recommend::{AdviceOptions, Answer};
+use crate::analysis::recommend::AdviceOptions;
 use crate::config::MeasureConfig;
 use crate::error::Failing;
 use crate::export::exporter::Subject;
@@ -15,17 +15,11 @@ use crate::process::interrupt;
 use crate::results::run::RunReport;
 use crate::results::LoadedRun;
 
-/// Passes at most: a pass settles every cell it measures, so a second is needed only
-/// when the first moved the answer onto other cells.
-const MOST_PASSES: usize = 3;
-
 /// What to measure again, and where it goes.
 pub(super) struct Settle<'a> {
     /// The payloads measured, by name.
     pub sources: &'a [Payload],
-    /// The answers the run gives so far.
-    pub answers: &'a dyn Fn(&LoadedRun) -> Vec<Answer>,
-    /// What the answers weigh (budgets above all).
+    /// The budgets.
     pub options: &'a AdviceOptions,
     /// Rewritten after every body.
     pub files: &'a SavedFiles,
@@ -41,18 +35,13 @@ impl Settle<'_> {
         config: &mut MeasureConfig,
         mut report: RunReport,
     ) -> crate::error::Result<RunReport> {
-        for _ in 0..MOST_PASSES {
-            let run = LoadedRun::from_report(&report, "this run");
-            let wanted = unsettled(&run, &(self.answers)(&run), self.options);
-            if wanted.is_empty() || interrupt::requested() {
+        let run = LoadedRun::from_report(&report, "this run");
+        let wanted = unsettled(&run, self.options);
+        for again in &wanted {
+            if interrupt::requested() {
                 break;
             }
-            for again in &wanted {
-                if interrupt::requested() {
-                    break;
-                }
-                report = self.measure_body(config, again, report)?;
-            }
+            report = self.measure_body(config, again, report)?;
         }
         Ok(report)
     }
@@ -112,7 +101,7 @@ impl Settle<'_> {
             .map(crate::export::recommend::answer::deployable)
             .collect();
         self.progress.line(&format!(
-            "codecbench: measuring {} again on {} ({} more samples each way): an answer turns on them",
+            "codecbench: measuring {} again on {} ({} more samples each way): their compression time is at a budget",
             crate::format::list(&names),
             again.payload,
             again.more_samples,

@@ -15,8 +15,9 @@ use crate::results::{self, LoadedRun};
 /// `save` files as it goes), for `recommend` and `reproduce`; the second part is how the
 /// measuring ended, to return once the analysis is printed.
 ///
-/// With `answering` (`recommend`), a run made now gets a second look: the cells its
-/// answers turn on with too few samples are measured again (see [`super::settle`]), then
+/// With `answering` (`recommend`), a run made now gets a second look: the cells whose
+/// compression time is at a budget with too few samples are measured again (see
+/// [`super::settle`]), then
 /// smaller bodies cut from the payloads place the minimum body sizes (see
 /// [`super::bracket`]); the run holds them all.
 pub(super) fn saved_or_measured(
@@ -39,7 +40,6 @@ pub(super) fn saved_or_measured(
         (Some(answering), false) => {
             let settle = super::settle::Settle {
                 sources: &payloads,
-                answers: answering.answers,
                 options: answering.options,
                 files: &files,
                 progress: &progress,

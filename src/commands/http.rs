@@ -38,8 +38,11 @@ pub(super) fn run(config: HttpConfig) -> crate::error::Result {
     };
     // As for `run`: the config proved the paths writable; the files are kept whole.
     let files = SavedFiles(config.exports.clone());
-    let header = export::http::csv_header();
-    let mut outputs = Outputs::start(files, config.format, &header).failing()?;
+    let kind = Subject::Http {
+        report: &report,
+        current: None,
+    };
+    let mut outputs = Outputs::start(files, config.format, &kind).failing()?;
     for (payload, version) in payloads.iter().zip(versions) {
         let current =
             measure_payload(&config, &mut outputs, &report, payload, version).failing()?;
@@ -156,7 +159,7 @@ fn measure_payload(
             report,
             current: Some(&current),
         };
-        outputs.result(&so_far, || export::http::csv_row(&current, &report.load, r))
+        outputs.result(&so_far, current.encodings.len() - 1)
     };
     crate::http::measure::measure(&sent, dictionary, &config.encodings, load, &mut on_result)?;
     // As for `run`: a stop requested while the payload was measured marks it.

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 
 use crate::config::outputs::{is_stdout, Export, Exports};
-use crate::export::exporter::{exporter, Format, Subject};
+use crate::export::exporter::{exporter, CsvStream, Format, Subject};
 use crate::export::text::document::{Document, Style};
 use crate::process::interrupt;
 
@@ -186,11 +186,11 @@ pub(super) struct Outputs {
 }
 
 impl Outputs {
-    /// Starts stdout (the CSV header, in CSV) for `files` and `format`.
-    pub(super) fn start(files: SavedFiles, format: Format, csv_header: &[u8]) -> Result<Self> {
+    /// Starts stdout (in CSV, the header of `kind`'s results) for `files` and `format`.
+    pub(super) fn start(files: SavedFiles, format: Format, kind: &Subject) -> Result<Self> {
         let mut out = Stdout::new();
         if format == Format::Csv {
-            out.write(csv_header)?;
+            out.write(&CsvStream::header(kind).unwrap_or_default())?;
         }
         Ok(Outputs {
             files,
@@ -201,11 +201,12 @@ impl Outputs {
     }
 
     /// After each finished result: every file rewritten with `so_far`, and in CSV the
-    /// new result's row printed.
-    pub(super) fn result(&mut self, so_far: &Subject, row: impl FnOnce() -> Vec<u8>) -> Result<()> {
+    /// row of its result at `new` printed.
+    pub(super) fn result(&mut self, so_far: &Subject, new: usize) -> Result<()> {
         self.files.write(so_far)?;
         if self.format == Format::Csv {
-            self.out.write(&row())?;
+            self.out
+                .write(&CsvStream::row(so_far, new).unwrap_or_default())?;
         }
         Ok(())
     }

@@ -18,15 +18,18 @@ pub(super) fn run(mut config: RunConfig) -> crate::error::Result {
     // The paths were proved writable, and kept apart from the inputs, by the config; a
     // file already there stays as it was until the first result replaces it.
     let files = SavedFiles(config.exports.clone());
-    let outputs = Outputs::start(files, config.format, &export::run::csv::header()).failing()?;
+    let kind = Subject::Run {
+        report: &report,
+        current: None,
+    };
+    let outputs = Outputs::start(files, config.format, &kind).failing()?;
     let outputs = RefCell::new(outputs);
     let mut on_cell = |report: &RunReport, so_far: &PayloadResult, new: usize| -> Result<()> {
         let subject = Subject::Run {
             report,
             current: Some(so_far),
         };
-        let row = || export::run::csv::row(so_far, &so_far.cells[new]);
-        outputs.borrow_mut().result(&subject, row)
+        outputs.borrow_mut().result(&subject, new)
     };
     let mut on_payload = |report: &RunReport, _last: bool| -> Result<()> {
         let whole = Subject::Run {

@@ -71,6 +71,40 @@ pub(crate) enum Subject<'a> {
 }
 
 /// Turns any [`Subject`] into this format's bytes.
+/// CSV as results come, for stdout while a command measures: the header once, then the
+/// row of each result as it finishes, the same bytes [`Csv`]'s whole export holds.
+pub(crate) struct CsvStream;
+
+impl CsvStream {
+    /// The header of `subject`'s kind of results; `None` for a kind not streamed.
+    pub(crate) fn header(subject: &Subject) -> Option<Vec<u8>> {
+        match subject {
+            Subject::Run { .. } => Some(super::run::csv::header()),
+            Subject::Http { .. } => Some(super::http::csv_header()),
+            _ => None,
+        }
+    }
+
+    /// The row of the result at `new` in `subject`'s result in progress; `None` when
+    /// there is none there.
+    pub(crate) fn row(subject: &Subject, new: usize) -> Option<Vec<u8>> {
+        match subject {
+            Subject::Run {
+                current: Some(payload),
+                ..
+            } => Some(super::run::csv::row(payload, payload.cells.get(new)?)),
+            Subject::Http {
+                report,
+                current: Some(payload),
+            } => {
+                let result = payload.encodings.get(new)?;
+                Some(super::http::csv_row(payload, &report.load, result))
+            }
+            _ => None,
+        }
+    }
+}
+
 pub(crate) trait Exporter {
     /// `subject` in this format; an error where the format cannot hold it (the config
     /// refuses those combinations first, so this is the last line).
@@ -244,5 +278,26 @@ mod tests {
             .export(&Subject::ZstdParams(&tables))
             .unwrap_err();
         assert!(err.to_string().contains("no CSV form"), "{err}");
+    }
+
+    #[test]
+    fn a_streamed_run_is_the_whole_csv_row_by_row() {
+        let report = crate::export::fixtures::report();
+        let kind = Subject::Run {
+            report: &report,
+            current: None,
+        };
+        let mut streamed = CsvStream::header(&kind).unwrap();
+        for payload in &report.payloads {
+            for new in 0..payload.cells.len() {
+                let so_far = Subject::Run {
+                    report: &report,
+                    current: Some(payload),
+                };
+                streamed.extend(CsvStream::row(&so_far, new).unwrap());
+            }
+        }
+        assert_eq!(streamed, Csv.export(&kind).unwrap());
+        assert!(CsvStream::row(&kind, 0).is_none(), "no result in progress");
     }
 }

@@ -7,11 +7,7 @@ use serde_json::{json, Value};
 
 /// A job for the worker: zstd 1 on `body`, two iterations, in protocol `version`.
 fn job(version: u32, path: &std::path::Path, body: &[u8]) -> String {
-    use sha2::Digest as _;
-    let sha256: String = sha2::Sha256::digest(body)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = codecbench::sha256_hex(body);
     let job = json!({
         "protocol": version,
         "body": {"name": "tiny", "path": path, "bytes": body.len(), "sha256": sha256},

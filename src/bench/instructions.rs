@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context as _, Result};
 
-use super::protocol::{Job, Work};
+use super::protocol::{BodyFile, Job, Work};
 use super::settings::CodecSetting;
 use super::workers::ChildBody;
 use crate::codec::Codec;
@@ -142,9 +142,10 @@ pub(crate) fn count_payload(
         .map(|(codec, level)| codec.id(*level))
         .collect();
     let ChildBody { dir, input, exe } = ChildBody::new(body)?;
+    let file = BodyFile::of("counted", input, body);
     let jobs: Vec<Job> = named
         .iter()
-        .map(|&(codec, level)| Job::of_cell(&input, body, codec, level, calls))
+        .map(|&(codec, level)| Job::of_cell(file.clone(), codec, level, calls))
         .collect();
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()

@@ -102,6 +102,16 @@ impl SettingName {
     }
 }
 
+/// A job a worker took: the job, its body and its settings, ready.
+pub(crate) struct Taken {
+    /// The job.
+    pub job: Job,
+    /// The body it names, read and checked.
+    pub body: Vec<u8>,
+    /// Its settings, built and made ready.
+    pub settings: Vec<CodecSetting>,
+}
+
 /// One line of a worker's answer.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -114,52 +124,63 @@ pub(crate) enum Answer {
     Refused(String),
 }
 
+impl BodyFile {
+    /// `body`, named `name`, as written at `path`: hashed once for every job that names it.
+    pub(crate) fn of(name: &str, path: PathBuf, body: &[u8]) -> BodyFile {
+        BodyFile {
+            name: name.to_string(),
+            path,
+            bytes: body.len() as u64,
+            sha256: crate::payload::sha256_hex(body),
+        }
+    }
+}
+
 impl Job {
-    /// The job of `work` on the body at `path` (`body`, named `name`) with `settings`.
-    pub(crate) fn new(
-        name: &str,
-        path: PathBuf,
-        body: &[u8],
-        settings: &[CodecSetting],
-        work: Work,
-    ) -> Job {
-        let cells = |s: &CodecSetting| SettingName::of(s.codec.as_ref(), s.levels.clone());
+    /// The job of `work` on `body` with `settings`.
+    pub(crate) fn new(body: BodyFile, settings: &[CodecSetting], work: Work) -> Job {
+        let named = |s: &CodecSetting| SettingName::of(s.codec.as_ref(), s.levels.clone());
         Job {
             protocol: PROTOCOL,
-            body: BodyFile {
-                name: name.to_string(),
-                path,
-                bytes: body.len() as u64,
-                sha256: crate::payload::sha256_hex(body),
-            },
+            body,
             work,
             settings: settings
                 .iter()
                 .filter(|s| !s.levels.is_empty())
-                .map(cells)
+                .map(named)
                 .collect(),
         }
     }
 
-    /// The job of counting the instructions of `codec` at `level` on `body`, written at
-    /// `path`, `calls` calls each way.
+    /// The job of counting the instructions of `codec` at `level` on `body`, `calls`
+    /// calls each way.
     pub(crate) fn of_cell(
-        path: &std::path::Path,
-        body: &[u8],
+        body: BodyFile,
         codec: &dyn crate::codec::Codec,
         level: i32,
         calls: u32,
     ) -> Job {
         Job {
+            protocol: PROTOCOL,
+            body,
+            work: Work::Count { calls },
             settings: vec![SettingName::of(codec, vec![level])],
-            ..Job::new(
-                "counted",
-                path.to_path_buf(),
-                body,
-                &[],
-                Work::Count { calls },
-            )
         }
+    }
+
+    /// The job on the first line of `input`, with its body read and its settings built
+    /// and made ready (the end-to-end tests' corruption hook applies): what a worker
+    /// measures. Anything it cannot take is refused with why.
+    pub(crate) fn take(input: impl BufRead) -> Result<Taken> {
+        let job = Job::read(input)?;
+        let body = job.read_body()?;
+        let mut settings = job.codec_settings()?;
+        super::settings::make_ready(&mut settings, None)?;
+        Ok(Taken {
+            job,
+            body,
+            settings,
+        })
     }
 
     /// The job on the first line of `input`, read bounded; one of another version, or

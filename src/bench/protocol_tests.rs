@@ -41,7 +41,11 @@ fn a_job_survives_its_line_and_builds_the_same_codecs() {
     let body = br#"[{"id":1,"name":"a"},{"id":2,"name":"b"}]"#;
     std::fs::write(&path, body).unwrap();
     let sent = settings();
-    let job = Job::new("single", path, body, &sent, Work::Time(plan()));
+    let job = Job::new(
+        BodyFile::of("single", path, body),
+        &sent,
+        Work::Time(plan()),
+    );
     let line = serde_json::to_string(&job).unwrap() + "\n";
     let read = Job::read(line.as_bytes()).unwrap();
     assert_eq!(read, job);
@@ -64,13 +68,8 @@ fn another_version_or_a_changed_body_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("body");
     std::fs::write(&path, b"0123456789").unwrap();
-    let mut job = Job::new(
-        "b",
-        path.clone(),
-        b"0123456789",
-        &settings()[..1],
-        Work::Time(plan()),
-    );
+    let body = BodyFile::of("b", path.clone(), b"0123456789");
+    let mut job = Job::new(body, &settings()[..1], Work::Time(plan()));
     job.protocol = 2;
     let line = serde_json::to_string(&job).unwrap();
     let refused = Job::read(line.as_bytes()).unwrap_err().to_string();

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context as _, Result};
 
-use super::protocol::{read_line, Answer, Job, Work};
+use super::protocol::{read_line, Answer, BodyFile, Job, Work};
 use super::schedule::Plan;
 use super::settings::CodecSetting;
 use super::Step;
@@ -32,6 +32,7 @@ pub(crate) fn measure_in_processes(
         input,
         exe,
     } = ChildBody::new(&payload.bytes)?;
+    let file = BodyFile::of(&payload.name, input, &payload.bytes);
     let rounds = plan.rounds_of_each();
     let (processes, all_rounds) = (rounds.len() as u32, rounds.iter().sum::<u32>());
     let mut parts = Vec::new();
@@ -43,13 +44,7 @@ pub(crate) fn measure_in_processes(
             continue; // fewer iterations than processes: this one has none
         };
         let rounds_before: u32 = rounds[..process as usize].iter().sum();
-        let job = Job::new(
-            &payload.name,
-            input.clone(),
-            &payload.bytes,
-            settings,
-            Work::Time(share),
-        );
+        let job = Job::new(file.clone(), settings, Work::Time(share));
         let which = format!("process {} of {}", process + 1, processes);
         let answered = run_worker(Command::new(&exe), &job, |step| {
             on_step(Step {

@@ -5,20 +5,16 @@
 
 use crate::bench::instructions::run_counted;
 use crate::bench::protocol::{Job, Work};
-use crate::bench::settings::make_ready;
 use crate::error::Failing;
 
 /// Runs the counted calls of the one cell the job on stdin names.
 pub(super) fn run() -> crate::error::Result {
-    let ready = Job::read(std::io::stdin().lock()).and_then(|job| {
-        let Work::Count { calls } = job.work else {
+    let ready = Job::take(std::io::stdin().lock()).and_then(|taken| {
+        let Work::Count { calls } = taken.job.work else {
             anyhow::bail!("count-instructions counts; this job times");
         };
-        let body = job.read_body()?;
-        let mut settings = job.codec_settings()?;
-        make_ready(&mut settings, None)?; // the end-to-end tests' corruption hook
-        match settings.as_slice() {
-            [one] if one.levels.len() == 1 => Ok((body, settings, calls)),
+        match taken.settings.as_slice() {
+            [one] if one.levels.len() == 1 => Ok((taken.body, taken.settings, calls)),
             _ => anyhow::bail!("a counting job names one setting at one level"),
         }
     });

@@ -4,9 +4,8 @@
 
 use std::io::Write as _;
 
-use crate::bench::protocol::{Answer, Job, Work};
+use crate::bench::protocol::{Answer, Job, Taken, Work};
 use crate::bench::runner::SystemClock;
-use crate::bench::settings::make_ready;
 use crate::bench::{run_payload, Step};
 use crate::error::Failing;
 use crate::results::run::PayloadResult;
@@ -14,15 +13,12 @@ use crate::results::run::PayloadResult;
 /// Measures the job on stdin, printing each step, then the result (also when a stop cut
 /// it short). A job it cannot take is answered `refused` with why, and is bad input.
 pub(super) fn run() -> crate::error::Result {
-    let job = Job::read(std::io::stdin().lock());
-    let ready = job.and_then(|job| {
-        let body = job.read_body()?;
-        let mut settings = job.codec_settings()?;
-        make_ready(&mut settings, None)?; // the end-to-end tests' corruption hook
-        Ok((job, body, settings))
-    });
-    let (job, body, settings) = match ready {
-        Ok(ready) => ready,
+    let Taken {
+        job,
+        body,
+        settings,
+    } = match Job::take(std::io::stdin().lock()) {
+        Ok(taken) => taken,
         Err(why) => return refuse(why),
     };
     let Work::Time(plan) = job.work else {

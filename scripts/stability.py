@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Whether `recommend` gives one answer run after run: measures a payload set N times
 with `recommend --quick --format json` and prints, per scenario, the settings it named
-each time, with their minimum sizes, and how many runs agreed.
+each time, with their minimum sizes and the settings named at the budget's edge, and
+how many runs agreed.
 
 Needs only Python 3 and a release build (cargo build --release).
 
@@ -40,7 +41,8 @@ def answer(payloads, extra, keep):
     for line in report["answers"][0]["lines"]:
         settings = " → ".join(name(e) for e in line["encodings"]) or "don't compress"
         first = line["encodings"][0]["min_body"]["bytes"] if line["encodings"] else None
-        lines[line["scenario"]] = (settings, first)
+        edge = ", ".join(name(e) for e in line.get("at_edge", [])) or "-"
+        lines[line["scenario"]] = (settings, first, edge)
     return lines, time.monotonic() - started
 
 
@@ -60,14 +62,16 @@ def main():
         print(f"run {i + 1}: {seconds:.0f} s", flush=True)
     print()
     print(f"recommend --quick on {', '.join(payloads)}, {args.runs} runs\n")
-    print("| Scenario | Settings named | Runs | Minimum sizes (first setting) |")
-    print("|---|---|--:|---|")
+    print("| Scenario | Settings named | Runs | Minimum sizes (first setting) | At the budget's edge |")
+    print("|---|---|--:|---|---|")
     for scenario in ["dynamic", "cached", "static"]:
         named = collections.Counter(run[scenario][0] for run in runs)
         for settings, count in named.most_common():
             minima = sorted(r[scenario][1] for r in runs if r[scenario][0] == settings)
             shown = ", ".join(f"{m:,}" for m in minima if m is not None) or "-"
-            print(f"| {scenario} | {settings} | {count}/{args.runs} | {shown} |")
+            edges = collections.Counter(r[scenario][2] for r in runs if r[scenario][0] == settings)
+            edge = "; ".join(f"{e} ({n})" for e, n in edges.most_common())
+            print(f"| {scenario} | {settings} | {count}/{args.runs} | {shown} | {edge} |")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@
 //! compressed body does. Each encoding keeps its best setting that surely beats sending
 //! bodies as they are, as a fallback for the clients that do not accept the first: the
 //! best within the budget, or where none fits, the best by time per response, marked
-//! over budget.
+//! over budget. A setting whose slowest body's interval holds the budget is at its edge:
+//! it is never picked, since the answer must hold for the next run, but it is named
+//! beside the pick it would beat, since another run may find it fits.
 
 use serde::Serialize;
 
@@ -77,6 +79,10 @@ pub(crate) struct AnswerLine {
     /// Encodings whose setting in `encodings` is over the scenario's budget: it beats
     /// sending bodies as they are, but no setting of theirs fits the budget.
     pub over_budget: Vec<CodecKind>,
+    /// Settings at the budget's edge that the ranking would prefer to their encoding's
+    /// pick: the fast end of their slowest body fits, the slow end does not, so another
+    /// run may find they fit. Named, never picked.
+    pub at_edge: Vec<EncodingAnswer>,
 }
 
 /// One encoding's setting for a scenario, and what it gives over the group.
@@ -97,6 +103,9 @@ pub(crate) struct EncodingAnswer {
     /// Compression seconds of the slowest body it compresses, at the slow end of its
     /// interval: what the budget judges.
     pub slowest_compress_s: f64,
+    /// The fast end of the same interval, over the bodies it compresses: under the budget
+    /// while `slowest_compress_s` is over it, the setting is at the budget's edge.
+    pub slowest_compress_fast_s: f64,
     /// Whether `slowest_compress_s` fits the scenario's budget.
     pub within_budget: bool,
     /// Bytes in ÷ bytes out over the bodies it compresses.
@@ -233,6 +242,10 @@ fn over_traffic(
         .iter()
         .map(|t| t.setting.compress_span.high_s)
         .fold(0.0, f64::max);
+    let slowest_compress_fast_s = compressed
+        .iter()
+        .map(|t| t.setting.compress_span.low_s)
+        .fold(0.0, f64::max);
     EncodingAnswer {
         id,
         mean_s: (weighted(&|t| t.cost_s, compressed) + as_is_s) / count,
@@ -241,6 +254,7 @@ fn over_traffic(
         compress_s: weighted(&|t| t.setting.compress_s, compressed)
             / weighted(&|_| 1.0, compressed),
         slowest_compress_s,
+        slowest_compress_fast_s,
         within_budget: slowest_compress_s <= budget,
         ratio: weighted(&|t| t.input_bytes as f64, compressed) / bytes_out,
         min_body,
@@ -285,10 +299,26 @@ fn chosen(mut judged: Vec<EncodingAnswer>) -> Option<EncodingAnswer> {
     Some(best)
 }
 
+/// The settings at the budget's edge among `others` that the ranking would prefer to
+/// `best`, lowest first.
+fn preferred_at_edge(
+    best: &EncodingAnswer,
+    others: &[EncodingAnswer],
+    budget: f64,
+) -> Vec<EncodingAnswer> {
+    others
+        .iter()
+        .filter(|e| e.slowest_compress_fast_s <= budget)
+        .filter(|e| matches!(pick(&[best.clone(), (*e).clone()]), Some((1, _))))
+        .cloned()
+        .collect()
+}
+
 /// The line for `scenario` over the `traffic` (sorted by size), the `cuts` placing the
 /// minimum: each codec's pick among the settings that surely beat `identity_s` and fit
 /// the budget, or, where none fits, among those over it, marked so; those within the
-/// budget first, each group in the order the ranking prefers.
+/// budget first, each group in the order the ranking prefers. Settings at the budget's
+/// edge that would beat a pick are named beside it.
 fn line(
     traffic: &[&Body],
     cuts: &[&Body],
@@ -298,7 +328,7 @@ fn line(
     allowed: &dyn Fn(&CellId) -> bool,
 ) -> AnswerLine {
     let budget = scenario.budget_s(options).unwrap_or(f64::INFINITY);
-    let (mut fits, mut over) = (Vec::new(), Vec::new());
+    let (mut fits, mut over, mut at_edge) = (Vec::new(), Vec::new(), Vec::new());
     for codec in CodecKind::ALL {
         let (fit, over_it): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) =
             candidates(traffic, codec, allowed)
@@ -307,7 +337,10 @@ fn line(
                 .filter(|e| e.mean_span.high_s < identity_s)
                 .partition(|e| e.within_budget);
         match chosen(fit) {
-            Some(best) => fits.push(best),
+            Some(best) => {
+                at_edge.extend(preferred_at_edge(&best, &over_it, budget));
+                fits.push(best);
+            }
             None => over.extend(chosen(over_it)),
         }
     }
@@ -322,11 +355,13 @@ fn line(
         encodings,
         identity_s,
         over_budget,
+        at_edge,
     };
     if options.no_fallback {
         line.encodings.truncate(1);
         let kept: Vec<CodecKind> = line.encodings.iter().map(|e| e.id.codec).collect();
         line.over_budget.retain(|c| kept.contains(c));
+        line.at_edge.retain(|e| kept.contains(&e.id.codec));
     }
     line
 }

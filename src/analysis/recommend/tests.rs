@@ -341,3 +341,40 @@ fn one_record_at_100_mbit_is_never_worth_compressing() {
         assert!(line.encodings.is_empty(), "{:?}", line.scenario);
     }
 }
+
+#[test]
+fn a_setting_at_the_budget_edge_is_named_beside_the_pick_never_picked() {
+    use crate::stats::Summary;
+    // One 2,900-byte body. Without samples each time is known to ±25%: zstd 19's
+    // 0.9 ms spans 0.675–1.125 ms, across the 1 ms budget; zstd 22's 1.5 ms is over it.
+    let cell = |level: i32, bytes: u64, ms: f64| {
+        FixtureCell::new(
+            CellKey::new("10 records", "zstd", level),
+            2900,
+            bytes,
+            Summary::for_test(ms / 1e3, vec![]),
+            Summary::for_test(1e-5, vec![]),
+        )
+    };
+    let run = LoadedRun::of_cells(
+        "edge.json",
+        vec![cell(1, 700, 0.5), cell(19, 600, 0.9), cell(22, 590, 1.5)],
+    );
+    let budget = AdviceOptions {
+        cache_budget_s: 0.001,
+        ..options()
+    };
+    let cached = &answers(&run, &budget)[0].lines[1];
+    assert_eq!(cached.scenario, Scenario::Cached);
+    let levels = |of: &[EncodingAnswer]| of.iter().map(|e| e.id.level).collect::<Vec<_>>();
+    assert_eq!(levels(&cached.encodings), [1]);
+    assert_eq!(levels(&cached.at_edge), [19]);
+    // At 1.2 ms zstd 19 fits and is picked; zstd 22 is now the one at the edge.
+    let roomy = AdviceOptions {
+        cache_budget_s: 1.2e-3,
+        ..options()
+    };
+    let cached = &answers(&run, &roomy)[0].lines[1];
+    assert_eq!(levels(&cached.encodings), [19]);
+    assert_eq!(levels(&cached.at_edge), [22]);
+}

@@ -154,6 +154,7 @@ fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> Encodin
         bytes_sent: 1_000.0,
         compress_s: 0.0001,
         slowest_compress_s: 0.0001,
+        slowest_compress_fast_s: 0.0001,
         within_budget: true,
         ratio: 7.0,
         min_body: MinBody {
@@ -174,6 +175,7 @@ fn answer(dynamic: Vec<EncodingAnswer>, fixed: Vec<EncodingAnswer>) -> Answer {
         encodings,
         identity_s: 0.01,
         over_budget: Vec::new(),
+        at_edge: Vec::new(),
     };
     Answer {
         group: "all payloads".into(),

@@ -180,7 +180,52 @@ pub(crate) fn why(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -
             ms(budget.unwrap_or(0.0))
         );
     }
+    if let Some(edge) = edge(line, budget) {
+        text += &edge;
+    }
     text
+}
+
+/// `; zstd 16 (and zstd 17) would send 8.9% fewer bytes than zstd 11 but sits at the
+/// edge of the 1000 ms budget (...)`: per pick, the lowest setting another run may find
+/// fits, and the others like it.
+fn edge(line: &AnswerLine, budget: Option<f64>) -> Option<String> {
+    let budget = budget?;
+    let option = match line.scenario {
+        Scenario::Dynamic => "--latency-budget-ms",
+        _ => "--cache-budget-ms",
+    };
+    let parts: Vec<String> = line
+        .encodings
+        .iter()
+        .filter_map(|pick| {
+            let mut edge = line.at_edge.iter().filter(|e| e.id.codec == pick.id.codec);
+            let first = edge.next()?;
+            let more: Vec<String> = edge.map(|e| deployable(&e.id)).collect();
+            let more = match more.is_empty() {
+                true => String::new(),
+                false => format!(" (and {})", list(&more)),
+            };
+            Some(format!(
+                "{}{more} would send {:.1}% fewer bytes than {} but sits at the edge of the \
+                 {} budget (its slowest body takes {} to {})",
+                deployable(&first.id),
+                100.0 * (1.0 - first.bytes_sent / pick.bytes_sent),
+                deployable(&pick.id),
+                ms(budget),
+                ms(first.slowest_compress_fast_s),
+                ms(first.slowest_compress_s)
+            ))
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "; {}: another run may find it fits, so measure again on a quieter machine, or \
+         set {option}",
+        parts.join("; ")
+    ))
 }
 
 /// Which clients ask for `codec`, as browsers and HTTP libraries stood at the end of

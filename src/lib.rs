@@ -23,6 +23,7 @@ mod live;
 mod payload;
 mod process;
 mod results;
+mod servers;
 mod stats;
 mod vocab;
 

@@ -3,9 +3,7 @@
 
 use super::output::{print, write_file};
 use super::source::saved_or_measured;
-use crate::analysis::recommend::{
-    advise, answers, answers_among, AdviceOptions, Answer, AnswerLine, EncodingAnswer, Scenario,
-};
+use crate::analysis::recommend::{advise, answers, AdviceOptions};
 use crate::analysis::zstd_params::selected;
 
 use crate::config::analysis::{PlotConfig, RecommendConfig, ReproduceConfig, ZstdParamsConfig};
@@ -15,7 +13,7 @@ use crate::export::text::document::Style;
 use crate::export::text::draw::render;
 use crate::export::zstd_params::ParamsTable;
 use crate::export::{self, reproduce};
-use crate::vocab::Server;
+use crate::servers::{answers_to_place, emit};
 use crate::{payload, results};
 
 /// Prints the advice for a run; a measured run's failed round trips fail the command
@@ -89,136 +87,6 @@ fn refuse_unknown_weights(
         .into()),
         None => Ok(()),
     }
-}
-
-/// Every answer the report or the configurations give, whose minimum body sizes smaller
-/// bodies should place: the general answers, and each `--emit` server's.
-fn answers_to_place(
-    run: &results::LoadedRun,
-    options: &AdviceOptions,
-    servers: &[Server],
-) -> Vec<Answer> {
-    let mut all = answers(run, options);
-    for &server in servers {
-        let (shared, unshared) = server_answers(run, options, server);
-        all.extend(shared.into_iter().flatten().chain(unshared));
-    }
-    all
-}
-
-/// The content types to compress: those of a HAR capture's bodies (but "other text",
-/// which names none), or JSON, which the generated payloads are. Only media types are
-/// written into configuration, whatever the run holds.
-fn content_types(run: &results::LoadedRun) -> Vec<String> {
-    use crate::vocab::media_type::{essence, OTHER_TEXT};
-    let mut types: Vec<String> = Vec::new();
-    for cell in run.codec_cells() {
-        let content_type = cell.payload.content_type.as_deref();
-        let typed = content_type.and_then(essence).filter(|t| t != OTHER_TEXT);
-        if let Some(content_type) = typed {
-            if !types.contains(&content_type) {
-                types.push(content_type);
-            }
-        }
-    }
-    if types.is_empty() {
-        types.push("application/json".to_string());
-    }
-    types
-}
-
-/// Each server's configuration, one after another, for every body measured.
-fn emit(
-    run: &results::LoadedRun,
-    options: &AdviceOptions,
-    servers: &[Server],
-    zstd_module: bool,
-) -> String {
-    let content_types = content_types(run);
-    let general = answers(run, options);
-    let mut sections = Vec::new();
-    for &server in servers {
-        let (shared, unshared) = server_answers(run, options, server);
-        let alone = server
-            .shares_one_level()
-            .then(|| first_dynamic(&unshared).cloned())
-            .flatten();
-        let answers = shared.unwrap_or(unshared);
-        if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
-            let alone = alone.as_ref();
-            sections.push(server.render(dynamic, fixed, &content_types, zstd_module, alone));
-        }
-    }
-    sections.join("\n")
-}
-
-/// The answers among the settings `server` can express: at one level for every
-/// encoding, for a server that sets one and where the run has a level to share (see
-/// [`one_level_for_all`]), and with each encoding at its own level.
-fn server_answers(
-    run: &results::LoadedRun,
-    options: &AdviceOptions,
-    server: Server,
-) -> (Option<Vec<Answer>>, Vec<Answer>) {
-    let own = run
-        .codec_cells()
-        .iter()
-        .any(|c| server.owns(c.key.id.variant));
-    let among = |shared: Option<i32>| {
-        answers_among(run, options, &|id| server.can_express(id, shared, own))
-    };
-    let shared = server
-        .shares_one_level()
-        .then(|| one_level_for_all(run, &among))
-        .flatten();
-    (shared, among(None))
-}
-
-/// The first answer's per-request line, if any.
-fn dynamic_line(answers: &[Answer]) -> Option<&AnswerLine> {
-    let lines = &answers.first()?.lines;
-    lines.iter().find(|l| l.scenario == Scenario::Dynamic)
-}
-
-/// The first encoding of the first answer's per-request line, if any.
-fn first_dynamic(answers: &[Answer]) -> Option<&EncodingAnswer> {
-    dynamic_line(answers)?.encodings.first()
-}
-
-/// For a server that sets one level for every encoding: the answers at the level
-/// that keeps the most encodings worth sending (so that clients without the first one
-/// still get compressed bodies), the fastest first encoding among those (ties to fewer
-/// bytes, see [`crate::analysis::recommend::span`]). Each zstd
-/// level measured is a candidate; `None` when the run has none.
-fn one_level_for_all(
-    run: &results::LoadedRun,
-    among: &dyn Fn(Option<i32>) -> Vec<Answer>,
-) -> Option<Vec<Answer>> {
-    let mut levels: Vec<i32> = run
-        .codec_cells()
-        .iter()
-        .filter(|c| c.key.id.codec == crate::vocab::CodecKind::Zstd)
-        .map(|c| c.key.id.level)
-        .collect();
-    levels.sort_unstable();
-    levels.dedup();
-    let encodings = |answers: &[Answer]| dynamic_line(answers).map_or(0, |l| l.encodings.len());
-    let per_level: Vec<Vec<Answer>> = levels
-        .into_iter()
-        .map(|level| among(Some(level)))
-        .filter(|answers| first_dynamic(answers).is_some())
-        .collect();
-    let most = per_level.iter().map(|a| encodings(a)).max()?;
-    let mut kept: Vec<Vec<Answer>> = per_level
-        .into_iter()
-        .filter(|a| encodings(a) == most)
-        .collect();
-    let firsts: Vec<EncodingAnswer> = kept
-        .iter()
-        .filter_map(|a| first_dynamic(a).cloned())
-        .collect();
-    let (index, _) = crate::analysis::recommend::span::pick(&firsts)?;
-    Some(kept.swap_remove(index))
 }
 
 /// Prints the parameters libzstd selects per level, per payload size and for an

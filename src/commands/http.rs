@@ -58,7 +58,7 @@ pub(super) fn run(config: HttpConfig) -> crate::error::Result {
             break;
         }
     }
-    super::measure::finished(outputs.finish(&Subject::Http {
+    super::outcome::finished(outputs.finish(&Subject::Http {
         report: &report,
         current: None,
     }))?;

@@ -2,7 +2,6 @@
 //! `reproduce`: progress and noise warnings on stderr, results through sinks.
 
 use std::cell::RefCell;
-use std::io::IsTerminal;
 
 use anyhow::{bail, Result};
 
@@ -14,7 +13,7 @@ use crate::bench::settings::make_ready;
 use crate::bench::Step;
 use crate::commands::progress::Progress;
 use crate::config::MeasureConfig;
-use crate::error::{Error, Failing};
+use crate::error::Failing;
 use crate::export;
 use crate::export::exporter::Subject;
 use crate::format::{significant, thousands};
@@ -35,16 +34,16 @@ pub(super) struct Sinks<'a> {
 }
 
 /// Everything that can be bad input, before anything is measured: valgrind looked up for
-/// `--measure instructions`, the settings made ready (dictionaries trained), the payloads
-/// loaded and `--pin` applied. Gives the payloads and a report with none of them yet.
+/// `--measure instructions`, the payloads loaded, the settings made ready (dictionaries
+/// trained) and `--pin` applied. Gives the payloads and a report with none of them yet.
 /// What a HAR capture held goes to stderr.
 pub(super) fn prepare(config: &mut MeasureConfig) -> Result<(Vec<Payload>, RunReport)> {
     let counter = match &config.instructions {
         Some(plan) => Some(instructions::counter(&valgrind_version()?, plan.calls)),
         None => None,
     };
-    make_ready(&mut config.settings, config.dictionaries.as_ref())?;
     let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
+    make_ready(&mut config.settings, config.dictionaries.as_ref())?;
     let pin = config.pin.map(pin_to).transpose()?;
     let report = RunReport {
         schema_version: SCHEMA_VERSION,
@@ -158,64 +157,6 @@ impl Observer for Shown<'_, '_> {
             self.progress.warn(&warning);
         }
         (self.sinks.borrow_mut().payload)(report, last)
-    }
-}
-
-/// The end of a measuring command: interrupted (saying where the results went), failed
-/// round trips (each named on stderr), or success, with where the run was saved (or how
-/// to save one) unless `quiet`.
-pub(super) fn outcome(report: &RunReport, files: &SavedFiles, quiet: bool) -> crate::error::Result {
-    if interrupt::by_closed_stdout() {
-        return Ok(()); // as ripgrep does: a reader that stopped reading is no failure
-    }
-    if interrupt::requested() {
-        let cells: usize = report.payloads.iter().map(|p| p.cells.len()).sum();
-        return Err(Error::Interrupted(format!(
-            "{} {}",
-            crate::format::count(cells as u64, "measured cell"),
-            files.whereabouts()
-        )));
-    }
-    if !quiet {
-        if let Some(saved) = files.saved() {
-            eprintln!("codecbench: results written to {saved}");
-        } else if std::io::stdout().is_terminal() {
-            eprintln!(
-                "codecbench: not saved; add --export-json FILE to keep the run for compare, merge, plot and recommend --from"
-            );
-        }
-    }
-    named_failures(&report.failures(), |n| {
-        format!(
-            "{} failed their round trip",
-            crate::format::count(n as u64, "cell")
-        )
-    })
-}
-
-/// Names each of `failures` on stderr, one line each, and fails with `summary` of their
-/// count when there are any.
-pub(super) fn named_failures(
-    failures: &[String],
-    summary: impl Fn(usize) -> String,
-) -> crate::error::Result {
-    for failure in failures {
-        super::output::say(format_args!("codecbench: FAILED {failure}"));
-    }
-    match failures.len() {
-        0 => Ok(()),
-        n => Err(Error::failed(summary(n))),
-    }
-}
-
-/// How writing the outputs kept for the end went: an output abandoned because a stop
-/// was asked for while it waited for a reader is the interruption, said in one line.
-pub(super) fn finished(written: Result<()>) -> crate::error::Result {
-    match written {
-        Err(err) if interrupt::requested() && !interrupt::by_closed_stdout() => {
-            Err(Error::Interrupted(format!("{err:#}")))
-        }
-        other => other.failing(),
     }
 }
 

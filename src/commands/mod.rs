@@ -9,6 +9,7 @@ mod dispatch;
 mod http;
 mod measure;
 mod merge;
+mod outcome;
 mod output;
 mod payloads;
 mod pool;

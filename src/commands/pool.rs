@@ -1,7 +1,7 @@
 //! `codecbench pool`: runs of one command line pooled into one, as `run --processes`
 //! pools its processes.
 
-use super::measure::outcome;
+use super::outcome::outcome;
 use super::output::{print, SavedFiles, Stdout};
 use crate::config::compare::PoolConfig;
 use crate::error::Failing;

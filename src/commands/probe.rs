@@ -54,7 +54,7 @@ pub(super) fn run(config: ProbeConfig) -> crate::error::Result {
             files.whereabouts()
         )));
     }
-    super::measure::named_failures(&report.failures(), |n| {
+    super::outcome::named_failures(&report.failures(), |n| {
         format!(
             "{} failed",
             crate::format::counted(n as u64, "probe", "probes")

@@ -4,7 +4,8 @@ use std::cell::RefCell;
 
 use anyhow::Result;
 
-use super::measure::{measure_all, outcome, prepare, Sinks};
+use super::measure::{measure_all, prepare, Sinks};
+use super::outcome::outcome;
 use super::output::{Outputs, SavedFiles};
 use crate::config::RunConfig;
 use crate::error::Failing;
@@ -51,6 +52,6 @@ pub(super) fn run(mut config: RunConfig) -> crate::error::Result {
         report: &report,
         current: None,
     });
-    super::measure::finished(finished)?;
+    super::outcome::finished(finished)?;
     outcome(&report, outputs.files(), config.measure.quiet)
 }

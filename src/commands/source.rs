@@ -1,7 +1,8 @@
 //! Where `recommend` and `reproduce` get their run: a saved one, or one measured now,
 //! smaller bodies included where `recommend` needs them.
 
-use super::measure::{finished, measure_saving, outcome, prepare};
+use super::measure::{measure_saving, prepare};
+use super::outcome::{finished, outcome};
 use super::output::SavedFiles;
 use super::progress::Progress;
 use crate::analysis::recommend::{AdviceOptions, Answer};

@@ -5,7 +5,6 @@
 
 pub(crate) mod compare;
 pub(crate) mod csv;
-pub(crate) mod emit;
 pub(crate) mod exporter;
 pub(crate) mod findings;
 #[cfg(test)]

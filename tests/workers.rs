@@ -1,4 +1,4 @@
-//! End to end: a worker process takes its job on stdin in the worker protocol
+//! End to end: a worker process takes its jobs on stdin in the worker protocol
 //! (docs/workers.md), never the user's options, and refuses a job it cannot take in one
 //! line.
 
@@ -41,7 +41,7 @@ fn a_worker_answers_its_job_with_steps_then_its_samples() {
     let dir = tempfile::tempdir().unwrap();
     let (path, body) = (dir.path().join("body"), br#"{"id":1,"name":"a"}"#);
     std::fs::write(&path, body).unwrap();
-    let (answers, stderr, code) = worker(job(1, &path, body));
+    let (answers, stderr, code) = worker(job(2, &path, body));
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(answers[0]["step"]["label"], "tiny zstd 1 (libzstd 1.5.7)");
     let result = &answers.last().unwrap()["result"];
@@ -52,16 +52,27 @@ fn a_worker_answers_its_job_with_steps_then_its_samples() {
 }
 
 #[test]
+fn a_worker_takes_jobs_until_stdin_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, body) = (dir.path().join("body"), br#"{"id":1,"name":"a"}"#);
+    std::fs::write(&path, body).unwrap();
+    let (answers, stderr, code) = worker(job(2, &path, body).repeat(3));
+    assert_eq!(code, Some(0), "{stderr}");
+    let results = answers.iter().filter(|a| a.get("result").is_some()).count();
+    assert_eq!(results, 3);
+}
+
+#[test]
 fn a_worker_refuses_another_protocol_or_body_in_one_line_and_takes_no_option() {
     let dir = tempfile::tempdir().unwrap();
     let (path, body) = (dir.path().join("body"), b"0123456789");
     std::fs::write(&path, body).unwrap();
-    let (answers, stderr, code) = worker(job(2, &path, body));
+    let (answers, stderr, code) = worker(job(1, &path, body));
     assert_eq!(code, Some(2));
-    let why = "protocol 2 is not spoken here: this build speaks 1";
+    let why = "protocol 1 is not spoken here: this build speaks 2";
     assert_eq!(answers, [json!({ "refused": why })]);
     assert_eq!(stderr, format!("codecbench: error: {why}\n"));
-    let (answers, _, code) = worker(job(1, &path, b"another body"));
+    let (answers, _, code) = worker(job(2, &path, b"another body"));
     assert_eq!(code, Some(2));
     let refused = answers[0]["refused"].as_str().unwrap();
     assert!(
@@ -71,7 +82,7 @@ fn a_worker_refuses_another_protocol_or_body_in_one_line_and_takes_no_option() {
     // A timing job is not a counting one.
     let output = codecbench()
         .arg("count-instructions")
-        .write_stdin(job(1, &path, body))
+        .write_stdin(job(2, &path, body))
         .output()
         .unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();

@@ -145,7 +145,7 @@ pub(crate) fn count_payload(
     let file = BodyFile::of("counted", input, body);
     let jobs: Vec<Job> = named
         .iter()
-        .map(|&(codec, level)| Job::of_cell(file.clone(), codec, level, calls))
+        .map(|&(codec, level)| Job::of_level(file.clone(), codec, level, Work::Count { calls }))
         .collect();
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()

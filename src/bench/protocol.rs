@@ -6,9 +6,10 @@
 //! dictionary's bytes, and the body's file with its length and SHA-256. The worker builds
 //! the codecs from those names ([`crate::codec::rebuild`]), reads the body bounded by
 //! the length it was told, and answers [`Answer::Step`] lines as it goes, then one
-//! [`Answer::Result`] (or [`Answer::Refused`]). A job of another [`PROTOCOL`] version is
-//! refused with one line. Two builds that speak the same version can be measured by one
-//! coordinator (the A/B issue builds on it).
+//! [`Answer::Result`] (or [`Answer::Refused`]). Since version 2 a `time-worker` takes
+//! jobs until stdin closes, so that `ab` starts each build's worker once. A job of
+//! another [`PROTOCOL`] version is refused with one line. Two builds that speak the same
+//! version can be measured by one coordinator (`ab`).
 
 use std::io::{BufRead, Read};
 use std::path::PathBuf;
@@ -25,7 +26,7 @@ use crate::results::run::PayloadResult;
 use crate::vocab::{CodecKind, Library, Variant};
 
 /// The protocol version this build speaks.
-pub(crate) const PROTOCOL: u32 = 1;
+pub(crate) const PROTOCOL: u32 = 2;
 
 /// The longest line either side reads: a job with dictionaries of up to 1 MiB each, or a
 /// result with every sample of a long run.
@@ -152,27 +153,42 @@ impl Job {
         }
     }
 
-    /// The job of counting the instructions of `codec` at `level` on `body`, `calls`
-    /// calls each way.
-    pub(crate) fn of_cell(
+    /// The job of `work` on `body` with `codec` at `level` alone: a cell's instructions
+    /// counted, or one batch of `ab`.
+    pub(crate) fn of_level(
         body: BodyFile,
         codec: &dyn crate::codec::Codec,
         level: i32,
-        calls: u32,
+        work: Work,
     ) -> Job {
         Job {
             protocol: PROTOCOL,
             body,
-            work: Work::Count { calls },
+            work,
             settings: vec![SettingName::of(codec, vec![level])],
         }
     }
 
-    /// The job on the first line of `input`, with its body read and its settings built
-    /// and made ready (the end-to-end tests' corruption hook applies): what a worker
-    /// measures. Anything it cannot take is refused with why.
+    /// The job on the first line of `input`, taken as [`Job::take_line`] says; refused
+    /// when there is none.
     pub(crate) fn take(input: impl BufRead) -> Result<Taken> {
-        let job = Job::read(input)?;
+        Job::next(input)?.context("no job on stdin")
+    }
+
+    /// The next job on `input`, taken as [`Job::take_line`] says; `None` once `input`
+    /// ends.
+    pub(crate) fn next(input: impl BufRead) -> Result<Option<Taken>> {
+        match read_line(input)? {
+            Some(line) => Job::take_line(&line).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The job `line` holds, with its body read and its settings built and made ready
+    /// (the end-to-end tests' corruption hook applies): what a worker measures. Anything
+    /// it cannot take is refused with why.
+    pub(crate) fn take_line(line: &str) -> Result<Taken> {
+        let job = Job::parse(line)?;
         let body = job.read_body()?;
         let mut settings = job.codec_settings()?;
         super::settings::make_ready(&mut settings, None)?;
@@ -183,12 +199,10 @@ impl Job {
         })
     }
 
-    /// The job on the first line of `input`, read bounded; one of another version, or
-    /// one that does not parse, is refused with why.
-    pub(crate) fn read(input: impl BufRead) -> Result<Job> {
-        let line = read_line(input)?.context("no job on stdin")?;
-        let value: serde_json::Value =
-            serde_json::from_str(&line).context("the job is not JSON")?;
+    /// The job `line` holds; one of another version, or one that does not parse, is
+    /// refused with why.
+    pub(crate) fn parse(line: &str) -> Result<Job> {
+        let value: serde_json::Value = serde_json::from_str(line).context("the job is not JSON")?;
         match value.get("protocol").and_then(serde_json::Value::as_u64) {
             Some(version) if version == u64::from(PROTOCOL) => {}
             Some(version) => {

@@ -46,8 +46,8 @@ fn a_job_survives_its_line_and_builds_the_same_codecs() {
         &sent,
         Work::Time(plan()),
     );
-    let line = serde_json::to_string(&job).unwrap() + "\n";
-    let read = Job::read(line.as_bytes()).unwrap();
+    let line = serde_json::to_string(&job).unwrap();
+    let read = Job::parse(&line).unwrap();
     assert_eq!(read, job);
     assert_eq!(read.read_body().unwrap(), body);
     let built = read.codec_settings().unwrap();
@@ -70,17 +70,17 @@ fn another_version_or_a_changed_body_is_refused_in_one_line() {
     std::fs::write(&path, b"0123456789").unwrap();
     let body = BodyFile::of("b", path.clone(), b"0123456789");
     let mut job = Job::new(body, &settings()[..1], Work::Time(plan()));
-    job.protocol = 2;
+    job.protocol = 1;
     let line = serde_json::to_string(&job).unwrap();
-    let refused = Job::read(line.as_bytes()).unwrap_err().to_string();
+    let refused = Job::parse(&line).unwrap_err().to_string();
     assert_eq!(
         refused,
-        "protocol 2 is not spoken here: this build speaks 1"
+        "protocol 1 is not spoken here: this build speaks 2"
     );
-    let no_version = Job::read(&b"{\"body\": 1}\n"[..]).unwrap_err().to_string();
+    let no_version = Job::parse("{\"body\": 1}").unwrap_err().to_string();
     assert_eq!(
         no_version,
-        "the job names no protocol version: this build speaks 1"
+        "the job names no protocol version: this build speaks 2"
     );
     std::fs::write(&path, b"0123456789 and more").unwrap();
     let changed = job.read_body().unwrap_err().to_string();

@@ -1,5 +1,5 @@
-//! The hidden `time-worker` command: one worker process, which reads a job on stdin and
-//! answers on stdout in the worker protocol (see [`crate::bench::protocol`]). It takes
+//! The hidden `time-worker` command: one worker process, which reads jobs on stdin and
+//! answers each on stdout in the worker protocol (see [`crate::bench::protocol`]). It takes
 //! no option: everything it measures is in the job.
 
 use std::io::Write as _;
@@ -10,17 +10,37 @@ use crate::bench::{run_payload, Step};
 use crate::error::Failing;
 use crate::results::run::PayloadResult;
 
-/// Measures the job on stdin, printing each step, then the result (also when a stop cut
-/// it short). A job it cannot take is answered `refused` with why, and is bad input.
+/// Measures each job on stdin in turn until stdin closes, printing each step, then the
+/// result (also when a stop cut it short). A job it cannot take, or a calibration hook it
+/// cannot read, is answered `refused` with why, and is bad input.
 pub(super) fn run() -> crate::error::Result {
+    if let Err(why) = crate::bench::calibrate::check_environment() {
+        return refuse(why);
+    }
+    let mut input = std::io::stdin().lock();
+    let mut taken_any = false;
+    loop {
+        let taken = match Job::next(&mut input) {
+            Ok(Some(taken)) => taken,
+            Ok(None) if taken_any => return Ok(()),
+            Ok(None) => return refuse(anyhow::anyhow!("no job on stdin")),
+            Err(why) => return refuse(why),
+        };
+        taken_any = true;
+        measure(taken)?;
+        if crate::process::interrupt::requested() {
+            return Ok(());
+        }
+    }
+}
+
+/// Measures one job, answering its steps and its result.
+fn measure(taken: Taken) -> crate::error::Result {
     let Taken {
         job,
         body,
         settings,
-    } = match Job::take(std::io::stdin().lock()) {
-        Ok(taken) => taken,
-        Err(why) => return refuse(why),
-    };
+    } = taken;
     let Work::Time(plan) = job.work else {
         return refuse(anyhow::anyhow!(
             "time-worker times; this job counts instructions"

@@ -77,6 +77,8 @@ pub(crate) struct CellRun<'a> {
     cell: CellResult,
     directions: Option<(DirectionRun, DirectionRun)>,
     precision: Option<Precision>,
+    /// The calibration hook's factor for this cell, if any (see [`crate::bench::calibrate`]).
+    slowdown: Option<f64>,
 }
 
 impl<'a> CellRun<'a> {
@@ -109,6 +111,7 @@ impl<'a> CellRun<'a> {
             },
             directions: None,
             precision: plan.precision,
+            slowdown: crate::bench::calibrate::factor_for(&codec.id(level)),
         };
         let (compressed, compress_time) =
             timed(clock, || codec.compress_measuring_memory(level, input));
@@ -156,6 +159,7 @@ impl<'a> CellRun<'a> {
     fn try_measure_round(&mut self, round: usize, clock: &dyn Clock) -> Result<(), String> {
         let (codec, level, input, reference) =
             (self.codec, self.level, self.input, &self.reference);
+        let slowdown = self.slowdown;
         let Some((compress, decompress)) = self.directions.as_mut() else {
             return Ok(());
         };
@@ -163,7 +167,7 @@ impl<'a> CellRun<'a> {
         let extra = self.precision.is_some() && round >= planned_rounds(compress, decompress);
         if let Some(target) = compress.round(round, extra) {
             time_iterations(
-                target,
+                (target, slowdown),
                 clock,
                 &mut compress.samples,
                 || codec.compress(level, black_box(input)),
@@ -180,7 +184,7 @@ impl<'a> CellRun<'a> {
         }
         if let Some(target) = decompress.round(round, extra) {
             time_iterations(
-                target,
+                (target, slowdown),
                 clock,
                 &mut decompress.samples,
                 || codec.decompress_known(black_box(reference), input.len()),
@@ -300,10 +304,11 @@ fn check_round_trip(output: &io::Result<Vec<u8>>, input: &[u8]) -> Result<(), St
     }
 }
 
-/// Runs `operation` as `target` says, appending the timed durations to `samples`.
-/// `check` validates each output outside the timed region.
+/// Runs `operation` as `target` says, appending the timed durations to `samples`, each
+/// stretched by the calibration hook's factor where it names the cell. `check` validates
+/// each output outside the timed region.
 fn time_iterations<T>(
-    target: RoundTarget,
+    (target, slowdown): (RoundTarget, Option<f64>),
     clock: &dyn Clock,
     samples: &mut Vec<Duration>,
     mut operation: impl FnMut() -> T,
@@ -321,7 +326,16 @@ fn time_iterations<T>(
         if crate::process::interrupt::requested() {
             return Ok(());
         }
-        let (output, elapsed) = timed(clock, &mut operation);
+        let (output, elapsed) = match slowdown {
+            None => timed(clock, &mut operation),
+            Some(factor) => timed(clock, || {
+                let started = clock.now();
+                let output = black_box(operation());
+                let call = clock.now().saturating_sub(started);
+                crate::bench::calibrate::stretch(clock, started, call, factor);
+                output
+            }),
+        };
         check(&output)?;
         // The output is dropped here, after the clock stopped.
         drop(output);

@@ -20,6 +20,11 @@ flagged when compare finds more instructions than --instructions-threshold allow
     scripts/detection-power.py --pairs 3 --compare-args=--absolute
     scripts/detection-power.py --mode instructions --pairs 2
     scripts/detection-power.py --interleave 10 --label "time gate"    # as time-gate.sh
+    scripts/detection-power.py --mode ab --pairs 20      # `ab`, slowed by its hook
+
+With --mode ab each try is one `codecbench ab` of this build against itself: unmodified
+(any flagged cell is a false alarm), then once per factor with the calibration hook
+slowing --cell in the candidate (docs/ab.md). --pairs sets the tries.
 """
 
 import argparse
@@ -29,6 +34,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecbench")
 CI_SETTINGS = ["--payload", "small", "--iterations", "30", "--warmup", "1", "--processes", "10"]
@@ -132,10 +138,62 @@ def flagged_rows(baseline_path, candidate, workdir, compare_args, mode="time"):
     return flagged, out.returncode, inconclusive
 
 
+def ab_try(run_args, slowdown, path):
+    """One `ab` of this build against itself, the candidate slowed as `slowdown` says
+    (none if None): the cells it flagged (slower either way, or a size drift), seconds."""
+    env = dict(os.environ)
+    env.pop("CODECBENCH_CALIBRATE_SLOWDOWN", None)
+    if slowdown:
+        env["CODECBENCH_CALIBRATE_SLOWDOWN"] = slowdown
+    started = time.monotonic()
+    out = subprocess.run(
+        [BIN, "ab", "--baseline", BIN, "--quiet", "--export-json", path, *run_args],
+        env=env, capture_output=True, text=True,
+    )
+    if out.returncode not in (0, 1):
+        sys.exit(f"ab failed: {out.stderr}")
+    with open(path) as f:
+        report = json.load(f)
+    flagged = {
+        f"{c['codec']} {c['level']} ({c['library']})"
+        for c in report["cells"]
+        if "slower" in c["verdicts"] or c["candidate_bytes"] != c["baseline_bytes"]
+    }
+    return flagged, time.monotonic() - started
+
+
+def ab_mode(args):
+    """Detection power and false alarms of `ab`, with its calibration hook."""
+    factors = [float(f) for f in (args.factors or "1.05,1.1").split(",")]
+    codec, level = args.cell.split(":")
+    target = f"{codec} {level} ({SERVER_LIBRARY[codec]})"
+    rows = {f: [0, 0, []] for f in [1.0, *factors]}  # caught, others flagged, seconds
+    with tempfile.TemporaryDirectory() as workdir:
+        for t in range(args.pairs):
+            for factor in rows:
+                slowdown = None if factor == 1.0 else f"{args.cell}={factor}"
+                path = os.path.join(workdir, f"try{t}-{factor}.json")
+                flagged, seconds = ab_try(args.run_args, slowdown, path)
+                row = rows[factor]
+                row[0] += target in flagged
+                row[1] += len(flagged - {target}) > 0
+                row[2].append(seconds)
+                print(f"try {t + 1}, {factor}x: {sorted(flagged)} in {seconds:.0f} s", file=sys.stderr)
+    print(f"ab: `{' '.join(args.run_args) or 'defaults (small, every setting)'}`, {args.pairs} tries, {target} slowed")
+    print()
+    print("| candidate | target flagged | tries with another cell flagged | seconds (min–max) |")
+    print("| --- | --- | --- | --- |")
+    for factor, (caught, others, seconds) in rows.items():
+        label = "unmodified" if factor == 1.0 else f"{target} x{factor}"
+        caught_text = "-" if factor == 1.0 else f"{caught} of {args.pairs}"
+        print(f"| {label} | {caught_text} | {others} of {args.pairs} | {min(seconds):.0f}–{max(seconds):.0f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=5)
-    parser.add_argument("--mode", choices=["time", "instructions"], default="time")
+    parser.add_argument("--mode", choices=["time", "instructions", "ab"], default="time")
+    parser.add_argument("--cell", default="zstd:3", help="with --mode ab: the cell slowed")
     parser.add_argument("--factors", help="default 1.1,...,2.0 for time, 1.005,...,1.05 for instructions")
     parser.add_argument("--label", default="CI settings")
     parser.add_argument("--compare-args", default="", help="extra compare options, space-separated")
@@ -152,6 +210,8 @@ def main():
     )
     parser.add_argument("run_args", nargs="*", help="run options (default: the CI settings)")
     args = parser.parse_args()
+    if args.mode == "ab":
+        return ab_mode(args)
     instructions = args.mode == "instructions"
     default_args = TIME_GATE_SETTINGS if args.interleave else CI_SETTINGS
     run_args = args.run_args or (INSTRUCTION_SETTINGS if instructions else default_args)

@@ -1,20 +1,19 @@
 #!/usr/bin/env bash
-# The time gate between two builds on one machine: the code at BASE and the code here,
-# measured in turn, one process of each after the other, then each side's runs pooled
-# (`codecbench pool`) and compared.
+# The time gate between two builds on one machine: the code at BASE and the code here.
 #
 #   scripts/time-gate.sh BASE          BASE: a commit, e.g. origin/main or HEAD~1
 #
-# Why in turn: on a shared machine a cell can run 10-20% slower for minutes (another
-# tenant, most likely, filling the cache), long enough to cover a whole run. Two runs one
-# after the other then differ by what the machine did, and compare must call that noise;
-# alternating the builds puts both through the same minutes. Markdown goes to stdout.
-# Exit status: 0 clean, 1 a regression, a size drift, or a failed or missing cell;
+# It runs `codecbench ab --baseline BASE's build` (docs/ab.md): every cell of the small
+# payload's matrix measured by both builds in pairs of short batches, seconds apart, in
+# turn, until each is decided against the threshold. A spell of the machine then weighs on
+# both builds of a pair alike. A BASE from before the worker protocol (issue 46) cannot be
+# driven so; it is measured the older way instead: 10 one-process runs of each build in
+# turn, each side pooled (`codecbench pool`) and compared. Markdown goes to stdout.
+# Exit status: 0 clean, 1 a slower cell, a size drift, or a failed or missing cell;
 # 2 bad input.
-# CODECBENCH_TIME_ARGS replaces each run's options (default: the small payload's whole
-# matrix, 3 iterations after 1 warm-up); CODECBENCH_ALTERNATIONS sets how many runs of
-# each build (default 10, about 5 minutes in all on 2 cores); CODECBENCH_THRESHOLD sets
-# compare's --threshold in percent (default 10).
+# CODECBENCH_TIME_ARGS replaces the measuring options (default: the small payload's whole
+# matrix); CODECBENCH_THRESHOLD sets the threshold in percent (default: ab's 2, or 10 for
+# the older way); CODECBENCH_ALTERNATIONS sets the older way's runs of each build (10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,9 +22,7 @@ source scripts/lib/base-and-head.sh
 
 [[ $# -eq 1 ]] || { echo "usage: $0 BASE" >&2; exit 2; }
 resolve_base "$1"
-threshold=${CODECBENCH_THRESHOLD:-10}
 alternations=${CODECBENCH_ALTERNATIONS:-10}
-read -r -a run_args <<< "${CODECBENCH_TIME_ARGS:---payload small --iterations 3 --warmup 1}"
 [[ $alternations =~ ^[1-9][0-9]*$ ]] || {
   echo "codecbench: error: CODECBENCH_ALTERNATIONS=$alternations must be a whole number from 1" >&2
   exit 2
@@ -33,6 +30,19 @@ read -r -a run_args <<< "${CODECBENCH_TIME_ARGS:---payload small --iterations 3 
 
 work=target/time-gate
 build_base_and_head "$work" "$base"
+
+# A build that speaks the worker protocol answers a job of version 0 with its own.
+if echo '{"protocol":0}' | "$base_bin" time-worker 2> /dev/null | grep -q 'this build speaks'; then
+  read -r -a ab_args <<< "${CODECBENCH_TIME_ARGS:---payload small}"
+  echo "## Time: $(git rev-parse --short "$base") → $(git rev-parse --short HEAD), measured in pairs"
+  echo
+  status=0
+  "$head_bin" ab --baseline "$base_bin" "${ab_args[@]}" \
+    --threshold "${CODECBENCH_THRESHOLD:-2}" --format markdown --quiet || status=$?
+  exit "$status"
+fi
+threshold=${CODECBENCH_THRESHOLD:-10}
+read -r -a run_args <<< "${CODECBENCH_TIME_ARGS:---payload small --iterations 3 --warmup 1}"
 declare -A binaries=([base]="$base_bin" [head]="$head_bin")
 
 # Each run in one process, as the gate was measured: newer builds spread a fixed count

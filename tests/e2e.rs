@@ -7,6 +7,7 @@ mod browser;
 mod common;
 mod servers;
 
+mod ab;
 mod analysis;
 mod api;
 mod aspnetcore;

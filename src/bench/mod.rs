@@ -7,6 +7,7 @@
 //! - the `--processes` children (`workers.rs`) and the job they are sent (`protocol.rs`);
 //! - instructions under callgrind (`instructions.rs`).
 
+pub(crate) mod ab;
 pub(crate) mod calibrate;
 pub(crate) mod instructions;
 pub(crate) mod method;

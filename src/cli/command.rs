@@ -3,8 +3,8 @@
 use clap::{Parser, Subcommand};
 
 use super::{
-    CompareArgs, HttpArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, ProbeArgs, RecommendArgs,
-    ReportArgs, ReproduceArgs, RunArgs, ServeArgs, ZstdParamsArgs,
+    AbArgs, CompareArgs, HttpArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, ProbeArgs,
+    RecommendArgs, ReportArgs, ReproduceArgs, RunArgs, ServeArgs, ZstdParamsArgs,
 };
 
 /// Benchmark zstd, brotli and gzip on JSON API responses, the way ASP.NET Core's
@@ -29,6 +29,13 @@ pub(crate) enum Command {
     /// Sizes must match exactly; speeds are judged against a threshold and the runs'
     /// own noise.
     Compare(CompareArgs),
+    /// Did a change make the codecs slower? Two builds measured cell by cell in turn.
+    ///
+    /// This build (the candidate) and --baseline each run a worker; every cell is timed
+    /// by both in pairs of short batches, seconds apart, in turn, until each is decided:
+    /// slower, faster or the same within --threshold, from the pairs' 95% interval.
+    /// Sizes must agree to the byte. Exit 1 on a slowdown or a size drift.
+    Ab(AbArgs),
     /// Put several runs side by side: a row per setting, a column per run.
     Merge(MergeArgs),
     /// Pool runs of the same settings into one, as `run --processes` pools its processes.

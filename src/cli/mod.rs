@@ -1,6 +1,7 @@
 //! The command line, as clap derive types. `config.rs` turns these into typed settings;
 //! nothing past it sees clap.
 
+mod ab;
 mod analysis;
 mod command;
 mod formats;
@@ -10,6 +11,7 @@ mod http;
 mod measure;
 mod probe;
 
+pub(crate) use ab::AbArgs;
 pub(crate) use analysis::{
     CompareArgs, MergeArgs, PayloadsArgs, PlotArgs, PoolArgs, RecommendArgs, ReportArgs,
     ReproduceArgs, RunSourceArgs, ZstdParamsArgs,

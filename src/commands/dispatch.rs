@@ -6,7 +6,7 @@ use crate::config::analysis::{
 };
 use crate::config::compare::{CompareConfig, MergeConfig, PoolConfig};
 use crate::config::http::{HttpConfig, ServeConfig};
-use crate::config::{PayloadsConfig, RunConfig};
+use crate::config::{AbConfig, PayloadsConfig, RunConfig};
 use crate::error::Result;
 
 /// The whole program: installs the stop handler, parses the command line, runs it, and
@@ -60,6 +60,7 @@ fn run(cli: Cli) -> Result {
     }
     match cli.command {
         Command::Run(args) => super::run::run(RunConfig::from_args(args)?),
+        Command::Ab(args) => super::ab::run(AbConfig::from_args(args)?),
         Command::Payloads(args) => super::payloads::run(PayloadsConfig::from_args(args)?),
         Command::Compare(args) => super::compare::run(CompareConfig::from_args(args)?),
         Command::Merge(args) => super::merge::run(MergeConfig::from_args(args)?),

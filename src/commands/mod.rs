@@ -1,6 +1,7 @@
 //! The commands: one file each, orchestration only. Inputs arrive checked by `config`;
 //! every file and terminal write happens here; the rest returns data.
 
+mod ab;
 mod analysis;
 mod bracket;
 mod compare;

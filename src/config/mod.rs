@@ -1,6 +1,7 @@
 //! Turns the parsed command line into typed, validated settings, once. Every check of
 //! user input that clap cannot express happens here, before anything is measured.
 
+mod ab;
 pub(crate) mod analysis;
 pub(crate) mod compare;
 pub(crate) mod http;
@@ -13,6 +14,7 @@ mod run;
 mod settings;
 pub(crate) mod weights;
 
+pub(crate) use ab::AbConfig;
 pub(crate) use measure::MeasureConfig;
 pub(crate) use payloads::PayloadsConfig;
 pub(crate) use run::RunConfig;

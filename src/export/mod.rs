@@ -3,6 +3,7 @@
 //! shared [`document::Document`] for the two human-readable formats. Only `commands`
 //! writes them anywhere.
 
+pub(crate) mod ab;
 pub(crate) mod compare;
 pub(crate) mod csv;
 pub(crate) mod exporter;

@@ -2,6 +2,7 @@
 //! and `probe` write ([`run`], [`http`], [`probe`]), which the readers ([`read`]) return
 //! too, and a cursor per result that reads one where it lies ([`saved`]).
 
+pub(crate) mod ab;
 pub(crate) mod columns;
 mod csv_row;
 mod cursor;

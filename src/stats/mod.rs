@@ -1,8 +1,10 @@
 //! Statistics over timed iterations: a direction's summary and its noise
-//! ([`summary`]), and the inference the comparisons rest on ([`inference`]).
+//! ([`summary`]), the inference the comparisons rest on ([`inference`]), and the shift
+//! between two builds measured in pairs ([`paired`]).
 
 mod inference;
 mod order;
+mod paired;
 mod summary;
 
 pub(crate) use inference::{
@@ -10,4 +12,5 @@ pub(crate) use inference::{
     quantile_relative_standard_error, sample_sd,
 };
 pub(crate) use order::{median, median_ci_rank};
+pub(crate) use paired::paired_shift;
 pub(crate) use summary::{mb_per_s, Noise, Summary};

@@ -1,0 +1,187 @@
+//! The pairs of an A/B run: each cell measured by the candidate and the baseline in
+//! turn, a short batch each, seconds apart, the order swapped from pair to pair (ABBA),
+//! round after round until every cell is decided, the pairs run out or the time does.
+//! So a slow spell of the machine falls on both builds of a pair alike, as in the duet
+//! method (Bulej et al., "Duet Benchmarking", ICPE 2020) and Chromium's Pinpoint.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+
+use super::worker::BuildWorker;
+use crate::bench::protocol::{BodyFile, Job, Work};
+use crate::bench::schedule::Plan;
+use crate::bench::settings::CodecSetting;
+use crate::codec::Codec;
+use crate::payload::Payload;
+use crate::process::interrupt;
+use crate::results::ab::{AbCell, PairedTimes};
+use crate::results::run::CellResult;
+
+/// Rounds each pair of workers measures before both are started again. A worker's
+/// speed can settle at a level of its own for minutes (its heap, its pages): zstd 1's
+/// decompression ran 7 to 14% slower in one worker than in the other from the 11th pair
+/// of one run on. New workers every few rounds make that part of the noise the interval
+/// sees, where one pair of workers would pass it off as a change.
+pub(crate) const ROUNDS_PER_WORKER: usize = 3;
+
+/// How an A/B run goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AbPlan {
+    /// One batch: warm-up and timed iterations, in one round, in one process.
+    pub batch: Plan,
+    /// The change a verdict is judged against, e.g. 0.02.
+    pub threshold: f64,
+    /// Pairs every cell gets before it may be decided.
+    pub min_pairs: usize,
+    /// Pairs after which a cell stays as it is.
+    pub max_pairs: usize,
+    /// The time after which no new round starts.
+    pub max_time: Duration,
+}
+
+/// What an A/B run tells its caller.
+pub(crate) trait AbObserver {
+    /// Round `round` (from 0) starts, with `cells` cells still undecided.
+    fn round(&self, _round: usize, _cells: usize, _elapsed: Duration) {}
+}
+
+/// The two builds.
+pub(crate) struct Builds {
+    /// This program's worker.
+    pub candidate: BuildWorker,
+    /// `--baseline`'s.
+    pub baseline: BuildWorker,
+}
+
+/// One cell's pairs so far.
+struct Pairs<'a> {
+    codec: &'a dyn Codec,
+    level: i32,
+    compress: Vec<f64>,
+    decompress: Vec<f64>,
+    cell: Option<AbCell>,
+}
+
+/// Every cell of `settings` on each of `payloads` (each in `bodies`, the files the
+/// workers read), measured in pairs as `plan` says; whether a stop request cut it short.
+pub(crate) fn measure_pairs(
+    settings: &[CodecSetting],
+    payloads: &[(&Payload, BodyFile)],
+    plan: &AbPlan,
+    builds: &mut Builds,
+    observer: &dyn AbObserver,
+) -> Result<(Vec<AbCell>, bool)> {
+    let started = Instant::now();
+    let mut cells: Vec<(usize, Pairs)> = Vec::new();
+    for (index, _) in payloads.iter().enumerate() {
+        for setting in settings {
+            for &level in &setting.levels {
+                let pairs = Pairs {
+                    codec: setting.codec.as_ref(),
+                    level,
+                    compress: Vec::new(),
+                    decompress: Vec::new(),
+                    cell: None,
+                };
+                cells.push((index, pairs));
+            }
+        }
+    }
+    for round in 0..plan.max_pairs {
+        let open = |p: &Pairs| round < plan.min_pairs || !p.decided();
+        let undecided = cells.iter().filter(|(_, p)| open(p)).count();
+        if undecided == 0 || started.elapsed() >= plan.max_time {
+            break;
+        }
+        observer.round(round, undecided, started.elapsed());
+        if round > 0 && round % ROUNDS_PER_WORKER == 0 {
+            builds.candidate.restart();
+            builds.baseline.restart();
+        }
+        for (turn, (index, pairs)) in cells.iter_mut().enumerate() {
+            if !open(pairs) {
+                continue;
+            }
+            let (payload, file) = &payloads[*index];
+            let job = Job::of_level(
+                file.clone(),
+                pairs.codec,
+                pairs.level,
+                Work::Time(plan.batch),
+            );
+            let candidate_first = (round + turn) % 2 == 0;
+            let Some(batches) = pair(builds, &job, candidate_first)? else {
+                return Ok((finish(cells), true));
+            };
+            pairs.add(payload, batches, plan.threshold);
+        }
+    }
+    let interrupted = interrupt::requested();
+    Ok((finish(cells), interrupted))
+}
+
+/// One batch of `job` from each build, in the order given; `None` on a stop request.
+fn pair(
+    builds: &mut Builds,
+    job: &Job,
+    candidate_first: bool,
+) -> Result<Option<(CellResult, CellResult)>> {
+    let one = |worker: &mut BuildWorker, which: &str| -> Result<Option<CellResult>> {
+        let result = worker
+            .measure(job)
+            .with_context(|| format!("the {which}"))?;
+        Ok(result.and_then(|r| r.cells.into_iter().next()))
+    };
+    let (candidate, baseline) = if candidate_first {
+        let candidate = one(&mut builds.candidate, "candidate")?;
+        (candidate, one(&mut builds.baseline, "baseline")?)
+    } else {
+        let baseline = one(&mut builds.baseline, "baseline")?;
+        (one(&mut builds.candidate, "candidate")?, baseline)
+    };
+    Ok(candidate.zip(baseline))
+}
+
+impl Pairs<'_> {
+    /// Whether more pairs could change what the cell shows.
+    fn decided(&self) -> bool {
+        self.cell.as_ref().is_some_and(AbCell::decided)
+    }
+
+    /// One pair's batches joined to the cell.
+    fn add(&mut self, payload: &Payload, pair: (CellResult, CellResult), threshold: f64) {
+        let (candidate, baseline) = pair;
+        // A batch's fastest iteration: a slow spell that covers part of a batch leaves
+        // it alone, where it moves the median (docs/calibration.md, "ab").
+        let fastest = |r: &CellResult| -> Option<(f64, f64)> {
+            Some((r.compress.as_ref()?.min_s, r.decompress.as_ref()?.min_s))
+        };
+        let failure = candidate.failure.clone().or(baseline.failure.clone());
+        if let (None, Some((cc, cd)), Some((bc, bd))) =
+            (&failure, fastest(&candidate), fastest(&baseline))
+        {
+            self.compress.push(cc / bc);
+            self.decompress.push(cd / bd);
+        }
+        let compress = PairedTimes::of(self.compress.clone());
+        let decompress = PairedTimes::of(self.decompress.clone());
+        let verdicts = [compress.verdict(threshold), decompress.verdict(threshold)];
+        self.cell = Some(AbCell {
+            payload: payload.name.clone(),
+            input_bytes: payload.bytes.len() as u64,
+            id: candidate.id,
+            candidate_bytes: candidate.compressed_bytes,
+            baseline_bytes: baseline.compressed_bytes,
+            compress,
+            decompress,
+            verdicts,
+            failure,
+        });
+    }
+}
+
+/// The cells measured, in order; a cell a stop request left unmeasured is left out.
+fn finish(cells: Vec<(usize, Pairs)>) -> Vec<AbCell> {
+    cells.into_iter().filter_map(|(_, p)| p.cell).collect()
+}

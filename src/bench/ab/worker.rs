@@ -1,0 +1,201 @@
+//! One build's worker for `ab`: a `time-worker` started once and sent one job per batch
+//! (protocol 2), or, for a build that speaks only version 1, started again for each
+//! batch. Its answers are read on a thread of their own, so that a silent worker is
+//! stopped at a deadline and a stop request ends the wait at once.
+
+use std::io::{BufReader, Write as _};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+
+use crate::bench::calibrate::SLOWDOWN_VARIABLE;
+use crate::bench::protocol::{read_line, Answer, Job, PROTOCOL};
+use crate::process::interrupt;
+use crate::results::run::PayloadResult;
+
+/// The longest a worker may go without a line before it is stopped.
+pub(crate) const SILENCE: Duration = Duration::from_secs(120);
+
+/// The first version of the protocol, one job per process.
+const ONE_JOB_PER_PROCESS: u32 = 1;
+
+/// One build's worker.
+pub(crate) struct BuildWorker {
+    /// The program, e.g. this one or `--baseline`'s.
+    program: PathBuf,
+    /// Whether the calibration hook reaches it (the candidate's only).
+    calibrated: bool,
+    /// The version it speaks: [`PROTOCOL`] until it refuses it for version 1.
+    protocol: u32,
+    /// The running worker, for version 2.
+    running: Option<Running>,
+    /// Whether it has answered a job yet.
+    answered: bool,
+}
+
+/// A started worker: its stdin, and its answers as lines.
+struct Running {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Result<String>>,
+}
+
+impl BuildWorker {
+    /// The worker of `program`; the calibration hook reaches it if `calibrated`.
+    pub(crate) fn new(program: PathBuf, calibrated: bool) -> BuildWorker {
+        BuildWorker {
+            program,
+            calibrated,
+            protocol: PROTOCOL,
+            running: None,
+            answered: false,
+        }
+    }
+
+    /// Ends the running worker: the next job starts a new one.
+    pub(crate) fn restart(&mut self) {
+        self.running = None;
+    }
+
+    /// The protocol version it speaks, as far as is known.
+    pub(crate) fn protocol(&self) -> u32 {
+        self.protocol
+    }
+
+    /// `job` measured by this build; `None` when a stop request ended the wait.
+    pub(crate) fn measure(&mut self, job: &Job) -> Result<Option<PayloadResult>> {
+        self.start(job)?;
+        self.finish(job)
+    }
+
+    /// Sends `job` to this build's worker, started if need be, without waiting for it.
+    pub(crate) fn start(&mut self, job: &Job) -> Result<()> {
+        let mut job = job.clone();
+        job.protocol = self.protocol;
+        let one_job = self.protocol == ONE_JOB_PER_PROCESS;
+        let running = match &mut self.running {
+            Some(running) if !one_job => running,
+            _ => self
+                .running
+                .insert(Running::start(&self.program, self.calibrated)?),
+        };
+        running.send(&job, one_job)
+    }
+
+    /// The result of the job [`BuildWorker::start`] sent; a build that refuses version 2
+    /// for version 1 is asked again. `None` when a stop request ended the wait.
+    pub(crate) fn finish(&mut self, job: &Job) -> Result<Option<PayloadResult>> {
+        let running = self.running.as_mut().context("no job was sent")?;
+        match running.result() {
+            Err(why) if !self.answered && speaks_only_the_first(&why) => {
+                self.protocol = ONE_JOB_PER_PROCESS;
+                self.running = None;
+                self.measure(job)
+            }
+            answer => {
+                self.answered = true;
+                answer
+            }
+        }
+    }
+}
+
+/// Whether `why` is a worker's refusal of a job because it speaks version 1 alone.
+fn speaks_only_the_first(why: &anyhow::Error) -> bool {
+    format!("{why:#}").ends_with(&format!("this build speaks {ONE_JOB_PER_PROCESS}"))
+}
+
+impl Running {
+    /// `program time-worker`, its answers read on a thread.
+    fn start(program: &PathBuf, calibrated: bool) -> Result<Running> {
+        let mut command = Command::new(program);
+        command
+            .arg("time-worker")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if !calibrated {
+            command.env_remove(SLOWDOWN_VARIABLE);
+        }
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("cannot start {} time-worker", program.display()))?;
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let line = read_line(&mut reader).transpose();
+                let end = !matches!(line, Some(Ok(_)));
+                if send
+                    .send(line.unwrap_or_else(|| Err(anyhow::anyhow!(""))))
+                    .is_err()
+                    || end
+                {
+                    return;
+                }
+            }
+        });
+        Ok(Running {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        })
+    }
+
+    /// `job` as one line; stdin is then closed if `last`.
+    fn send(&mut self, job: &Job, last: bool) -> Result<()> {
+        let mut line = serde_json::to_vec(job)?;
+        line.push(b'\n');
+        let stdin = self
+            .stdin
+            .as_mut()
+            .context("the worker's stdin is closed")?;
+        stdin
+            .write_all(&line)
+            .and_then(|()| stdin.flush())
+            .context("the worker did not take its job")?;
+        if last {
+            self.stdin = None;
+        }
+        Ok(())
+    }
+
+    /// The result the worker answers, its steps skipped; `None` on a stop request.
+    fn result(&mut self) -> Result<Option<PayloadResult>> {
+        let mut deadline = Instant::now() + SILENCE;
+        loop {
+            if interrupt::requested() {
+                return Ok(None);
+            }
+            let line = match self.lines.recv_timeout(Duration::from_millis(50)) {
+                Ok(Ok(line)) => line,
+                Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
+                    bail!("the worker ended without a result")
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
+                Err(RecvTimeoutError::Timeout) => {
+                    bail!("the worker sent nothing for {} s", SILENCE.as_secs())
+                }
+            };
+            deadline = Instant::now() + SILENCE;
+            match serde_json::from_str::<Answer>(&line) {
+                Ok(Answer::Step(_)) => {}
+                Ok(Answer::Result(part)) => return Ok(Some(*part)),
+                Ok(Answer::Refused(why)) => bail!("the worker refused its job: {why}"),
+                Err(_) => bail!("the worker answered a line that is no answer"),
+            }
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

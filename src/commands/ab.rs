@@ -1,0 +1,115 @@
+//! `codecbench ab`: this build and a baseline measured cell by cell in turn, then the
+//! verdicts printed and saved.
+
+use std::time::{Duration, Instant};
+
+use super::measure::prepare;
+use super::output::{print, write_file};
+use super::progress::Progress;
+use crate::bench::ab::pairs::{measure_pairs, AbObserver, Builds};
+use crate::bench::ab::worker::BuildWorker;
+use crate::bench::calibrate::SLOWDOWN_VARIABLE;
+use crate::bench::protocol::BodyFile;
+use crate::bench::workers::ChildBody;
+use crate::config::AbConfig;
+use crate::error::{Error, Failing};
+use crate::export::exporter::Format;
+use crate::export::text::document::Style;
+use crate::export::text::draw::render;
+use crate::results::ab::AbReport;
+
+/// Progress on stderr: one line per round of pairs.
+struct Rounds<'a>(&'a Progress);
+
+impl AbObserver for Rounds<'_> {
+    fn round(&self, round: usize, cells: usize, elapsed: Duration) {
+        self.0.line(&format!(
+            "pair {}: {} open, {:.0} s",
+            round + 1,
+            crate::format::count(cells as u64, "cell"),
+            elapsed.as_secs_f64()
+        ));
+    }
+}
+
+/// Runs `config`.
+pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
+    // Both builds' workers inherit this thread's CPU, so that they run on the same one:
+    // on a VM, two logical CPUs can differ by half in speed for minutes (docs/ab.md).
+    if config.measure.pin.is_none() {
+        let cpus = core_affinity::get_core_ids().unwrap_or_default();
+        config.measure.pin = cpus.last().map(|cpu| cpu.id);
+    }
+    let (payloads, report) = prepare(&mut config.measure)?;
+    let bodies: Vec<ChildBody> = payloads
+        .iter()
+        .map(|p| ChildBody::new(&p.bytes))
+        .collect::<anyhow::Result<_>>()
+        .failing()?;
+    let files: Vec<(&crate::payload::Payload, BodyFile)> = payloads
+        .iter()
+        .zip(&bodies)
+        .map(|(p, body)| (p, BodyFile::of(&p.name, body.input.clone(), &p.bytes)))
+        .collect();
+    let exe = bodies.first().map(|b| b.exe.clone());
+    let Some(exe) = exe else {
+        return Err(anyhow::anyhow!("no payload to measure").into());
+    };
+    let mut builds = Builds {
+        candidate: BuildWorker::new(exe, true),
+        baseline: BuildWorker::new(config.baseline.clone(), false),
+    };
+    let progress = Progress::new(config.measure.quiet);
+    let started = Instant::now();
+    let settings = &config.measure.settings;
+    let (cells, interrupted) = measure_pairs(
+        settings,
+        &files,
+        &config.plan,
+        &mut builds,
+        &Rounds(&progress),
+    )
+    .failing()?;
+    let ab = AbReport {
+        environment: report.environment,
+        baseline: config.baseline.display().to_string(),
+        baseline_protocol: builds.baseline.protocol(),
+        threshold: config.plan.threshold,
+        calibration: std::env::var(SLOWDOWN_VARIABLE).ok(),
+        seconds: started.elapsed().as_secs_f64(),
+        interrupted,
+        cells,
+    };
+    save(&ab, &config)?;
+    let document = crate::export::ab::document(&ab);
+    let shown = match config.format {
+        Format::Json => crate::export::ab::json(&ab),
+        Format::Markdown => render(&document, Style::Markdown),
+        Format::Table | Format::Csv => render(&document, Style::Terminal),
+    };
+    print(&shown).failing()?;
+    if interrupted {
+        return Err(Error::Interrupted(
+            "the verdicts above rest on the pairs finished".into(),
+        ));
+    }
+    match ab.failures().len() {
+        0 => Ok(()),
+        n => Err(Error::failed(format!(
+            "{} slower or with a size drift",
+            crate::format::count(n as u64, "cell")
+        ))),
+    }
+}
+
+/// The JSON and Markdown files asked for.
+fn save(ab: &AbReport, config: &AbConfig) -> crate::error::Result {
+    if let Some(path) = &config.exports.json {
+        write_file(path, &crate::export::ab::json(ab)).failing()?;
+    }
+    if let Some(path) = &config.exports.markdown {
+        let document = crate::export::ab::document(ab);
+        write_file(path, &render(&document, Style::Markdown)).failing()?;
+    }
+    Ok(())
+}

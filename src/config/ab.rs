@@ -1,0 +1,103 @@
+//! The settings of `ab`, checked: the baseline program, the threshold, the pairs and the
+//! batch each build measures.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+
+use super::measure::MeasureConfig;
+use super::outputs::{Exports, Input};
+use crate::bench::ab::pairs::AbPlan;
+use crate::bench::schedule::{Iterations, Plan};
+use crate::cli::AbArgs;
+use crate::export::exporter::Format;
+
+/// A batch's timed time per direction when neither --iterations nor --min-time says.
+pub(crate) const BATCH_TIME: Duration = Duration::from_millis(25);
+/// The most iterations a batch's time budget may size.
+pub(crate) const BATCH_MAX_ITERATIONS: u32 = 1000;
+/// Pairs before a cell may be decided: the fewest for a 95% signed-rank interval.
+pub(crate) const MIN_PAIRS: usize = 6;
+
+/// Settings of `codecbench ab`.
+pub(crate) struct AbConfig {
+    /// What to measure; the method only sizes each batch.
+    pub measure: MeasureConfig,
+    /// The baseline program.
+    pub baseline: PathBuf,
+    /// How the pairs go.
+    pub plan: AbPlan,
+    /// The files written at the end: JSON and Markdown only.
+    pub exports: Exports,
+    /// What stdout shows: a table, Markdown or JSON.
+    pub format: Format,
+}
+
+impl AbConfig {
+    /// Validates `args`: a baseline that is a file, a threshold from 0 to 100%, a time
+    /// that is positive, no --precision (pairs decide), no --measure instructions.
+    pub(crate) fn from_args(mut args: AbArgs) -> Result<Self> {
+        if args.measure.payloads.payloads.is_empty() && args.measure.payloads.records.is_empty() {
+            args.measure.payloads.payloads.push("small".to_string());
+        }
+        if args.format == Format::Csv {
+            bail!("--format csv does not apply to ab: table, markdown or json");
+        }
+        if args.measure.precision.is_some() {
+            bail!(
+                "--precision does not apply to ab: the pairs decide when a cell is measured enough"
+            );
+        }
+        if !args.baseline.is_file() {
+            bail!("--baseline {}: no such program", args.baseline.display());
+        }
+        if !(args.threshold.is_finite() && args.threshold > 0.0 && args.threshold < 100.0) {
+            bail!(
+                "--threshold {} must be a percentage above 0 and under 100",
+                args.threshold
+            );
+        }
+        if !(args.max_time.is_finite() && args.max_time > 0.0 && args.max_time <= 1e6) {
+            bail!(
+                "--max-time {} must be a number of seconds above 0",
+                args.max_time
+            );
+        }
+        crate::bench::calibrate::check_environment()?;
+        let measure = MeasureConfig::from_args(args.measure)?;
+        let exports = Exports {
+            json: args.json,
+            markdown: args.markdown,
+            ..Default::default()
+        };
+        exports.check(&[
+            Input::Payloads(&measure.payloads),
+            Input::File(&args.baseline),
+        ])?;
+        let batch = Plan {
+            warmup: measure.method.warmup,
+            iterations: measure.method.iterations.unwrap_or(Iterations::Budget {
+                min_time: BATCH_TIME,
+                max_iterations: BATCH_MAX_ITERATIONS,
+            }),
+            rounds: 1,
+            precision: None,
+            processes: 1,
+        };
+        let plan = AbPlan {
+            batch,
+            threshold: args.threshold / 100.0,
+            min_pairs: MIN_PAIRS,
+            max_pairs: args.max_pairs as usize,
+            max_time: Duration::from_secs_f64(args.max_time),
+        };
+        Ok(AbConfig {
+            measure,
+            baseline: args.baseline,
+            plan,
+            exports,
+            format: args.format,
+        })
+    }
+}

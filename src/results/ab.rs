@@ -1,0 +1,215 @@
+//! What `ab` measures and decides: per cell and direction, the candidate's time ÷ the
+//! baseline's in each pair of batches (each batch's fastest iteration), the shift they show with its interval
+//! ([`crate::stats::paired_shift`]), and a verdict against the threshold.
+
+use serde::Serialize;
+
+use super::environment::Environment;
+use crate::stats::{median, paired_shift};
+use crate::vocab::CellId;
+
+/// The confidence level of each interval: 95%.
+pub(crate) const ALPHA: f64 = 0.05;
+
+/// The verdict on one direction of one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum AbVerdict {
+    /// The whole interval lies within the threshold either way.
+    Same,
+    /// The interval straddles the threshold, or too few pairs bound it.
+    Inconclusive,
+    /// The candidate is faster: the whole interval lies beyond the threshold.
+    Faster,
+    /// The candidate is slower: the whole interval lies beyond the threshold.
+    Slower,
+}
+
+impl AbVerdict {
+    /// Whether more pairs could change it.
+    pub(crate) fn decided(self) -> bool {
+        self != AbVerdict::Inconclusive
+    }
+
+    /// The word reports print.
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            AbVerdict::Same => "same",
+            AbVerdict::Inconclusive => "inconclusive",
+            AbVerdict::Faster => "faster",
+            AbVerdict::Slower => "SLOWER",
+        }
+    }
+}
+
+/// One direction of one cell: every pair's ratio and what they show.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub(crate) struct PairedTimes {
+    /// The candidate's fastest time ÷ the baseline's, in one pair of batches each, in
+    /// order.
+    pub ratios: Vec<f64>,
+    /// The Hodges–Lehmann estimate of the ratio; `None` with under 6 pairs.
+    pub estimate: Option<f64>,
+    /// Its 95% interval's low end.
+    pub low: Option<f64>,
+    /// Its high end.
+    pub high: Option<f64>,
+}
+
+impl PairedTimes {
+    /// `ratios` with the shift they show.
+    pub(crate) fn of(ratios: Vec<f64>) -> PairedTimes {
+        let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
+        let shift = paired_shift(&logs, ALPHA);
+        PairedTimes {
+            estimate: shift.map(|s| s.estimate.exp()),
+            low: shift.map(|s| s.low.exp()),
+            high: shift.map(|s| s.high.exp()),
+            ratios,
+        }
+    }
+
+    /// The verdict against `threshold` (0.02 for 2%): slower or faster when the whole
+    /// interval lies beyond it, the same when it lies within it either way.
+    pub(crate) fn verdict(&self, threshold: f64) -> AbVerdict {
+        let (Some(low), Some(high)) = (self.low, self.high) else {
+            return AbVerdict::Inconclusive;
+        };
+        let (up, down) = (1.0 + threshold, 1.0 / (1.0 + threshold));
+        if low > up {
+            AbVerdict::Slower
+        } else if high < down {
+            AbVerdict::Faster
+        } else if low >= down && high <= up {
+            AbVerdict::Same
+        } else {
+            AbVerdict::Inconclusive
+        }
+    }
+
+    /// The smallest slowdown this interval could have shown: its width above the
+    /// estimate, added to the threshold. `None` without an interval.
+    pub(crate) fn could_see(&self, threshold: f64) -> Option<f64> {
+        let (estimate, low, high) = (self.estimate?, self.low?, self.high?);
+        let half = (high / estimate).max(estimate / low);
+        Some((1.0 + threshold) * half - 1.0)
+    }
+
+    /// The median ratio, for a table.
+    pub(crate) fn median_ratio(&self) -> Option<f64> {
+        (!self.ratios.is_empty()).then(|| median(&mut self.ratios.clone()))
+    }
+}
+
+/// One cell of an A/B run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct AbCell {
+    /// The payload's name.
+    pub payload: String,
+    /// Its size in bytes.
+    pub input_bytes: u64,
+    /// What the cell measures.
+    #[serde(flatten)]
+    pub id: CellId,
+    /// The candidate's compressed size.
+    pub candidate_bytes: u64,
+    /// The baseline's; a size that differs is a size drift.
+    pub baseline_bytes: u64,
+    /// Compression, pair by pair.
+    pub compress: PairedTimes,
+    /// Decompression.
+    pub decompress: PairedTimes,
+    /// The verdicts on compression and decompression, against the run's threshold.
+    pub verdicts: [AbVerdict; 2],
+    /// Why the cell could not be measured, if it could not (a failed round trip).
+    pub failure: Option<String>,
+}
+
+impl AbCell {
+    /// Whether the two builds compressed to different sizes.
+    pub(crate) fn size_drift(&self) -> bool {
+        self.candidate_bytes != self.baseline_bytes
+    }
+
+    /// Whether more pairs could change what the cell shows.
+    pub(crate) fn decided(&self) -> bool {
+        self.failure.is_some() || self.size_drift() || self.verdicts.iter().all(|v| v.decided())
+    }
+}
+
+/// A whole A/B run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub(crate) struct AbReport {
+    /// The candidate's machine and build.
+    pub environment: Environment,
+    /// The baseline program, as given.
+    pub baseline: String,
+    /// The worker protocol version the baseline spoke.
+    pub baseline_protocol: u32,
+    /// The threshold, e.g. 0.02.
+    pub threshold: f64,
+    /// The calibration hook the candidate ran under, if any.
+    pub calibration: Option<String>,
+    /// Seconds the run took.
+    pub seconds: f64,
+    /// Whether a stop request cut it short.
+    pub interrupted: bool,
+    /// The cells, payload by payload, in the run's order.
+    pub cells: Vec<AbCell>,
+}
+
+impl AbReport {
+    /// The cells slower past the threshold or with a size drift: what fails the run.
+    pub(crate) fn failures(&self) -> Vec<&AbCell> {
+        self.cells
+            .iter()
+            .filter(|c| {
+                c.size_drift() || c.failure.is_some() || c.verdicts.contains(&AbVerdict::Slower)
+            })
+            .collect()
+    }
+
+    /// The smallest slowdown every cell could have shown, in both directions: the
+    /// largest of their [`PairedTimes::could_see`]; `None` if one has no interval.
+    pub(crate) fn could_see(&self) -> Option<f64> {
+        self.cells
+            .iter()
+            .filter(|c| c.failure.is_none())
+            .flat_map(|c| [&c.compress, &c.decompress])
+            .map(|p| p.could_see(self.threshold))
+            .try_fold(0.0_f64, |most, seen| Some(most.max(seen?)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_read_the_whole_interval_against_the_threshold() {
+        let noisy = |centre: f64| -> Vec<f64> {
+            (0..12)
+                .map(|i| centre * (1.0 + (i % 5) as f64 * 0.004 - 0.008))
+                .collect()
+        };
+        assert_eq!(
+            PairedTimes::of(noisy(1.06)).verdict(0.02),
+            AbVerdict::Slower
+        );
+        assert_eq!(
+            PairedTimes::of(noisy(0.94)).verdict(0.02),
+            AbVerdict::Faster
+        );
+        assert_eq!(PairedTimes::of(noisy(1.0)).verdict(0.02), AbVerdict::Same);
+        assert_eq!(
+            PairedTimes::of(noisy(1.02)).verdict(0.02),
+            AbVerdict::Inconclusive
+        );
+        assert_eq!(
+            PairedTimes::of(noisy(1.5)[..5].to_vec()).verdict(0.02),
+            AbVerdict::Inconclusive
+        );
+        let seen = PairedTimes::of(noisy(1.0)).could_see(0.02).unwrap();
+        assert!(seen > 0.02 && seen < 0.04, "{seen}");
+    }
+}

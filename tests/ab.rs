@@ -1,0 +1,163 @@
+//! End to end: `ab` measures this build against a baseline in pairs, flags a cell the
+//! calibration hook slowed, falls back for a baseline that speaks protocol 1 only, and
+//! refuses bad input and hostile baselines in one line.
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+
+use crate::common::{bad_input, codecbench};
+use serde_json::Value;
+
+/// zstd 1 and 3 on the single record, 8 pairs at most, a 20% threshold (wide enough
+/// that noise alone never passes it), JSON kept at `json`.
+fn ab_args(baseline: &Path, json: &Path) -> Vec<String> {
+    [
+        "ab",
+        "--baseline",
+        baseline.to_str().unwrap(),
+        "--payload",
+        "single",
+        "--codecs",
+        "zstd",
+        "--zstd-levels",
+        "1,3",
+        "--max-pairs",
+        "8",
+        "--threshold",
+        "20",
+        "--quiet",
+        "--export-json",
+        json.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn this_build() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_codecbench"))
+}
+
+/// An executable shell script `body` at `dir/name`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn verdicts(report: &Value, level: i64) -> Vec<String> {
+    let cell = report["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["level"] == level)
+        .unwrap();
+    cell["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("ab.json");
+    let output = codecbench()
+        .args(ab_args(&this_build(), &json))
+        .env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:3=3")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("Fails: 1 of 2 cells"), "{stdout}");
+    assert!(
+        stdout.contains("single zstd 3 (libzstd): slower"),
+        "{stdout}"
+    );
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(verdicts(&report, 3), ["slower", "slower"]);
+    assert!(!verdicts(&report, 1).contains(&"slower".to_string()));
+    assert_eq!(report["baseline_protocol"], 2);
+    assert_eq!(report["calibration"], "zstd:3=3");
+}
+
+#[test]
+fn a_baseline_that_speaks_only_protocol_1_gets_a_worker_per_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    // A protocol 1 build: it refuses version 2 as such a build does, and answers a
+    // version 1 job (through this build, which reads it as version 2).
+    let exe = this_build();
+    let old = script(
+        dir.path(),
+        "old-build",
+        &format!(
+            r#"[ "$1" = time-worker ] || exit 2
+read -r job
+case "$job" in
+  *'"protocol":1,'*) printf '%s\n' "$job" | sed 's/"protocol":1,/"protocol":2,/' | exec "{}" time-worker ;;
+  *) echo '{{"refused":"protocol 2 is not spoken here: this build speaks 1"}}'; exit 2 ;;
+esac"#,
+            exe.display()
+        ),
+    );
+    let json = dir.path().join("ab.json");
+    let output = codecbench().args(ab_args(&old, &json)).output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.starts_with("Passes: 0 of 2 cells"), "{stdout}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["baseline_protocol"], 1);
+    assert!(
+        report["cells"][0]["compress"]["ratios"]
+            .as_array()
+            .unwrap()
+            .len()
+            >= 6
+    );
+}
+
+#[test]
+fn bad_input_and_hostile_baselines_are_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("ab.json");
+    let missing = dir.path().join("no-such-build");
+    let why = bad_input(
+        &ab_args(&missing, &json)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(why.contains("no such program"), "{why}");
+    let output = codecbench()
+        .args(ab_args(&this_build(), &json))
+        .env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:3=0.5")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a slowdown factor is from 1 to 10"),
+        "{stderr}"
+    );
+    // A baseline that answers noise, or nothing at all, fails the run with why.
+    for (name, body, expected) in [
+        (
+            "noisy",
+            "echo 'not json'; cat > /dev/null",
+            "a line that is no answer",
+        ),
+        ("mute", "read -r job; exit 0", "ended without a result"),
+    ] {
+        let hostile = script(dir.path(), name, body);
+        let output = codecbench()
+            .args(ab_args(&hostile, &json))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}

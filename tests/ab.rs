@@ -161,3 +161,46 @@ fn bad_input_and_hostile_baselines_are_refused_in_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+#[test]
+fn a_stop_request_ends_ab_at_once_with_what_it_decided() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("ab.json");
+    // zstd 19 on the small payload: 6 pairs, the fewest before a cell may stop, take
+    // seconds, so the stop comes mid-run.
+    let child = std::process::Command::new(this_build())
+        .args([
+            "ab",
+            "--baseline",
+            this_build().to_str().unwrap(),
+            "--payload",
+            "small",
+        ])
+        .args([
+            "--codecs",
+            "zstd",
+            "--zstd-levels",
+            "19",
+            "--quiet",
+            "--export-json",
+        ])
+        .arg(&json)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    crate::common::ctrl_c(&child);
+    let stopping = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(stopping.elapsed() < Duration::from_secs(10));
+    let (stdout, stderr) = (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    );
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stdout.starts_with("Interrupted: "), "{stdout}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["interrupted"], true);
+}

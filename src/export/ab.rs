@@ -122,7 +122,7 @@ pub(crate) fn document(report: &AbReport) -> Document {
     }
     notes.push(match report.could_see() {
         Some(seen) => format!(
-            "Every cell could have shown a slowdown of {:.1}% or more (threshold {:.1}%).",
+            "A slowdown of {:.1}% or more would have shown in every cell (threshold {:.1}%).",
             seen * 100.0,
             report.threshold * 100.0
         ),

@@ -1,8 +1,10 @@
 //! The pairs of an A/B run: each cell measured by the candidate and the baseline in
 //! turn, a short batch each, seconds apart, the order swapped from pair to pair (ABBA),
 //! round after round until every cell is decided, the pairs run out or the time does.
-//! So a slow spell of the machine falls on both builds of a pair alike, as in the duet
-//! method (Bulej et al., "Duet Benchmarking", ICPE 2020) and Chromium's Pinpoint.
+//! So a slow spell of the machine falls on both builds of a pair alike, as Chromium's
+//! Pinpoint interleaves its repeats. The duet method (Bulej et al., "Duet Benchmarking",
+//! ICPE 2020) runs both side by side instead; here that measured no better
+//! (docs/calibration.md, "ab pairs").
 
 use std::time::{Duration, Instant};
 
@@ -63,8 +65,8 @@ struct Pairs<'a> {
     cell: Option<AbCell>,
 }
 
-/// Every cell of `settings` on each of `payloads` (each in `bodies`, the files the
-/// workers read), measured in pairs as `plan` says; whether a stop request cut it short.
+/// Every cell of `settings` on each of `payloads` (each with the file the workers read),
+/// measured in pairs as `plan` says; whether a stop request cut it short.
 pub(crate) fn measure_pairs(
     settings: &[CodecSetting],
     payloads: &[(&Payload, BodyFile)],

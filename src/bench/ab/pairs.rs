@@ -56,12 +56,10 @@ pub(crate) struct Builds {
     pub baseline: BuildWorker,
 }
 
-/// One cell's pairs so far.
+/// One cell's pairs so far: its ratios live in the cell.
 struct Pairs<'a> {
     codec: &'a dyn Codec,
     level: i32,
-    compress: Vec<f64>,
-    decompress: Vec<f64>,
     cell: Option<AbCell>,
 }
 
@@ -82,8 +80,6 @@ pub(crate) fn measure_pairs(
                 let pairs = Pairs {
                     codec: setting.codec.as_ref(),
                     level,
-                    compress: Vec::new(),
-                    decompress: Vec::new(),
                     cell: None,
                 };
                 cells.push((index, pairs));
@@ -155,19 +151,23 @@ impl Pairs<'_> {
     fn add(&mut self, payload: &Payload, pair: (CellResult, CellResult), threshold: f64) {
         let (candidate, baseline) = pair;
         // A batch's fastest iteration: a slow spell that covers part of a batch leaves
-        // it alone, where it moves the median (docs/calibration.md, "ab").
+        // it alone, where it moves the median (docs/calibration.md, "ab pairs").
         let fastest = |r: &CellResult| -> Option<(f64, f64)> {
             Some((r.compress.as_ref()?.min_s, r.decompress.as_ref()?.min_s))
         };
         let failure = candidate.failure.clone().or(baseline.failure.clone());
+        let (mut compress, mut decompress) = match self.cell.take() {
+            Some(cell) => (cell.compress.ratios, cell.decompress.ratios),
+            None => (Vec::new(), Vec::new()),
+        };
         if let (None, Some((cc, cd)), Some((bc, bd))) =
             (&failure, fastest(&candidate), fastest(&baseline))
         {
-            self.compress.push(cc / bc);
-            self.decompress.push(cd / bd);
+            compress.push(cc / bc);
+            decompress.push(cd / bd);
         }
-        let compress = PairedTimes::of(self.compress.clone());
-        let decompress = PairedTimes::of(self.decompress.clone());
+        let compress = PairedTimes::of(compress);
+        let decompress = PairedTimes::of(decompress);
         let verdicts = [compress.verdict(threshold), decompress.verdict(threshold)];
         self.cell = Some(AbCell {
             payload: payload.name.clone(),

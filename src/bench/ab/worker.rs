@@ -127,14 +127,11 @@ impl Running {
         let (send, lines) = mpsc::channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            loop {
-                let line = read_line(&mut reader).transpose();
-                let end = !matches!(line, Some(Ok(_)));
-                if send
-                    .send(line.unwrap_or_else(|| Err(anyhow::anyhow!(""))))
-                    .is_err()
-                    || end
-                {
+            // At the worker's end the sender drops, which the receiver sees; a line that
+            // cannot be read is sent on, and ends the reading.
+            while let Some(line) = read_line(&mut reader).transpose() {
+                let unreadable = line.is_err();
+                if send.send(line).is_err() || unreadable {
                     return;
                 }
             }
@@ -173,9 +170,8 @@ impl Running {
             }
             let line = match self.lines.recv_timeout(Duration::from_millis(50)) {
                 Ok(Ok(line)) => line,
-                Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
-                    bail!("the worker ended without a result")
-                }
+                Ok(Err(why)) => bail!("the worker's answer could not be read: {why:#}"),
+                Err(RecvTimeoutError::Disconnected) => bail!("the worker ended without a result"),
                 Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
                 Err(RecvTimeoutError::Timeout) => {
                     bail!("the worker sent nothing for {} s", SILENCE.as_secs())

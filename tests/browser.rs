@@ -115,6 +115,36 @@ impl Page {
         reply["result"]["value"].clone()
     }
 
+    /// Lays the page out as a screen `width` CSS pixels wide would, as a phone does.
+    pub fn set_width(&mut self, width: u32, height: u32) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+        );
+    }
+
+    /// Emulates a media type (`print`, or empty for the screen) and media features
+    /// such as `prefers-color-scheme`.
+    pub fn emulate_media(&mut self, media: &str, features: &[(&str, &str)]) {
+        let features: Vec<Value> = features
+            .iter()
+            .map(|(name, value)| json!({"name": name, "value": value}))
+            .collect();
+        self.call(
+            "Emulation.setEmulatedMedia",
+            json!({"media": media, "features": features}),
+        );
+    }
+
+    /// The viewport as a PNG, for a reader to look at when a layout test fails.
+    pub fn screenshot(&mut self) -> Vec<u8> {
+        use base64::Engine as _;
+        let reply = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        base64::engine::general_purpose::STANDARD
+            .decode(reply["data"].as_str().unwrap())
+            .unwrap()
+    }
+
     /// The page printed as PDF, decoded: what a reader's printer gets.
     pub fn print_to_pdf(&mut self) -> Vec<u8> {
         use base64::Engine as _;

@@ -5,7 +5,7 @@ use crate::analysis::compare::compare;
 use crate::config::compare::CompareConfig;
 use crate::error::{Error, Failing};
 use crate::export::compare::notes;
-use crate::export::exporter::{exporter, Exporter as _, Html, Subject};
+use crate::export::exporter::{exporter, Subject};
 use crate::results;
 
 /// Compares the runs `config` names; a comparison that fails the job is a failure.
@@ -17,7 +17,8 @@ pub(super) fn run(config: CompareConfig) -> crate::error::Result {
     let outcome = compare(&baseline, &candidate, &config.options)?;
     let subject = Subject::Comparison(&outcome);
     if let Some(html) = &config.html {
-        write_file(html, &Html.export(&subject)?).failing()?;
+        let page = crate::export::html::comparison_page(&baseline, &candidate, &outcome);
+        write_file(html, &page).failing()?;
     }
     let bytes = exporter(config.format).export(&subject)?;
     print(&bytes).failing()?;

@@ -2,6 +2,7 @@
 
 use super::output::write_file;
 use crate::analysis::compare::compare;
+use crate::analysis::history::history;
 use crate::analysis::recommend::{advise, answers, AdviceOptions};
 use crate::analysis::reproduce::check;
 use crate::config::analysis::ReportConfig;
@@ -41,12 +42,11 @@ pub(super) fn run(config: ReportConfig) -> crate::error::Result {
             }
         })
         .collect();
+    let history = history(&runs.iter().collect::<Vec<_>>());
     let page = ReportPage {
         sections,
-        comparison: baseline
-            .as_ref()
-            .zip(comparison.as_ref())
-            .map(|(base, c)| (base.label.as_str(), c)),
+        history,
+        comparison: baseline.as_ref().zip(comparison.as_ref()),
     };
     let bytes = render(&page);
     write_file(&config.out, &bytes).failing()?;

@@ -55,6 +55,7 @@ mod matching;
 mod options;
 mod pair;
 mod row;
+mod sight;
 mod spread;
 #[cfg(test)]
 mod tests;

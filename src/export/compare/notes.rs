@@ -7,7 +7,7 @@ use crate::analysis::compare::{
 use crate::format::significant;
 use crate::vocab::CellId;
 
-pub(super) fn speed_text(change: &Option<SpeedChange>) -> String {
+pub(crate) fn speed_text(change: &Option<SpeedChange>) -> String {
     let Some(change) = change else {
         return "n/a".to_string();
     };
@@ -88,7 +88,7 @@ fn instruction_lines(comparison: &Comparison) -> Vec<String> {
 }
 
 /// The lines under the table: what was compared, and every finding by name.
-pub(super) fn summary_lines(comparison: &Comparison) -> Vec<String> {
+pub(crate) fn summary_lines(comparison: &Comparison) -> Vec<String> {
     let basis = match &comparison.basis {
         _ if comparison.kind == "probe" && comparison.basis != SpeedBasis::Absolute => {
             "times normalised to each probe's identity request of the same URL".to_string()
@@ -119,6 +119,7 @@ pub(super) fn summary_lines(comparison: &Comparison) -> Vec<String> {
     lines.extend(drift_lines(comparison));
     lines.extend(machine_lines(comparison));
     lines.extend(finding_lines(comparison));
+    lines.extend(sight_line(comparison));
     let failures = failure_lines(comparison);
     lines.push(if failures.is_empty() {
         "verdict: pass".to_string()
@@ -334,6 +335,29 @@ fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
         .map(|(p, n)| format!("{p}: {n}"))
         .collect();
     vec![format!("{what}: {} ({})", keys.len(), counts.join(", "))]
+}
+
+/// How small a slowdown the comparison could have flagged, so that a pass which saw
+/// little says so; `None` when no speed was judged.
+pub(crate) fn sight_line(comparison: &Comparison) -> Option<String> {
+    let sight = comparison.sight();
+    let percent = |x: f64| format!("{:.0}%", x * 100.0);
+    let blind = match sight.blind {
+        0 => String::new(),
+        n => format!(
+            "; {n} of {} had too few samples to flag any",
+            crate::format::count(sight.speeds as u64, "speed")
+        ),
+    };
+    match (sight.median, sight.worst) {
+        _ if sight.speeds == 0 => None,
+        (Some(median), Some(worst)) => Some(format!(
+            "could see: a slowdown of {} or more on the median speed, {} on the least precise{blind}",
+            percent(median),
+            percent(worst)
+        )),
+        _ => Some("could see: no slowdown at all: every speed had too few samples to flag any".to_string()),
+    }
 }
 
 /// Why the comparison fails the job, one reason a line: `1 size drift`, `2 regressed`.

@@ -7,10 +7,23 @@ use crate::format::thousands;
 use crate::results::probe::ProbeKey;
 use crate::results::{CellKey, HttpKey};
 
-const HEADER: [&str; 5] = ["payload", "setting", "bytes", "compress", "decompress"];
+/// Speed changes: minus is slower, the opposite sign of a time change.
+const HEADER: [&str; 5] = [
+    "payload",
+    "setting",
+    "bytes",
+    "compress speed (− slower)",
+    "decompress speed (− slower)",
+];
 const NUMERIC: [bool; 5] = [false, false, true, true, true];
 
-const HTTP_HEADER: [&str; 5] = ["payload", "encoding", "load", "body bytes", "speed"];
+const HTTP_HEADER: [&str; 5] = [
+    "payload",
+    "encoding",
+    "load",
+    "body bytes",
+    "speed (− slower)",
+];
 const HTTP_NUMERIC: [bool; 5] = [false, false, false, true, true];
 
 /// `a → b DRIFT` when two sizes differ, else the size.
@@ -49,7 +62,13 @@ fn http_row(row: &Row, key: &HttpKey) -> Vec<String> {
     ]
 }
 
-const PROBE_HEADER: [&str; 5] = ["url", "Accept-Encoding", "sent", "body bytes", "speed"];
+const PROBE_HEADER: [&str; 5] = [
+    "url",
+    "Accept-Encoding",
+    "sent",
+    "body bytes",
+    "speed (− slower)",
+];
 const PROBE_NUMERIC: [bool; 5] = [false, false, false, true, true];
 
 /// The probe rows' table: URL, Accept-Encoding, what the server sent (`br → gzip` when
@@ -69,12 +88,21 @@ fn probe_row(row: &Row, key: &ProbeKey) -> Vec<String> {
     ]
 }
 
-/// Regressions first (in time or instructions), then inconclusive rows, then the rest,
-/// each in run order.
+/// Whether a row fails the comparison or moved beyond its band: shown first, and
+/// never folded away on a page.
+pub(crate) fn stands_out(row: &Row) -> bool {
+    row.regressed()
+        || row.instructions_regressed()
+        || row.size_drift()
+        || row.has_verdict(Verdict::Improved)
+}
+
+/// Regressions and size drifts first (and improvements), then inconclusive rows, then
+/// the rest, each in run order.
 fn ordered_rows(comparison: &Comparison) -> Vec<&Row> {
     let mut ordered: Vec<&Row> = comparison.rows.iter().collect();
     ordered.sort_by_key(|row| {
-        if row.regressed() || row.instructions_regressed() {
+        if stands_out(row) {
             0
         } else if row.has_verdict(Verdict::Inconclusive) {
             1
@@ -108,8 +136,29 @@ fn instructions_text(row: &Row) -> String {
 
 /// The comparison's table, of cells or of encodings, and its summary below.
 pub(crate) fn document(comparison: &Comparison) -> Document {
-    let rows: Vec<Vec<String>> = ordered_rows(comparison)
+    let mut document = Document::new();
+    document
+        .table(rows_table(comparison, &ordered_rows(comparison)))
+        .notes(summary_lines(comparison));
+    document
+}
+
+/// The rows that stand out (see [`stands_out`]) and the rest, each as a table in the
+/// order the text table has them.
+pub(crate) fn split_tables(comparison: &Comparison) -> (Table, Table) {
+    let (standing, quiet): (Vec<&Row>, Vec<&Row>) = ordered_rows(comparison)
         .into_iter()
+        .partition(|row| stands_out(row));
+    (
+        rows_table(comparison, &standing),
+        rows_table(comparison, &quiet),
+    )
+}
+
+/// `rows` as the comparison's kind of table.
+fn rows_table(comparison: &Comparison, rows: &[&Row]) -> Table {
+    let texts: Vec<Vec<String>> = rows
+        .iter()
         .map(|row| match &row.key {
             RowKey::Cell(key) => cell_row(row, key),
             RowKey::Http(key) => http_row(row, key),
@@ -117,35 +166,32 @@ pub(crate) fn document(comparison: &Comparison) -> Document {
         })
         .collect();
     let counted = comparison.rows.iter().any(|r| !r.instructions.is_empty());
-    let table = match comparison.kind {
+    match comparison.kind {
         "run" if counted => {
             // One more column: each direction's change in instructions per byte.
             let mut header = HEADER.to_vec();
             header.push("instructions c / d");
             let mut numeric = NUMERIC.to_vec();
             numeric.push(true);
-            let rows = rows
+            let texts = texts
                 .into_iter()
-                .zip(ordered_rows(comparison))
+                .zip(rows)
                 .map(|(mut cells, row)| {
                     cells.push(instructions_text(row));
                     cells
                 })
                 .collect();
-            Table::new(&header, &numeric, rows)
+            Table::new(&header, &numeric, texts)
         }
-        "http" => Table::new(&HTTP_HEADER, &HTTP_NUMERIC, rows),
+        "http" => Table::new(&HTTP_HEADER, &HTTP_NUMERIC, texts),
         "probe" if one_url(comparison).is_some() => {
             // One URL is named once, under the table, rather than on every row.
-            let rows = rows.into_iter().map(|r| r[1..].to_vec()).collect();
-            Table::new(&PROBE_HEADER[1..], &PROBE_NUMERIC[1..], rows)
+            let texts = texts.into_iter().map(|r| r[1..].to_vec()).collect();
+            Table::new(&PROBE_HEADER[1..], &PROBE_NUMERIC[1..], texts)
         }
-        "probe" => Table::new(&PROBE_HEADER, &PROBE_NUMERIC, rows),
-        _ => Table::new(&HEADER, &NUMERIC, rows),
-    };
-    let mut document = Document::new();
-    document.table(table).notes(summary_lines(comparison));
-    document
+        "probe" => Table::new(&PROBE_HEADER, &PROBE_NUMERIC, texts),
+        _ => Table::new(&HEADER, &NUMERIC, texts),
+    }
 }
 
 /// The comparison as pretty JSON.

@@ -61,8 +61,9 @@ pub(crate) fn table(table: &Table) -> Markup {
                 .map(|i| format!("n{}", i + 1)),
         )
         .collect();
+    // On a narrow screen the table scrolls inside its box, not the page sideways.
     html! {
-        table class=(classes.join(" ")) {
+        div.scroll { table class=(classes.join(" ")) {
             thead { tr {
                 @for title in &table.header {
                     th scope="col" { (title.replace('\n', " ")) }
@@ -77,7 +78,7 @@ pub(crate) fn table(table: &Table) -> Markup {
                     }
                 }
             }
-        }
+        } }
     }
 }
 

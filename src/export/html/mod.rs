@@ -2,9 +2,13 @@
 //! nothing. `report` composes runs, charts and verdicts ([`report`]); every other
 //! command's `--export-html` is its documents on the same page ([`page`]).
 
+mod answer;
 mod document;
+mod history;
 mod page;
 mod report;
+mod verdict;
 
 pub(crate) use page::documents_page;
 pub(crate) use report::{render, ReportPage, RunSection};
+pub(crate) use verdict::comparison_page;

@@ -49,3 +49,11 @@ pub(crate) fn documents_page(title: &str, documents: &[Document]) -> Vec<u8> {
     };
     page(title, body).into_bytes()
 }
+
+/// `content` built when the reader nears it: scripting on, the browser keeps a
+/// `<noscript>` as one run of text, which the page's script turns into elements as it
+/// comes into view (and before printing); scripting off, it is the content itself. A
+/// large report then opens as fast as its first screen.
+pub(super) fn lazy(content: Markup) -> Markup {
+    html! { div.lazy { noscript { (content) } } }
+}

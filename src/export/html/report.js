@@ -74,7 +74,14 @@
         .map(function (s) { return "#" + id + " [data-s=\"" + s + "\"]{display:none}"; })
         .join("\n");
     }
-    Array.prototype.forEach.call(figure.querySelectorAll(".legend button"), function (button) {
+    // Without scripting the legend is a plain key; here each entry becomes a button.
+    Array.prototype.forEach.call(figure.querySelectorAll(".legend .key"), function (key) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.setAttribute("data-series", key.getAttribute("data-series"));
+      button.setAttribute("aria-pressed", "true");
+      while (key.firstChild) button.appendChild(key.firstChild);
+      key.parentNode.replaceChild(button, key);
       button.addEventListener("click", function () {
         var series = button.getAttribute("data-series");
         hidden[series] = !hidden[series];
@@ -92,6 +99,7 @@
     each(root, "table.sortable", sortable);
     each(root, "figure.chart", legend);
     each(root, "figure.chart", hover);
+    each(root, "section.history", hover);
   }
 
   // A lazy part's content is the text of its <noscript>: made into elements here.
@@ -132,6 +140,10 @@
     later(next);
     window.addEventListener("beforeprint", function () { lazy.forEach(build); });
   }
+  // A printout shows what a reader would unfold.
+  window.addEventListener("beforeprint", function () {
+    each(document, "details", function (d) { d.open = true; });
+  });
   // When the page became interactive, in ms since navigation began: what the speed
   // check reads.
   document.documentElement.setAttribute("data-ready-ms", performance.now().toFixed(1));

@@ -5,13 +5,14 @@
 use maud::{html, Markup, PreEscaped};
 
 use super::document::{markup, table};
-use super::page::page;
+use super::page::{lazy, page};
 use crate::analysis::compare::Comparison;
+use crate::analysis::history::History;
 use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
 use crate::analysis::reproduce::{Claim, ClaimVerdict};
 use crate::export::svg::{interactive_svg, Caption};
-use crate::export::text::document::{Document, Table};
-use crate::format::{significant, thousands};
+use crate::export::text::document::Table;
+use crate::format::{duration_text, significant, thousands};
 use crate::results::run::{CellResult, PayloadResult};
 use crate::results::{LoadedRun, Results};
 use crate::stats::Summary;
@@ -34,8 +35,10 @@ pub(crate) struct RunSection<'a> {
 pub(crate) struct ReportPage<'a> {
     /// One section per run, in the order given.
     pub sections: Vec<RunSection<'a>>,
-    /// With `--baseline`: the baseline's name and the first run judged against it.
-    pub comparison: Option<(&'a str, &'a Comparison)>,
+    /// With `--baseline`: the baseline run and the first run judged against it.
+    pub comparison: Option<(&'a LoadedRun, &'a Comparison)>,
+    /// With two runs or more: each cell's series over them.
+    pub history: Option<History>,
 }
 
 /// The page, as bytes.
@@ -47,13 +50,10 @@ pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
         .collect();
     let title = format!("codecbench report: {}", names.join(", "));
     let body = html! {
-        @if let Some((baseline, comparison)) = report.comparison {
-            section.comparison {
-                h2 { "Against " (baseline) }
-                (verdict(comparison))
-                (lazy(markup(&crate::export::compare::table::document(comparison))))
-            }
+        @if let (Some((baseline, comparison)), Some(first)) = (report.comparison, report.sections.first()) {
+            (super::verdict::comparison(baseline, first.run, comparison))
         }
+        @if let Some(history) = &report.history { (super::history::section(history)) }
         @for (index, section) in report.sections.iter().enumerate() {
             (run_section(index, section))
         }
@@ -61,28 +61,13 @@ pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
     page(&title, body).into_bytes()
 }
 
-/// The comparison's outcome in one line above its table: what fails it, or that it
-/// passes.
-fn verdict(comparison: &Comparison) -> Markup {
-    let reasons = crate::export::compare::notes::failure_lines(comparison);
-    html! {
-        @if reasons.is_empty() {
-            p.verdict.pass { strong { "Passes" } ": no regression beyond the noise and threshold." }
-        } @else {
-            p.verdict.fail { strong { "Fails" } ": " (reasons.join(", ")) }
-        }
-    }
-}
-
 fn run_section(index: usize, section: &RunSection) -> Markup {
     let run = section.run;
-    let mut deploy = Document::new();
-    crate::export::recommend::answer::add(&mut deploy, &section.answers, section.options);
     html! {
         section.run {
             h2 { (run.label) }
             (about(run))
-            (markup(&deploy))
+            (super::answer::answers(&section.answers, section.options))
             @match &run.results {
                 Results::Codec { payloads, .. } => {
                     @for (p, payload) in payloads.iter().enumerate() {
@@ -117,6 +102,8 @@ fn about(run: &LoadedRun) -> Markup {
                 dt { "codecbench" }
                 dd { (env.codecbench_version) @if let Some(commit) = &env.git_commit { " at " code { (commit) } } }
                 @if let Some(rustc) = &env.rustc { dt { "compiler" } dd { (rustc) } }
+                dt { "libraries" }
+                dd { (env.codecs.values().cloned().collect::<Vec<_>>().join(", ")) }
             }
             @if env.is_none() { dt { "source" } dd { "CSV: medians only, no environment" } }
         }
@@ -136,24 +123,24 @@ fn payload_part(id: &str, section: &RunSection, payload: &PayloadResult) -> Mark
         machine: section.run.machine(),
         date: section.run.measured_on(),
     };
-    let warning = crate::export::run::noise::warning(payload, &[], false);
+    // The terminal's warning without its prefix and its pointer to -v: the matrix's ±
+    // column lists every interval.
+    let warning = crate::export::run::noise::warning(payload, &[], true).map(|text| {
+        let first = text.lines().next().unwrap_or_default();
+        first
+            .trim_start_matches("codecbench: warning: ")
+            .to_string()
+            + ": see the ± columns"
+    });
     html! {
         h3 { (payload.payload) " (" (thousands(payload.input_bytes)) " bytes)" }
         p { (crate::export::labels::iteration_text(payload)) }
-        @if let Some(warning) = warning { p.warning { (warning.trim_end()) } }
+        @if let Some(warning) = warning { p.warning { (warning) } }
         (lazy(html! {
             @if !advice.is_empty() { (chart(id, section.run, &advice, &caption)) }
             (table(&matrix(payload)))
         }))
     }
-}
-
-/// `content` built when the reader nears it: scripting on, the browser keeps a
-/// `<noscript>` as one run of text, which the page's script turns into elements as it
-/// comes into view (and before printing); scripting off, it is the content itself. A
-/// large report then opens as fast as its first screen.
-fn lazy(content: Markup) -> Markup {
-    html! { div.lazy { noscript { (content) } } }
 }
 
 /// The ratio-against-speed chart with a legend whose buttons hide a series.
@@ -163,31 +150,34 @@ fn chart(id: &str, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption)
         figure.chart id=(id) {
             div.legend role="group" aria-label="Show or hide a series" {
                 @for (i, s) in series.iter().enumerate() {
-                    button type="button" data-series=(i) aria-pressed="true" {
+                    span.key data-series=(i) {
                         span.swatch style=(format!("background:{}", s.colour)) {}
                         (s.name)
                     }
                 }
             }
             (PreEscaped(svg))
-            figcaption { "Each point is a setting; hover it for its figures. The dashed line is the Pareto frontier." }
+            figcaption { "Each point is a setting, its bar the 95% interval of its speed where wider than a pixel; hover it for its figures. The dashed line is the Pareto frontier: the settings no other beats on both ratio and speed." }
         }
     }
 }
 
-/// The matrix: a row per cell, each median with its 95% interval's half-width beside it.
+/// The matrix: a row per cell, each direction's median time per body and speed with
+/// its 95% interval's half-width beside it.
 fn matrix(payload: &PayloadResult) -> Table {
-    const HEADER: [&str; 8] = [
+    const HEADER: [&str; 10] = [
         "setting",
         "library",
         "bytes",
         "ratio",
+        "compress time",
         "compress MB/s",
         "±",
+        "decompress time",
         "decompress MB/s",
         "±",
     ];
-    const NUMERIC: [bool; 8] = [false, false, true, true, true, true, true, true];
+    const NUMERIC: [bool; 10] = [false, false, true, true, true, true, true, true, true, true];
     let rows = payload
         .cells
         .iter()
@@ -197,11 +187,12 @@ fn matrix(payload: &PayloadResult) -> Table {
 }
 
 fn matrix_row(input_bytes: u64, cell: &CellResult) -> Vec<String> {
-    let speed = |summary: Option<&Summary>| -> [String; 2] {
+    let speed = |summary: Option<&Summary>| -> [String; 3] {
         match summary {
-            _ if cell.failed() => ["FAILED".into(), String::new()],
-            None => [String::new(), String::new()],
+            _ if cell.failed() => ["FAILED".into(), String::new(), String::new()],
+            None => Default::default(),
             Some(s) => [
+                duration_text(s.median_s),
                 significant(s.median_mb_s(input_bytes), 3),
                 s.median_uncertainty()
                     .map(|u| format!("{:.1}%", u * 100.0))
@@ -209,20 +200,17 @@ fn matrix_row(input_bytes: u64, cell: &CellResult) -> Vec<String> {
             ],
         }
     };
-    let [compress, compress_spread] = speed(cell.compress.as_ref());
-    let [decompress, decompress_spread] = speed(cell.decompress.as_ref());
-    vec![
+    let mut row = vec![
         format!("{} {}", cell.id.codec, cell.id.level),
         crate::export::labels::library_text(&cell.id),
         thousands(cell.compressed_bytes),
         cell.ratio(input_bytes)
             .map(|r| format!("{r:.2}"))
             .unwrap_or_default(),
-        compress,
-        compress_spread,
-        decompress,
-        decompress_spread,
-    ]
+    ];
+    row.extend(speed(cell.compress.as_ref()));
+    row.extend(speed(cell.decompress.as_ref()));
+    row
 }
 
 /// A probed URL: what each `Accept-Encoding` got.
@@ -274,6 +262,7 @@ mod tests {
                 claims: Vec::new(),
             }],
             comparison: None,
+            history: None,
         };
         let html = String::from_utf8(render(&page)).unwrap();
         let cut = |text: &str, open: &str, close: &str| -> String {

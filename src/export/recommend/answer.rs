@@ -243,7 +243,7 @@ pub(crate) fn reach(codec: CodecKind) -> &'static str {
 }
 
 /// What the answer is for: the bodies and the link.
-fn scope(answer: &Answer, options: &AdviceOptions) -> String {
+pub(crate) fn scope_text(answer: &Answer, options: &AdviceOptions) -> String {
     let sizes = if answer.smallest_bytes == answer.largest_bytes {
         format!("{} bytes", thousands(answer.smallest_bytes))
     } else {
@@ -271,8 +271,20 @@ fn scope(answer: &Answer, options: &AdviceOptions) -> String {
     )
 }
 
+/// Each codec the answer names, once, in codec order.
+pub(crate) fn codecs_named(answer: &Answer) -> Vec<CodecKind> {
+    let mut codecs: Vec<CodecKind> = answer
+        .lines
+        .iter()
+        .flat_map(|line| line.encodings.iter().map(|e| e.id.codec))
+        .collect();
+    codecs.sort();
+    codecs.dedup();
+    codecs
+}
+
 /// Which smaller bodies placed the minimum sizes, and with which settings.
-fn placed_text(placed: &PlacedBy) -> String {
+pub(crate) fn placed_text(placed: &PlacedBy) -> String {
     let settings: Vec<String> = placed.settings.iter().map(deployable).collect();
     let sizes: Vec<String> = placed.sizes.iter().map(|&s| thousands(s)).collect();
     format!(
@@ -294,7 +306,7 @@ pub(crate) fn add(document: &mut Document, answers: &[Answer], options: &AdviceO
     }
     document.heading("What to deploy");
     for answer in answers {
-        document.paragraph(scope(answer, options));
+        document.paragraph(scope_text(answer, options));
         let mut lines: Vec<String> = answer
             .lines
             .iter()
@@ -308,13 +320,7 @@ pub(crate) fn add(document: &mut Document, answers: &[Answer], options: &AdviceO
         if let Some(placed) = &answer.placed_by {
             lines.push(placed_text(placed));
         }
-        let mut codecs: Vec<CodecKind> = answer
-            .lines
-            .iter()
-            .flat_map(|line| line.encodings.iter().map(|e| e.id.codec))
-            .collect();
-        codecs.sort();
-        codecs.dedup();
+        let codecs = codecs_named(answer);
         if !codecs.is_empty() {
             let reached: Vec<&str> = codecs.into_iter().map(reach).collect();
             lines.push(format!("Clients: {}.", reached.join("; ")));

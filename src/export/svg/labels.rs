@@ -39,9 +39,15 @@ impl Rect {
 
 /// Font size of level labels, in pixels.
 pub(crate) const LABEL_SIZE: f64 = 11.0;
-/// Width of one character at [`LABEL_SIZE`]: 0.62 em, a little above the digit width of
-/// common sans-serif fonts (0.55 em), so the boxes err on the wide side.
-const CHAR_WIDTH: f64 = LABEL_SIZE * 0.62;
+/// Width of one character at [`LABEL_SIZE`]: 0.64 em, the digit width of DejaVu Sans
+/// (Debian's sans-serif, the widest common one), so the boxes err on the wide side.
+const CHAR_WIDTH: f64 = LABEL_SIZE * 0.64;
+/// Height of a label's box: 1.2 em holds a line's ascent and descent (1.164 em in
+/// DejaVu Sans), as a browser measures the text's box.
+pub(crate) const LABEL_HEIGHT: f64 = LABEL_SIZE * 1.2;
+/// Where the baseline sits below the box's top: the font's ascent (0.928 em) and a
+/// little.
+pub(crate) const LABEL_BASELINE: f64 = LABEL_SIZE * 0.95;
 /// Radius of a point's marker, with a pixel to spare.
 pub(crate) const MARKER_RADIUS: f64 = 5.0;
 /// Gap between a marker and its label.
@@ -49,16 +55,30 @@ const GAP: f64 = 2.0;
 
 /// The box `text` takes at [`LABEL_SIZE`].
 fn text_size(text: &str) -> (f64, f64) {
-    (text.chars().count() as f64 * CHAR_WIDTH, LABEL_SIZE)
+    (text.chars().count() as f64 * CHAR_WIDTH, LABEL_HEIGHT)
+}
+
+/// A straight line from one point to another, in pixels: a piece of the frontier, or
+/// an interval's bar, which a label must not cross.
+pub(crate) type Segment = [(f64, f64); 2];
+
+/// The segments of a polyline.
+pub(crate) fn segments(line: &[(f64, f64)]) -> Vec<Segment> {
+    line.windows(2).map(|pair| [pair[0], pair[1]]).collect()
 }
 
 /// For each point `(x, y, text)`, the box its label takes, or `None` where it is
-/// dropped; labels are placed in the order given, so put the important ones first.
+/// dropped; labels are placed in the order given, so put the important ones first, and
+/// none crosses a segment of `lines`.
 ///
 /// Markers within the same pixel are one box, and once a label found no spot at a pixel,
 /// later points there are not tried (their spots are as taken): so the work grows with
 /// the points, not with their square, when thousands fall on the same spot.
-pub(crate) fn place(points: &[(f64, f64, String)], plot: &Rect) -> Vec<Option<Rect>> {
+pub(crate) fn place(
+    points: &[(f64, f64, String)],
+    plot: &Rect,
+    lines: &[Segment],
+) -> Vec<Option<Rect>> {
     let pixel = |x: f64, y: f64| (x.round() as i64, y.round() as i64);
     let mut taken = Grid::default();
     let mut markers = std::collections::HashSet::new();
@@ -82,7 +102,7 @@ pub(crate) fn place(points: &[(f64, f64, String)], plot: &Rect) -> Vec<Option<Re
             let (w, h) = text_size(text);
             let spot = candidates(*x, *y, w, h)
                 .into_iter()
-                .find(|spot| spot.inside(plot) && !taken.overlaps(spot));
+                .find(|spot| spot.inside(plot) && !taken.overlaps(spot) && !crosses(lines, spot));
             match spot {
                 Some(free) => taken.insert(free),
                 None => {
@@ -92,6 +112,33 @@ pub(crate) fn place(points: &[(f64, f64, String)], plot: &Rect) -> Vec<Option<Re
             spot
         })
         .collect()
+}
+
+/// Whether any of `lines` passes through `rect`: a label there would read as
+/// struck through, or its level as negative.
+pub(crate) fn crosses(lines: &[Segment], rect: &Rect) -> bool {
+    lines.iter().any(|&[a, b]| segment_crosses(a, b, rect))
+}
+
+/// Whether the segment from `a` to `b` meets `rect`: clipped to the rectangle's x
+/// range, its y range must meet the rectangle's.
+fn segment_crosses(a: (f64, f64), b: (f64, f64), rect: &Rect) -> bool {
+    let (left, right) = if a.0 <= b.0 { (a, b) } else { (b, a) };
+    let (x0, x1) = (left.0.max(rect.x), right.0.min(rect.x + rect.w));
+    if x0 > x1 {
+        return false;
+    }
+    let y_at = |x: f64| match right.0 - left.0 {
+        dx if dx.abs() < 1e-9 => left.1,
+        dx => left.1 + (right.1 - left.1) * (x - left.0) / dx,
+    };
+    let (y0, y1) = if right.0 - left.0 < 1e-9 {
+        (left.1.min(right.1), left.1.max(right.1))
+    } else {
+        let (p, q) = (y_at(x0), y_at(x1));
+        (p.min(q), p.max(q))
+    };
+    y0 <= rect.y + rect.h && y1 >= rect.y
 }
 
 /// Side of a [`Grid`] bucket, in pixels: a few labels wide.
@@ -168,7 +215,7 @@ mod tests {
 
     #[test]
     fn a_lone_label_sits_right_of_its_point() {
-        let spots = place(&[(100.0, 100.0, "19".to_string())], &PLOT);
+        let spots = place(&[(100.0, 100.0, "19".to_string())], &PLOT, &[]);
         let spot = spots[0].unwrap();
         assert!(spot.x > 100.0 && spot.x < 110.0, "{spot:?}");
         assert!((spot.y + spot.h / 2.0 - 100.0).abs() < 1e-9);
@@ -180,7 +227,7 @@ mod tests {
         let points: Vec<(f64, f64, String)> = (0..20)
             .map(|i| (200.0 + i as f64 * 0.5, 150.0, format!("{}", i - 5)))
             .collect();
-        let spots = place(&points, &PLOT);
+        let spots = place(&points, &PLOT, &[]);
         let kept: Vec<Rect> = spots.iter().flatten().copied().collect();
         assert!(kept.len() >= 2 && kept.len() < 20, "{}", kept.len());
         for (i, a) in kept.iter().enumerate() {
@@ -192,8 +239,36 @@ mod tests {
     }
 
     #[test]
+    fn a_label_moves_off_a_line_through_its_first_spot() {
+        // A line through the spot right of the point, as the frontier runs.
+        let line = [[(100.0, 90.0), (140.0, 110.0)]];
+        let spot = place(&[(100.0, 100.0, "19".to_string())], &PLOT, &line)[0].unwrap();
+        assert!(!crosses(&line, &spot), "{spot:?}");
+        assert!(spot.x < 100.0, "moved to the left: {spot:?}");
+        let vertical = [[(50.0, 0.0), (50.0, 300.0)]];
+        assert!(crosses(
+            &vertical,
+            &Rect {
+                x: 45.0,
+                y: 10.0,
+                w: 10.0,
+                h: 5.0
+            }
+        ));
+        assert!(!crosses(
+            &vertical,
+            &Rect {
+                x: 51.0,
+                y: 10.0,
+                w: 10.0,
+                h: 5.0
+            }
+        ));
+    }
+
+    #[test]
     fn labels_stay_inside_the_plot() {
-        let spots = place(&[(398.0, 2.0, "11".to_string())], &PLOT);
+        let spots = place(&[(398.0, 2.0, "11".to_string())], &PLOT, &[]);
         let spot = spots[0].unwrap();
         assert!(spot.inside(&PLOT), "{spot:?}");
     }

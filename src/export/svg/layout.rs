@@ -57,6 +57,9 @@ pub(crate) struct Mark {
     pub label: Option<(Rect, String)>,
     /// What hovering it says: the cell and its figures.
     pub tip: String,
+    /// The speed's 95% interval as pixels along x, kept inside the plot; `None` where
+    /// the run holds no interval.
+    pub bar: Option<(f64, f64)>,
 }
 
 /// One panel: a payload and a direction.
@@ -191,6 +194,7 @@ fn panel(
     } else {
         "decompression"
     };
+    let line = frontier(frontier_settings, payload.input_bytes, compress, &x, &y);
     Some(Panel {
         caption: format!(
             "{} ({} bytes): {direction}",
@@ -207,8 +211,9 @@ fn panel(
             frontier_settings,
             (&x, &y, &plot),
             direction,
+            &line,
         ),
-        frontier: frontier(frontier_settings, payload.input_bytes, compress, &x, &y),
+        frontier: line,
     })
 }
 
@@ -255,6 +260,7 @@ fn marks(
     frontier: &[Setting],
     (x, y, plot): (&Scale, &Scale, &Rect),
     direction: &str,
+    line: &[(f64, f64)],
 ) -> Vec<Mark> {
     let index: std::collections::HashMap<&str, usize> = series
         .iter()
@@ -276,12 +282,30 @@ fn marks(
             )
         })
         .collect();
-    let spots = labels::place(&points, plot);
+    let bars: Vec<Option<(f64, f64)>> = order
+        .iter()
+        .map(|&i| {
+            interval(&cells[i].0, direction == "compression").map(|(slow, fast)| {
+                let inside = |v: f64| x.pixel(v).clamp(plot.x, plot.x + plot.w);
+                (inside(slow), inside(fast))
+            })
+        })
+        .collect();
+    // Labels keep off the frontier and off every interval's bar.
+    let mut lines = labels::segments(line);
+    lines.extend(
+        points
+            .iter()
+            .zip(&bars)
+            .filter_map(|((_, py, _), bar)| bar.map(|(slow, fast)| [(slow, *py), (fast, *py)])),
+    );
+    let spots = labels::place(&points, plot, &lines);
     order
         .iter()
         .zip(points)
         .zip(spots)
-        .map(|((&i, (px, py, text)), spot)| Mark {
+        .zip(bars)
+        .map(|(((&i, (px, py, text)), spot), bar)| Mark {
             x: px,
             y: py,
             series: index
@@ -290,8 +314,20 @@ fn marks(
                 .unwrap_or(0),
             label: spot.map(|rect| (rect, text)),
             tip: tip(&cells[i].0, cells[i].1, direction),
+            bar,
         })
         .collect()
+}
+
+/// A cell's speed interval in MB/s, slow end first, from its median's 95% interval.
+fn interval(cell: &RunCell, compress: bool) -> Option<(f64, f64)> {
+    let summary = match compress {
+        true => cell.cell.compress.as_ref(),
+        false => cell.cell.decompress.as_ref(),
+    }?;
+    let (low_s, high_s) = (summary.median_ci95_low_s?, summary.median_ci95_high_s?);
+    let mb = |s: f64| crate::stats::mb_per_s(cell.input_bytes(), s);
+    Some((mb(high_s), mb(low_s))).filter(|(a, b)| a.is_finite() && b.is_finite() && *a > 0.0)
 }
 
 /// `zstd 3 (libzstd): 43,644 B, ratio 6.84, compression 412 MB/s`.

@@ -48,7 +48,7 @@ fn every_axis_has_enough_ticks_over_its_whole_range() {
 }
 
 #[test]
-fn no_two_labels_overlap_and_none_covers_a_point() {
+fn no_two_labels_overlap_and_none_covers_a_point_or_the_frontier() {
     let run = reference();
     let chart = layout(&run, &advise(&run, &AdviceOptions::default()), &caption());
     for panel in &chart.panels {
@@ -78,6 +78,21 @@ fn no_two_labels_overlap_and_none_covers_a_point() {
                 };
                 assert!(!a.overlaps(&marker), "{a:?} covers a point");
             }
+            assert!(
+                !labels::crosses(&labels::segments(&panel.frontier), a),
+                "{}: the frontier runs through {a:?}",
+                panel.caption
+            );
+            let bars: Vec<labels::Segment> = panel
+                .marks
+                .iter()
+                .filter_map(|m| m.bar.map(|(slow, fast)| [(slow, m.y), (fast, m.y)]))
+                .collect();
+            assert!(
+                !labels::crosses(&bars, a),
+                "{}: a bar runs through {a:?}",
+                panel.caption
+            );
         }
     }
 }

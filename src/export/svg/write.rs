@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::labels::{LABEL_SIZE, MARKER_RADIUS};
+use super::labels::{LABEL_BASELINE, LABEL_SIZE, MARKER_RADIUS};
 use super::layout::{
     layout, legend_spots, Caption, Chart, Panel, Series, LEGEND_LINE, LEGEND_SIZE,
 };
@@ -163,10 +163,21 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
                 escape(&mark.tip)
             );
         }
+        if let Some((slow, fast)) = mark.bar.filter(|(a, b)| b - a >= 1.0) {
+            // The 95% interval, with short caps at its ends.
+            let y = mark.y;
+            let _ = writeln!(
+                out,
+                r#"<path class="bar" d="M{slow:.1},{y:.1} H{fast:.1} M{slow:.1},{:.1} V{:.1} M{fast:.1},{:.1} V{:.1}" stroke="{colour}" stroke-width="1" fill="none"/>"#,
+                y - 3.0,
+                y + 3.0,
+                y - 3.0,
+                y + 3.0
+            );
+        }
         marker(out, mark.x, mark.y, codec, colour);
         if let Some((rect, level)) = &mark.label {
-            // The baseline sits about 0.8 em below the box's top.
-            let baseline = rect.y + LABEL_SIZE * 0.82;
+            let baseline = rect.y + LABEL_BASELINE;
             text(out, rect.x, baseline, LABEL_SIZE, "start", colour, level);
         }
         if points == Points::Grouped {

@@ -1,0 +1,222 @@
+//! A comparison on a page, verdict first: whether it passes, each failing result by
+//! name, how small a slowdown it could have seen, and both runs' identity, all above
+//! the fold; the rows that changed next, and the unchanged ones folded away.
+
+use maud::{html, Markup};
+
+use super::document::table;
+use crate::analysis::compare::{Comparison, Direction, RowKey, Verdict};
+use crate::export::compare::notes::{failure_lines, sight_line, speed_text, summary_lines};
+use crate::export::compare::table::split_tables;
+use crate::export::text::document::Table;
+use crate::format::thousands;
+use crate::results::LoadedRun;
+
+/// A slowdown a comparison that passes should be able to see: past it, a pass that
+/// could have missed it says so in its banner.
+const MUST_SEE: f64 = 2.0;
+
+/// `compare --export-html`'s page: the comparison alone.
+pub(crate) fn comparison_page(
+    baseline: &LoadedRun,
+    candidate: &LoadedRun,
+    judged: &Comparison,
+) -> Vec<u8> {
+    let title = format!(
+        "codecbench compare: {} against {}",
+        candidate.label, baseline.label
+    );
+    super::page::page(&title, comparison(baseline, candidate, judged)).into_bytes()
+}
+
+/// The whole comparison of `candidate` against `baseline`.
+pub(crate) fn comparison(
+    baseline: &LoadedRun,
+    candidate: &LoadedRun,
+    comparison: &Comparison,
+) -> Markup {
+    let (standing, quiet) = split_tables(comparison);
+    let notes: Vec<String> = summary_lines(comparison)
+        .into_iter()
+        .filter(|line| !line.starts_with("verdict:"))
+        .collect();
+    html! {
+        section.comparison {
+            h2 { (candidate.label) " against " (baseline.label) }
+            (banner(comparison))
+            (failing_table(comparison))
+            (identity(baseline, candidate))
+            h3 { "Results that changed" }
+            (table(&standing))
+            @if !quiet.rows.is_empty() {
+                details.quiet {
+                    summary { (quiet_summary(comparison, quiet.rows.len())) }
+                    (table(&quiet))
+                }
+            }
+            details.how {
+                summary { "How it was judged" }
+                ul.notes { @for line in &notes { li { (line) } } }
+            }
+        }
+    }
+}
+
+/// Pass or fail in one line, with what the comparison could have seen below it.
+fn banner(comparison: &Comparison) -> Markup {
+    let reasons = failure_lines(comparison);
+    let sight = comparison.sight();
+    let blind = reasons.is_empty() && sight.could_miss(MUST_SEE);
+    let class = match (reasons.is_empty(), blind) {
+        (false, _) => "verdict fail",
+        (true, true) => "verdict blind",
+        (true, false) => "verdict pass",
+    };
+    let seen = sight_line(comparison)
+        .map(|line| line.trim_start_matches("could see: ").to_string())
+        .unwrap_or_else(|| "no speed was judged".to_string());
+    html! {
+        div class=(class) role="status" {
+            p {
+                @if !reasons.is_empty() {
+                    strong { "Fails" } ": " (reasons.join(", "))
+                } @else if blind {
+                    strong { "Passes, but could have missed a 2x slowdown" }
+                    ": a pass here does not say the candidate is as fast."
+                } @else {
+                    strong { "Passes" } ": no result slowed beyond its noise band and the "
+                    (format!("{:.0}%", comparison.threshold * 100.0)) " threshold."
+                }
+            }
+            p.sight { "It could see " (seen) "." }
+        }
+    }
+}
+
+/// Every result that fails the comparison, by name, with why.
+fn failing_table(comparison: &Comparison) -> Markup {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut add = |key: &RowKey, why: &str, detail: String| {
+        rows.push(vec![key.to_string(), why.to_string(), detail]);
+    };
+    for row in &comparison.rows {
+        if row.size_drift() && !comparison.allow_size_drift {
+            let detail = format!(
+                "{} → {} bytes",
+                thousands(row.baseline_bytes),
+                thousands(row.candidate_bytes)
+            );
+            add(&row.key, "size drift", detail);
+        }
+        for (direction, change) in &row.speeds {
+            let Some(change) = change.as_ref() else {
+                continue;
+            };
+            let strict = comparison.strict && change.verdict == Verdict::Inconclusive;
+            if change.verdict == Verdict::Regressed || strict {
+                let why = format!("{} slower", direction_word(*direction));
+                add(&row.key, &why, speed_text(&Some(change.clone())));
+            }
+        }
+        for (direction, change) in &row.instructions {
+            if change.verdict == Verdict::Regressed {
+                let why = format!("more {} instructions", direction_word(*direction));
+                add(&row.key, &why, format!("{:+.2}%", change.change * 100.0));
+            }
+        }
+    }
+    for failed in &comparison.failed {
+        add(
+            &failed.key,
+            "failed in the candidate",
+            failed.reason.clone(),
+        );
+    }
+    if !comparison.allow_missing {
+        for key in &comparison.missing {
+            add(key, "missing from the candidate", String::new());
+        }
+    }
+    if rows.is_empty() {
+        return html! {};
+    }
+    html! {
+        h3 { "What fails" }
+        (table(&Table::new(&["result", "fails as", "detail"], &[false, false, true], rows)))
+    }
+}
+
+fn direction_word(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Compress => "compress",
+        Direction::Decompress => "decompress",
+        Direction::HttpLatency => "delivery",
+    }
+}
+
+/// The folded rows' summary: how many, and what they hold.
+fn quiet_summary(comparison: &Comparison, rows: usize) -> String {
+    let inconclusive = comparison.inconclusive().count();
+    format!(
+        "{rows} more results within their band: {} unchanged, {inconclusive} inconclusive",
+        rows.saturating_sub(inconclusive)
+    )
+}
+
+/// What the identity table says of each run, line by line.
+const IDENTITY: [&str; 6] = [
+    "run",
+    "machine",
+    "measured",
+    "codecbench",
+    "compiler",
+    "libraries",
+];
+
+/// Both runs side by side: file, machine, date, build, libraries; a line that
+/// differs is marked.
+fn identity(baseline: &LoadedRun, candidate: &LoadedRun) -> Markup {
+    let unknown = || "not recorded (CSV)".to_string();
+    let lines = IDENTITY
+        .iter()
+        .zip(facts(baseline).into_iter().zip(facts(candidate)));
+    html! {
+        div.scroll { table.identity {
+            thead { tr { th {} th scope="col" { "baseline" } th scope="col" { "candidate" } } }
+            tbody {
+                @for (name, (before, after)) in lines {
+                    tr class=[(!["run", "measured"].contains(name) && before != after).then_some("differs")] {
+                        th scope="row" { (name) }
+                        td { (before.unwrap_or_else(unknown)) }
+                        td { (after.unwrap_or_else(unknown)) }
+                    }
+                }
+            }
+        } }
+    }
+}
+
+/// A run's identity, in [`IDENTITY`]'s order; `None` where its file does not say.
+fn facts(run: &LoadedRun) -> [Option<String>; 6] {
+    let env = run.environment.as_ref();
+    [
+        Some(run.label.clone()),
+        run.machine(),
+        env.map(|e| e.timestamp.clone()),
+        env.map(build_text),
+        env.and_then(|e| e.rustc.clone()),
+        env.map(libraries_text),
+    ]
+}
+
+fn build_text(env: &crate::results::environment::Environment) -> String {
+    match &env.git_commit {
+        Some(commit) => format!("{} at {commit}", env.codecbench_version),
+        None => env.codecbench_version.clone(),
+    }
+}
+
+fn libraries_text(env: &crate::results::environment::Environment) -> String {
+    let all: Vec<String> = env.codecs.values().cloned().collect();
+    all.join(", ")
+}

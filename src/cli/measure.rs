@@ -198,11 +198,12 @@ pub(crate) struct MeasureArgs {
     pub pin: Option<usize>,
 
     /// No progress on stderr: neither the bar (shown when stderr is a terminal) nor the
-    /// line per cell, and no noise warning. Errors still show.
+    /// round lines, and no noise warning. Errors still show.
     #[arg(long, short, conflicts_with = "verbose")]
     pub quiet: bool,
 
-    /// List every imprecise timing under the noise warning, not just the worst.
+    /// A line per cell on stderr as it finishes, and every imprecise timing under the
+    /// noise warning, not just the worst.
     #[arg(long, short)]
     pub verbose: bool,
 

@@ -142,8 +142,12 @@ impl Observer for Shown<'_, '_> {
 
     fn cell(&self, report: &RunReport, so_far: &PayloadResult, new: usize) -> Result<()> {
         let cell = &so_far.cells[new];
-        self.progress
-            .line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
+        // The payload's table (or its CSV row) shows each cell: a line of its own is for
+        // -v, or to say why a cell failed.
+        if self.config.verbose || cell.failure.is_some() {
+            self.progress
+                .line(&format!("  {}", progress_line(so_far.input_bytes, cell)));
+        }
         (self.sinks.borrow_mut().cell)(report, so_far, new)
     }
 

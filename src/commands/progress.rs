@@ -1,7 +1,7 @@
 //! Progress on stderr. In a terminal, an indicatif bar with the current cell and an ETA,
 //! cleared before each payload's table. Elsewhere (CI logs, `2>log`), plain lines: one
-//! as each round starts and at least every [`PLAIN_EVERY`], with the ETA, besides the
-//! line per finished cell. Nothing with `--quiet`.
+//! as each round starts and at least every [`PLAIN_EVERY`], with the ETA; with
+//! `--verbose`, a line per finished cell too. Nothing with `--quiet`.
 
 use std::cell::{Cell, RefCell};
 use std::io::IsTerminal;

@@ -29,6 +29,7 @@ mod probe;
 mod probe_gate;
 mod processes;
 mod report;
+mod report_charts;
 mod report_first;
 mod run;
 mod serve;

@@ -1,8 +1,8 @@
 //! The report answers first, read in a real browser as its two users would: the
 //! reviewer of a failed gate sees the failing cells, both runs and what the comparison
 //! could see without scrolling; the chooser reads the answer as a table; three runs draw
-//! a history; charts draw their intervals with labels clear of each other and of the
-//! frontier at 1400 and 390 px; dark, print and scripting-off readers lose nothing.
+//! a history; dark, print and scripting-off readers lose nothing. The charts and big
+//! pages are `report_charts.rs`'s.
 
 use serde_json::{json, Value};
 
@@ -10,7 +10,7 @@ use crate::browser::{installed, Page};
 use crate::common::codecbench;
 
 const BASE: &str = "tests/fixtures/base.json";
-const REFERENCE: &str = "results/reference.json";
+pub(crate) const REFERENCE: &str = "results/reference.json";
 
 /// The base run changed by `change`, saved under `name` in `dir`.
 fn variant(dir: &std::path::Path, name: &str, change: impl Fn(&mut Value)) -> String {
@@ -42,7 +42,7 @@ fn slow(run: &mut Value, codec: &str, factor: f64) {
 }
 
 /// The reference run's report, in a directory of its own.
-fn reference_page() -> (tempfile::TempDir, std::path::PathBuf) {
+pub(crate) fn reference_page() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("report.html");
     codecbench()
@@ -53,7 +53,7 @@ fn reference_page() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, page)
 }
 
-fn url(path: &std::path::Path) -> String {
+pub(crate) fn url(path: &std::path::Path) -> String {
     format!("file://{}", path.canonicalize().unwrap().display())
 }
 
@@ -132,6 +132,19 @@ fn a_failed_gate_names_its_cells_and_both_runs_above_the_fold() {
         assert_eq!(
             first["quietOpen"], false,
             "unchanged rows are folded: {first}"
+        );
+        // The change drawn with its band: gzip's bar lies wholly left of the strip.
+        let drawn = browser.eval(
+            "(() => { const f = document.querySelector('figure.forest');
+               const strip = f.querySelector('rect.strip').getBBox();
+               const g = [...f.querySelectorAll('g.change')].find(g => g.textContent.startsWith('single gzip 1'));
+               const bar = g.querySelector('line').getBBox();
+               return { class: g.getAttribute('class'), left: bar.x + bar.width < strip.x }; })()",
+        );
+        assert_eq!(
+            drawn,
+            json!({"class": "change regressed", "left": true}),
+            "{drawn}"
         );
         assert!(browser.errors.is_empty(), "{:?}", browser.errors);
     }
@@ -286,70 +299,6 @@ fn three_runs_draw_each_cell_over_time_labelled_by_commit() {
             .starts_with("third.json, 3333333, 2026-12-03"),
         "{history}"
     );
-}
-
-/// Label boxes and the frontier of every chart, in page pixels: overlaps and crossings.
-const LABEL_CLASHES: &str = "(() => {
-    const clashes = [];
-    let labels = 0, bars = 0;
-    for (const svg of document.querySelectorAll('figure.chart svg')) {
-        const boxes = [...svg.querySelectorAll('g.pt text')].map(t => t.getBoundingClientRect());
-        labels += boxes.length;
-        bars += svg.querySelectorAll('g.pt path.bar').length;
-        const lines = [...svg.querySelectorAll('polyline')].map(l => {
-            const m = l.getScreenCTM();
-            return [...l.points].map(p => { const q = p.matrixTransform(m); return [q.x, q.y]; });
-        });
-        const inset = b => ({ l: b.left + 0.5, r: b.right - 0.5, t: b.top + 0.5, b: b.bottom - 0.5 });
-        boxes.map(inset).forEach((a, i) => {
-            boxes.slice(i + 1).map(inset).forEach(b => {
-                if (a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b) clashes.push('labels overlap: ' + JSON.stringify([a, b]));
-            });
-            for (const line of lines) for (let k = 1; k < line.length; k++) {
-                const [p, q] = [line[k - 1], line[k]].sort((u, v) => u[0] - v[0]);
-                const x0 = Math.max(p[0], a.l), x1 = Math.min(q[0], a.r);
-                if (x0 > x1) continue;
-                const y = x => q[0] === p[0] ? p[1] : p[1] + (q[1] - p[1]) * (x - p[0]) / (q[0] - p[0]);
-                const lo = Math.min(y(x0), y(x1), q[0] === p[0] ? q[1] : Infinity);
-                const hi = Math.max(y(x0), y(x1), q[0] === p[0] ? q[1] : -Infinity);
-                if (lo <= a.b && hi >= a.t) clashes.push('frontier through a label');
-            }
-        });
-    }
-    return { labels, bars, clashes, pageWidth: document.documentElement.scrollWidth, view: window.innerWidth };
-})()";
-
-#[test]
-fn charts_draw_intervals_and_keep_labels_clear_at_1400_and_390_px() {
-    let (_dir, page) = reference_page();
-    if !installed() {
-        return;
-    }
-    let mut browser = Page::open(&url(&page));
-    for width in [1400, 390] {
-        browser.set_width(width, 900);
-        let seen = browser.eval(LABEL_CLASHES);
-        // Kept for a reader when this fails: the screen as the test saw it.
-        let shot = std::env::temp_dir().join(format!("codecbench-report-{width}.png"));
-        std::fs::write(&shot, browser.screenshot()).unwrap();
-        assert!(seen["labels"].as_u64().unwrap() > 50, "{seen}");
-        assert!(
-            seen["bars"].as_u64().unwrap() > 0,
-            "intervals drawn: {seen}"
-        );
-        assert_eq!(
-            seen["clashes"],
-            json!([]),
-            "at {width} px ({}): {seen}",
-            shot.display()
-        );
-        // Wide content scrolls inside its box; the page never scrolls sideways.
-        assert!(
-            seen["pageWidth"].as_f64() <= seen["view"].as_f64(),
-            "at {width} px: {seen}"
-        );
-    }
-    assert!(browser.errors.is_empty(), "{:?}", browser.errors);
 }
 
 #[test]

@@ -12,8 +12,8 @@ const HEADER: [&str; 5] = [
     "payload",
     "setting",
     "bytes",
-    "compress speed (− slower)",
-    "decompress speed (− slower)",
+    "compress speed\n(− slower)",
+    "decompress speed\n(− slower)",
 ];
 const NUMERIC: [bool; 5] = [false, false, true, true, true];
 
@@ -22,7 +22,7 @@ const HTTP_HEADER: [&str; 5] = [
     "encoding",
     "load",
     "body bytes",
-    "speed (− slower)",
+    "speed\n(− slower)",
 ];
 const HTTP_NUMERIC: [bool; 5] = [false, false, false, true, true];
 
@@ -67,7 +67,7 @@ const PROBE_HEADER: [&str; 5] = [
     "Accept-Encoding",
     "sent",
     "body bytes",
-    "speed (− slower)",
+    "speed\n(− slower)",
 ];
 const PROBE_NUMERIC: [bool; 5] = [false, false, false, true, true];
 
@@ -143,20 +143,16 @@ pub(crate) fn document(comparison: &Comparison) -> Document {
     document
 }
 
-/// The rows that stand out (see [`stands_out`]) and the rest, each as a table in the
-/// order the text table has them.
-pub(crate) fn split_tables(comparison: &Comparison) -> (Table, Table) {
-    let (standing, quiet): (Vec<&Row>, Vec<&Row>) = ordered_rows(comparison)
+/// The rows that stand out (see [`stands_out`]) and the rest, each in the order the text
+/// table has them.
+pub(crate) fn split_rows(comparison: &Comparison) -> (Vec<&Row>, Vec<&Row>) {
+    ordered_rows(comparison)
         .into_iter()
-        .partition(|row| stands_out(row));
-    (
-        rows_table(comparison, &standing),
-        rows_table(comparison, &quiet),
-    )
+        .partition(|row| stands_out(row))
 }
 
 /// `rows` as the comparison's kind of table.
-fn rows_table(comparison: &Comparison, rows: &[&Row]) -> Table {
+pub(crate) fn rows_table(comparison: &Comparison, rows: &[&Row]) -> Table {
     let texts: Vec<Vec<String>> = rows
         .iter()
         .map(|row| match &row.key {

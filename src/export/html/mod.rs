@@ -3,7 +3,9 @@
 //! command's `--export-html` is its documents on the same page ([`page`]).
 
 mod answer;
+mod contents;
 mod document;
+mod forest;
 mod history;
 mod page;
 mod report;

@@ -64,15 +64,41 @@
     chart.addEventListener("mouseout", function () { tip.hidden = true; });
   }
 
+  // A panel's Pareto frontier among the points shown: the points no shown point beats
+  // on both speed (right) and ratio (up). With every series shown, the drawn one stays.
+  function redrawFrontier(panel, someHidden) {
+    var line = panel.querySelector("polyline.frontier");
+    if (!line) return;
+    if (!line.hasAttribute("data-all")) line.setAttribute("data-all", line.getAttribute("points"));
+    if (!someHidden) { line.setAttribute("points", line.getAttribute("data-all")); return; }
+    var shown = [];
+    Array.prototype.forEach.call(panel.querySelectorAll("g.pt"), function (pt) {
+      if (getComputedStyle(pt).display === "none") return;
+      var marker = pt.querySelector("circle, rect, path:not(.bar)");
+      if (!marker) return;
+      var box = marker.getBBox();
+      shown.push([box.x + box.width / 2, box.y + box.height / 2]);
+    });
+    shown.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
+    var best = Infinity, frontier = [];
+    shown.forEach(function (p) { if (p[1] < best - 0.01) { best = p[1]; frontier.push(p); } });
+    frontier.reverse();
+    line.setAttribute("points", frontier.map(function (p) {
+      return p[0].toFixed(1) + "," + p[1].toFixed(1);
+    }).join(" "));
+  }
+
   function legend(figure) {
     var style = document.createElement("style");
     figure.appendChild(style);
     var hidden = {};
     var id = figure.id;
     function update() {
-      style.textContent = Object.keys(hidden).filter(function (s) { return hidden[s]; })
+      var off = Object.keys(hidden).filter(function (s) { return hidden[s]; });
+      style.textContent = off
         .map(function (s) { return "#" + id + " [data-s=\"" + s + "\"]{display:none}"; })
         .join("\n");
+      each(figure, "g.panel", function (panel) { redrawFrontier(panel, off.length > 0); });
     }
     // Without scripting the legend is a plain key; here each entry becomes a button.
     Array.prototype.forEach.call(figure.querySelectorAll(".legend .key"), function (key) {

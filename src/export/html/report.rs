@@ -4,6 +4,7 @@
 
 use maud::{html, Markup, PreEscaped};
 
+use super::contents;
 use super::document::{markup, table};
 use super::page::{lazy, page};
 use crate::analysis::compare::Comparison;
@@ -49,29 +50,33 @@ pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
         .map(|s| s.run.label.as_str())
         .collect();
     let title = format!("codecbench report: {}", names.join(", "));
+    let runs: Vec<&LoadedRun> = report.sections.iter().map(|s| s.run).collect();
+    let many = contents::many(&runs);
     let body = html! {
+        @if many { (contents::contents(&runs)) }
         @if let (Some((baseline, comparison)), Some(first)) = (report.comparison, report.sections.first()) {
             (super::verdict::comparison(baseline, first.run, comparison))
         }
         @if let Some(history) = &report.history { (super::history::section(history)) }
         @for (index, section) in report.sections.iter().enumerate() {
-            (run_section(index, section))
+            (run_section(index, section, many))
         }
     };
     page(&title, body).into_bytes()
 }
 
-fn run_section(index: usize, section: &RunSection) -> Markup {
+fn run_section(index: usize, section: &RunSection, many: bool) -> Markup {
     let run = section.run;
     html! {
         section.run {
             h2 { (run.label) }
             (about(run))
             (super::answer::answers(&section.answers, section.options))
+            @if many { (contents::summary(run)) }
             @match &run.results {
                 Results::Codec { payloads, .. } => {
                     @for (p, payload) in payloads.iter().enumerate() {
-                        (payload_part(&format!("chart-{index}-{p}"), section, payload))
+                        (payload_part((index, p), section, payload))
                     }
                 }
                 Results::Http { load, payloads } => {
@@ -111,7 +116,8 @@ fn about(run: &LoadedRun) -> Markup {
 }
 
 /// A payload's chart, noise warning and matrix.
-fn payload_part(id: &str, section: &RunSection, payload: &PayloadResult) -> Markup {
+fn payload_part((run, p): (usize, usize), section: &RunSection, payload: &PayloadResult) -> Markup {
+    let id = format!("chart-{run}-{p}");
     let advice: Vec<PayloadAdvice> = section
         .advice
         .iter()
@@ -133,11 +139,11 @@ fn payload_part(id: &str, section: &RunSection, payload: &PayloadResult) -> Mark
             + ": see the ± columns"
     });
     html! {
-        h3 { (payload.payload) " (" (thousands(payload.input_bytes)) " bytes)" }
+        h3 id=(contents::anchor(run, p)) { (payload.payload) " (" (thousands(payload.input_bytes)) " bytes)" }
         p { (crate::export::labels::iteration_text(payload)) }
         @if let Some(warning) = warning { p.warning { (warning) } }
         (lazy(html! {
-            @if !advice.is_empty() { (chart(id, section.run, &advice, &caption)) }
+            @if !advice.is_empty() { (chart(&id, section.run, &advice, &caption)) }
             (table(&matrix(payload)))
         }))
     }

@@ -5,9 +5,9 @@
 use maud::{html, Markup};
 
 use super::document::table;
-use crate::analysis::compare::{Comparison, Direction, RowKey, Verdict};
+use crate::analysis::compare::{Comparison, RowKey, SpeedBasis, Verdict};
 use crate::export::compare::notes::{failure_lines, sight_line, speed_text, summary_lines};
-use crate::export::compare::table::split_tables;
+use crate::export::compare::table::{rows_table, split_rows};
 use crate::export::text::document::Table;
 use crate::format::thousands;
 use crate::results::LoadedRun;
@@ -35,7 +35,11 @@ pub(crate) fn comparison(
     candidate: &LoadedRun,
     comparison: &Comparison,
 ) -> Markup {
-    let (standing, quiet) = split_tables(comparison);
+    let (standing_rows, quiet_rows) = split_rows(comparison);
+    let (standing, quiet) = (
+        rows_table(comparison, &standing_rows),
+        rows_table(comparison, &quiet_rows),
+    );
     let notes: Vec<String> = summary_lines(comparison)
         .into_iter()
         .filter(|line| !line.starts_with("verdict:"))
@@ -48,6 +52,7 @@ pub(crate) fn comparison(
             (identity(baseline, candidate))
             h3 { "Results that changed" }
             (table(&standing))
+            (super::forest::forest(comparison, &standing_rows))
             @if !quiet.rows.is_empty() {
                 details.quiet {
                     summary { (quiet_summary(comparison, quiet.rows.len())) }
@@ -93,8 +98,8 @@ fn banner(comparison: &Comparison) -> Markup {
     }
 }
 
-/// Every result that fails the comparison, by name, with why.
-fn failing_table(comparison: &Comparison) -> Markup {
+/// Every result that fails the comparison, by name, with why: a row each.
+fn failing_rows(comparison: &Comparison) -> Vec<Vec<String>> {
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut add = |key: &RowKey, why: &str, detail: String| {
         rows.push(vec![key.to_string(), why.to_string(), detail]);
@@ -112,15 +117,18 @@ fn failing_table(comparison: &Comparison) -> Markup {
             let Some(change) = change.as_ref() else {
                 continue;
             };
-            let strict = comparison.strict && change.verdict == Verdict::Inconclusive;
-            if change.verdict == Verdict::Regressed || strict {
-                let why = format!("{} slower", direction_word(*direction));
-                add(&row.key, &why, speed_text(&Some(change.clone())));
-            }
+            let why = match change.verdict {
+                Verdict::Regressed => format!("{} slower", direction.name()),
+                Verdict::Inconclusive if comparison.strict => {
+                    format!("{} inconclusive (--strict)", direction.name())
+                }
+                _ => continue,
+            };
+            add(&row.key, &why, speed_text(&Some(change.clone())));
         }
         for (direction, change) in &row.instructions {
             if change.verdict == Verdict::Regressed {
-                let why = format!("more {} instructions", direction_word(*direction));
+                let why = format!("more {} instructions", direction.name());
                 add(&row.key, &why, format!("{:+.2}%", change.change * 100.0));
             }
         }
@@ -137,20 +145,29 @@ fn failing_table(comparison: &Comparison) -> Markup {
             add(key, "missing from the candidate", String::new());
         }
     }
+    if comparison.basis == SpeedBasis::Absolute {
+        for change in comparison.machine_changes() {
+            if change.verdict == Verdict::Regressed {
+                rows.push(vec![
+                    change.payload.clone(),
+                    format!("{} slower: {}", change.direction.name(), change.what),
+                    format!("{:+.1}%", change.change * 100.0),
+                ]);
+            }
+        }
+    }
+    rows
+}
+
+/// The failing results as a table under their heading; nothing when none fails.
+fn failing_table(comparison: &Comparison) -> Markup {
+    let rows = failing_rows(comparison);
     if rows.is_empty() {
         return html! {};
     }
     html! {
         h3 { "What fails" }
         (table(&Table::new(&["result", "fails as", "detail"], &[false, false, true], rows)))
-    }
-}
-
-fn direction_word(direction: Direction) -> &'static str {
-    match direction {
-        Direction::Compress => "compress",
-        Direction::Decompress => "decompress",
-        Direction::HttpLatency => "delivery",
     }
 }
 

@@ -90,8 +90,16 @@ fn legend(out: &mut String, chart: &Chart) {
 }
 
 fn draw_panel(out: &mut String, panel: &Panel, series: &[Series], points: Points) {
+    // On a page, a panel is a group: the legend redraws its frontier among the points
+    // left shown.
+    if points == Points::Grouped {
+        out.push_str("<g class=\"panel\">\n");
+    }
     draw_axes(out, panel);
     draw_points(out, panel, series, points);
+    if points == Points::Grouped {
+        out.push_str("</g>\n");
+    }
 }
 
 /// The caption, grid, ticks, frame and axis titles of a panel.
@@ -146,7 +154,7 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
             .collect();
         let _ = writeln!(
             out,
-            r##"<polyline points="{}" fill="none" stroke="#555" stroke-width="1.5" stroke-dasharray="5 3"/>"##,
+            r##"<polyline class="frontier" points="{}" fill="none" stroke="#555" stroke-width="1.5" stroke-dasharray="5 3"/>"##,
             points.join(" ")
         );
     }

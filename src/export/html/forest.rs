@@ -1,0 +1,135 @@
+//! A comparison's changes drawn with their bands, a row each, as a forest plot draws
+//! effects with their intervals: the threshold a shaded strip around zero, each change a
+//! dot with its noise band as a bar. A bar wholly outside the strip is a verdict; one
+//! that crosses its edge is inconclusive. The axis is logarithmic in the speed ratio, so
+//! twice as fast and half as fast sit equally far from zero.
+
+use maud::{html, Markup};
+
+use crate::analysis::compare::{Comparison, Direction, Row, SpeedChange, Verdict};
+
+/// The most rows drawn; the table above lists them all.
+const MOST_ROWS: usize = 60;
+/// Widths in CSS pixels: the labels' column, the plot, and a row's height.
+const LABEL_WIDTH: f64 = 300.0;
+const PLOT_WIDTH: f64 = 380.0;
+const ROW_HEIGHT: f64 = 18.0;
+/// The top margin, for the axis's tick labels.
+const TOP: f64 = 22.0;
+
+/// One row: what changed, and its change with its band, as log speed ratios.
+struct Entry {
+    label: String,
+    low: f64,
+    centre: f64,
+    high: f64,
+    verdict: Verdict,
+}
+
+/// The plot of `rows`' speed changes; nothing when none has one.
+pub(crate) fn forest(comparison: &Comparison, rows: &[&Row]) -> Markup {
+    let entries: Vec<Entry> = rows
+        .iter()
+        .filter(|row| !row.is_reference)
+        .flat_map(|row| {
+            row.speeds.iter().filter_map(move |(direction, change)| {
+                Some(entry(row, *direction, change.as_ref()?))
+            })
+        })
+        .take(MOST_ROWS)
+        .collect();
+    if entries.is_empty() {
+        return html! {};
+    }
+    let limit = comparison.threshold.ln_1p();
+    let reach = entries
+        .iter()
+        .flat_map(|e| [e.low.abs(), e.high.abs()])
+        .fold(2.0 * limit, f64::max)
+        .clamp(0.1, 4f64.ln());
+    let x = |log: f64| LABEL_WIDTH + (log.clamp(-reach, reach) / reach + 1.0) / 2.0 * PLOT_WIDTH;
+    let height = TOP + entries.len() as f64 * ROW_HEIGHT + 4.0;
+    let width = LABEL_WIDTH + PLOT_WIDTH + 10.0;
+    html! {
+        figure.forest {
+            svg width=(width) height=(height) viewBox=(format!("0 0 {width} {height}")) role="img"
+                aria-label="Each speed change with its noise band" {
+                rect.strip x=(fmt(x(-limit))) y=(fmt(TOP - 4.0)) width=(fmt(x(limit) - x(-limit)))
+                    height=(fmt(height - TOP)) {}
+                @for (log, text) in ticks(reach) {
+                    line.tick x1=(fmt(x(log))) x2=(fmt(x(log))) y1=(fmt(TOP - 4.0)) y2=(fmt(height)) {}
+                    text.tick x=(fmt(x(log))) y="12" text-anchor="middle" { (text) }
+                }
+                @for (i, e) in entries.iter().enumerate() {
+                    @let y = TOP + (i as f64 + 0.5) * ROW_HEIGHT;
+                    g class=(format!("change {}", class(e.verdict))) {
+                        text x="0" y=(fmt(y + 4.0)) { (e.label) }
+                        line x1=(fmt(x(e.low))) x2=(fmt(x(e.high))) y1=(fmt(y)) y2=(fmt(y)) {}
+                        circle cx=(fmt(x(e.centre))) cy=(fmt(y)) r="3.5" {}
+                    }
+                }
+            }
+            figcaption {
+                "Each speed change (left is slower) with its noise band; the shaded strip is the "
+                (format!("±{:.0}%", comparison.threshold * 100.0))
+                " threshold. A bar wholly outside the strip is a verdict."
+            }
+        }
+    }
+}
+
+fn entry(row: &Row, direction: Direction, change: &SpeedChange) -> Entry {
+    let centre = change.judged_change.ln_1p();
+    let band = change.noise.unwrap_or(0.0);
+    Entry {
+        label: fitted(format!("{} {}", row.key, direction.name())),
+        low: centre - band,
+        centre,
+        high: centre + band,
+        verdict: change.verdict,
+    }
+}
+
+fn class(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Regressed => "regressed",
+        Verdict::Improved => "improved",
+        Verdict::Inconclusive => "inconclusive",
+        Verdict::Unchanged => "unchanged",
+    }
+}
+
+/// Ticks at round speed changes within `reach` (a log ratio) each side, the small ones
+/// left out on a wide axis, where their labels would touch.
+fn ticks(reach: f64) -> Vec<(f64, String)> {
+    let smallest = match reach {
+        r if r > 1.0 => 0.5,
+        r if r > 0.5 => 0.2,
+        _ => 0.1,
+    };
+    [-0.75, -0.5, -0.2, -0.1, 0.0, 0.1, 0.2, 0.5, 1.0, 2.0]
+        .into_iter()
+        .filter(|change: &f64| *change == 0.0 || change.abs() >= smallest)
+        .map(|change: f64| {
+            let text = match change {
+                0.0 => "0".to_string(),
+                c => format!("{:+.0}%", c * 100.0),
+            };
+            (change.ln_1p(), text)
+        })
+        .filter(|(log, _)| log.abs() <= reach + 1e-9)
+        .collect()
+}
+
+/// `text` cut to fit the labels' column, with an ellipsis where it was cut.
+fn fitted(text: String) -> String {
+    const MOST: usize = 44;
+    match text.char_indices().nth(MOST) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
+    }
+}
+
+fn fmt(value: f64) -> String {
+    format!("{value:.1}")
+}

@@ -5,7 +5,7 @@
 use maud::{html, Markup};
 
 use super::document::table;
-use crate::analysis::compare::{Comparison, RowKey, SpeedBasis, Verdict};
+use crate::analysis::compare::{Comparison, Row, RowKey, SpeedBasis, Verdict};
 use crate::export::compare::notes::{failure_lines, sight_line, speed_text, summary_lines};
 use crate::export::compare::table::{rows_table, split_rows};
 use crate::export::text::document::Table;
@@ -55,7 +55,7 @@ pub(crate) fn comparison(
             (super::forest::forest(comparison, &standing_rows))
             @if !quiet.rows.is_empty() {
                 details.quiet {
-                    summary { (quiet_summary(comparison, quiet.rows.len())) }
+                    summary { (quiet_summary(&quiet_rows)) }
                     (table(&quiet))
                 }
             }
@@ -172,11 +172,15 @@ fn failing_table(comparison: &Comparison) -> Markup {
 }
 
 /// The folded rows' summary: how many, and what they hold.
-fn quiet_summary(comparison: &Comparison, rows: usize) -> String {
-    let inconclusive = comparison.inconclusive().count();
+fn quiet_summary(rows: &[&Row]) -> String {
+    let inconclusive = rows
+        .iter()
+        .filter(|r| r.has_verdict(Verdict::Inconclusive))
+        .count();
     format!(
-        "{rows} more results within their band: {} unchanged, {inconclusive} inconclusive",
-        rows.saturating_sub(inconclusive)
+        "{} more results, none past the threshold: {} unchanged, {inconclusive} inconclusive",
+        rows.len(),
+        rows.len() - inconclusive
     )
 }
 

@@ -71,6 +71,12 @@ impl Environment {
             .to_string()
     }
 
+    /// Each codec library with its version, e.g. `brotli-rs 9.1.1, zlib-rs 0.6.8`.
+    pub(crate) fn libraries(&self) -> String {
+        let all: Vec<&str> = self.codecs.values().map(String::as_str).collect();
+        all.join(", ")
+    }
+
     /// One line naming the machine, e.g. `AMD EPYC, 2 cores, linux x86_64`.
     pub(crate) fn machine(&self) -> String {
         format!(

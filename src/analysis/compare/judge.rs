@@ -174,7 +174,7 @@ impl Group {
             return;
         }
         let center = self.center.unwrap_or(0.0);
-        if (1..self.fewest).contains(&test.change.samples) {
+        if test.change.too_few_samples(self.fewest) {
             // Too few samples for any distribution-free bound at the family's
             // confidence: the parametric band would only pretend to hold.
             test.change.judged_change = (test.change.change.ln_1p() - center).exp_m1();

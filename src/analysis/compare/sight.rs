@@ -10,10 +10,15 @@ use super::comparison::Comparison;
 use super::row::SpeedChange;
 
 impl SpeedChange {
+    /// Whether its timings had samples, but fewer than `fewest`: too few for any verdict.
+    pub(crate) fn too_few_samples(&self, fewest: usize) -> bool {
+        (1..fewest).contains(&self.samples)
+    }
+
     /// The smallest slowdown (time ratio − 1) this speed's verdict could have flagged;
     /// `None` when it had too few samples for any verdict (`fewest`).
     pub(crate) fn could_see(&self, threshold: f64, fewest: usize) -> Option<f64> {
-        if (1..fewest).contains(&self.samples) {
+        if self.too_few_samples(fewest) {
             return None;
         }
         Some((1.0 + threshold) * self.noise.unwrap_or(0.0).exp() - 1.0)

@@ -339,7 +339,12 @@ fn key_lines(what: &str, keys: &[RowKey]) -> Vec<String> {
 
 /// How small a slowdown the comparison could have flagged, so that a pass which saw
 /// little says so; `None` when no speed was judged.
-pub(crate) fn sight_line(comparison: &Comparison) -> Option<String> {
+fn sight_line(comparison: &Comparison) -> Option<String> {
+    sight_text(comparison).map(|text| format!("could see: {text}"))
+}
+
+/// What [`sight_line`] says, without its label: `a slowdown of 18% or more on ...`.
+pub(crate) fn sight_text(comparison: &Comparison) -> Option<String> {
     let sight = comparison.sight();
     let percent = |x: f64| format!("{:.0}%", x * 100.0);
     let blind = match sight.blind {
@@ -352,11 +357,11 @@ pub(crate) fn sight_line(comparison: &Comparison) -> Option<String> {
     match (sight.median, sight.worst) {
         _ if sight.speeds == 0 => None,
         (Some(median), Some(worst)) => Some(format!(
-            "could see: a slowdown of {} or more on the median speed, {} on the least precise{blind}",
+            "a slowdown of {} or more on the median speed, {} on the least precise{blind}",
             percent(median),
             percent(worst)
         )),
-        _ => Some("could see: no slowdown at all: every speed had too few samples to flag any".to_string()),
+        _ => Some("no slowdown at all: every speed had too few samples to flag any".to_string()),
     }
 }
 

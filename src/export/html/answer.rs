@@ -4,9 +4,9 @@
 
 use maud::{html, Markup};
 
-use crate::analysis::recommend::{AdviceOptions, Answer, AnswerLine, EncodingAnswer};
+use crate::analysis::recommend::{AdviceOptions, Answer, AnswerLine};
 use crate::export::recommend::answer::{
-    codecs_named, deployable, placed_text, reach, scope_text, why,
+    codecs_named, deployable, marked, placed_text, reach, scope_text, why,
 };
 use crate::format::{duration_text, thousands};
 
@@ -57,12 +57,12 @@ fn row(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -> Markup {
             }
         };
     };
-    let fallbacks: Vec<String> = rest.iter().map(named).collect();
+    let fallbacks: Vec<String> = rest.iter().map(marked).collect();
     html! {
         tr {
             th scope="row" { (line.scenario.short()) }
             td {
-                strong { (named(first)) }
+                strong { (marked(first)) }
                 @if !first.tied_with.is_empty() {
                     @let others: Vec<String> = first.tied_with.iter().map(deployable).collect();
                     br; small { "tied on time with " (others.join(", ")) }
@@ -77,14 +77,5 @@ fn row(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -> Markup {
             td.n { (thousands(first.bytes_sent.round() as u64)) }
             td { details { summary { "why" } (reason) } }
         }
-    }
-}
-
-/// A setting as a server names it, marked when no setting fits the budget.
-fn named(encoding: &EncodingAnswer) -> String {
-    let name = deployable(&encoding.id);
-    match encoding.within_budget {
-        true => name,
-        false => format!("{name} (over budget)"),
     }
 }

@@ -108,7 +108,7 @@ fn about(run: &LoadedRun) -> Markup {
                 dd { (env.codecbench_version) @if let Some(commit) = &env.git_commit { " at " code { (commit) } } }
                 @if let Some(rustc) = &env.rustc { dt { "compiler" } dd { (rustc) } }
                 dt { "libraries" }
-                dd { (env.codecs.values().cloned().collect::<Vec<_>>().join(", ")) }
+                dd { (env.libraries()) }
             }
             @if env.is_none() { dt { "source" } dd { "CSV: medians only, no environment" } }
         }
@@ -129,15 +129,9 @@ fn payload_part((run, p): (usize, usize), section: &RunSection, payload: &Payloa
         machine: section.run.machine(),
         date: section.run.measured_on(),
     };
-    // The terminal's warning without its prefix and its pointer to -v: the matrix's ±
-    // column lists every interval.
-    let warning = crate::export::run::noise::warning(payload, &[], true).map(|text| {
-        let first = text.lines().next().unwrap_or_default();
-        first
-            .trim_start_matches("codecbench: warning: ")
-            .to_string()
-            + ": see the ± columns"
-    });
+    // The matrix's ± columns list every interval: the page needs the sentence only.
+    let warning =
+        crate::export::run::noise::summary(payload).map(|text| text + ": see the ± columns");
     html! {
         h3 id=(contents::anchor(run, p)) { (payload.payload) " (" (thousands(payload.input_bytes)) " bytes)" }
         p { (crate::export::labels::iteration_text(payload)) }

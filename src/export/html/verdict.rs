@@ -6,7 +6,7 @@ use maud::{html, Markup};
 
 use super::document::table;
 use crate::analysis::compare::{Comparison, Row, RowKey, SpeedBasis, Verdict};
-use crate::export::compare::notes::{failure_lines, sight_line, speed_text, summary_lines};
+use crate::export::compare::notes::{failure_lines, sight_text, speed_text, summary_lines};
 use crate::export::compare::table::{rows_table, split_rows};
 use crate::export::text::document::Table;
 use crate::format::thousands;
@@ -77,9 +77,7 @@ fn banner(comparison: &Comparison) -> Markup {
         (true, true) => "verdict blind",
         (true, false) => "verdict pass",
     };
-    let seen = sight_line(comparison)
-        .map(|line| line.trim_start_matches("could see: ").to_string())
-        .unwrap_or_else(|| "no speed was judged".to_string());
+    let seen = sight_text(comparison).unwrap_or_else(|| "no speed was judged".to_string());
     html! {
         div class=(class) role="status" {
             p {
@@ -226,7 +224,7 @@ fn facts(run: &LoadedRun) -> [Option<String>; 6] {
         env.map(|e| e.timestamp.clone()),
         env.map(build_text),
         env.and_then(|e| e.rustc.clone()),
-        env.map(libraries_text),
+        env.map(|e| e.libraries()),
     ]
 }
 
@@ -235,9 +233,4 @@ fn build_text(env: &crate::results::environment::Environment) -> String {
         Some(commit) => format!("{} at {commit}", env.codecbench_version),
         None => env.codecbench_version.clone(),
     }
-}
-
-fn libraries_text(env: &crate::results::environment::Environment) -> String {
-    let all: Vec<String> = env.codecs.values().cloned().collect();
-    all.join(", ")
 }

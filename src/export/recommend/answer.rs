@@ -36,19 +36,20 @@ pub(crate) fn deployable(id: &CellId) -> String {
     name
 }
 
+/// A setting as a server names it, marked when no setting fits the budget.
+pub(crate) fn marked(encoding: &EncodingAnswer) -> String {
+    let name = deployable(&encoding.id);
+    match encoding.within_budget {
+        true => name,
+        false => format!("{name} (over budget)"),
+    }
+}
+
 /// e.g. `dynamic responses: zstd 1; fall back to br 4, then gzip 6; don't compress
 /// bodies under 640 bytes`.
 pub(crate) fn headline(line: &AnswerLine) -> String {
     let Some((first, rest)) = line.encodings.split_first() else {
         return format!("{}: don't compress", line.scenario.short());
-    };
-    let marked = |e: &EncodingAnswer| {
-        let name = deployable(&e.id);
-        if e.within_budget {
-            name
-        } else {
-            format!("{name} (over budget)")
-        }
     };
     let mut text = format!("{}: {}", line.scenario.short(), marked(first));
     if !first.tied_with.is_empty() {

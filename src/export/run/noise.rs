@@ -13,7 +13,43 @@ pub(crate) fn warning(
     remedies: &[String],
     verbose: bool,
 ) -> Option<String> {
-    let noisy: Vec<(String, Noise)> = payload
+    let noisy = noisy(payload);
+    let summary = summary_of(payload, &noisy)?;
+    let try_ = match remedies {
+        [] => String::new(),
+        _ => format!("; try {}", remedies.join(", ")),
+    };
+    let details = if verbose { "" } else { " (-v lists them)" };
+    let mut text = format!("codecbench: warning: {summary}{try_}{details}\n");
+    if verbose {
+        for (timing, noise) in &noisy {
+            text.push_str(&format!("  {timing}: {noise}\n"));
+        }
+    }
+    Some(text)
+}
+
+/// How many of the payload's medians are imprecise, and the worst: the warning's
+/// sentence alone, for a page that lists every interval anyway.
+pub(crate) fn summary(payload: &PayloadResult) -> Option<String> {
+    summary_of(payload, &noisy(payload))
+}
+
+fn summary_of(payload: &PayloadResult, noisy: &[(String, Noise)]) -> Option<String> {
+    let (worst, worst_noise) = noisy
+        .iter()
+        .max_by(|a, b| severity(a.1).total_cmp(&severity(b.1)))?;
+    Some(format!(
+        "{}: {} of {} medians are imprecise, worst {worst} {worst_noise}",
+        payload.payload,
+        noisy.len(),
+        2 * payload.cells.len()
+    ))
+}
+
+/// Each imprecise timing, named `zstd 1 (libzstd) decompress`, with its noise.
+fn noisy(payload: &PayloadResult) -> Vec<(String, Noise)> {
+    payload
         .cells
         .iter()
         .flat_map(|cell| {
@@ -27,27 +63,7 @@ pub(crate) fn warning(
                 Some((format!("{} {direction}", cell.id), noise))
             })
         })
-        .collect();
-    let (worst, worst_noise) = noisy
-        .iter()
-        .max_by(|a, b| severity(a.1).total_cmp(&severity(b.1)))?;
-    let timings = 2 * payload.cells.len();
-    let try_ = match remedies {
-        [] => String::new(),
-        _ => format!("; try {}", remedies.join(", ")),
-    };
-    let details = if verbose { "" } else { " (-v lists them)" };
-    let mut text = format!(
-        "codecbench: warning: {}: {} of {timings} medians are imprecise, worst {worst} {worst_noise}{try_}{details}\n",
-        payload.payload,
-        noisy.len(),
-    );
-    if verbose {
-        for (timing, noise) in &noisy {
-            text.push_str(&format!("  {timing}: {noise}\n"));
-        }
-    }
-    Some(text)
+        .collect()
 }
 
 /// How bad a noise is, to pick the worst: the interval's half-width, or for a slow start

@@ -264,9 +264,9 @@ fn without_scripts_the_tables_and_charts_are_all_there() {
         "[document.querySelectorAll('table').length, document.querySelectorAll('figure.chart svg').length,
           document.querySelectorAll('div.lazy table')[0].tBodies[0].rows.length]",
     );
-    // The answer, three payloads with a chart and a matrix each (33 rows in the first),
-    // then the claims.
-    assert_eq!(shown, serde_json::json!([5, 3, 33]), "{shown}");
+    // The answer, three payloads with a chart of two panels and a matrix each (33 rows
+    // in the first), then the claims.
+    assert_eq!(shown, serde_json::json!([5, 6, 33]), "{shown}");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The report's charts and big pages in a real browser: intervals drawn, labels clear
-//! of each other and of the frontier at 1400 and 390 px, a legend that redraws the
-//! frontier among the points left, and contents with a summary for many payloads.
+//! of each other and of the frontier at 1400 and 390 px, panels side by side or
+//! stacked, a legend that redraws the frontier among the points left, and contents
+//! with a summary for many payloads.
 
 use serde_json::{json, Value};
 
@@ -36,7 +37,12 @@ const LABEL_CLASHES: &str = "(() => {
             }
         });
     }
-    return { labels, bars, clashes, pageWidth: document.documentElement.scrollWidth, view: window.innerWidth };
+    const panels = [...document.querySelector('figure.chart .panels').children].map(p => p.getBoundingClientRect());
+    const [a, b] = panels;
+    const stacked = Math.abs(a.left - b.left) < 1 && b.top >= a.bottom - 1;
+    const beside = Math.abs(a.top - b.top) < 1 && b.left >= a.right - 1;
+    return { labels, bars, clashes, stacked, beside, panelWidth: a.width,
+             pageWidth: document.documentElement.scrollWidth, view: window.innerWidth };
 })()";
 
 #[test]
@@ -63,6 +69,14 @@ fn charts_draw_intervals_and_keep_labels_clear_at_1400_and_390_px() {
             "at {width} px ({}): {seen}",
             shot.display()
         );
+        // A payload's two panels side by side where they fit, else stacked, each as
+        // wide as the screen allows.
+        let (stacked, beside) = (width < 1000, width >= 1000);
+        assert_eq!(seen["stacked"], stacked, "at {width} px: {seen}");
+        assert_eq!(seen["beside"], beside, "at {width} px: {seen}");
+        if stacked {
+            assert!(seen["panelWidth"].as_f64().unwrap() > 300.0, "{seen}");
+        }
         // Wide content scrolls inside its box; the page never scrolls sideways.
         assert!(
             seen["pageWidth"].as_f64() <= seen["view"].as_f64(),

@@ -91,11 +91,13 @@ fn summary_row(payload: &PayloadResult) -> Vec<String> {
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(c, mb_s)| {
+            let time = c.compress.as_ref().map_or(0.0, |s| s.median_s);
             format!(
-                "{} {}: {} MB/s",
+                "{} {}: {} MB/s ({})",
                 c.id.codec,
                 c.id.level,
-                significant(mb_s, 3)
+                significant(mb_s, 3),
+                crate::format::duration_text(time)
             )
         })
         .unwrap_or_default();

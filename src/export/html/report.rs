@@ -11,7 +11,7 @@ use crate::analysis::compare::Comparison;
 use crate::analysis::history::History;
 use crate::analysis::recommend::{AdviceOptions, Answer, PayloadAdvice};
 use crate::analysis::reproduce::{Claim, ClaimVerdict};
-use crate::export::svg::{interactive_svg, Caption};
+use crate::export::svg::{interactive_panels, Caption};
 use crate::export::text::document::Table;
 use crate::format::{duration_text, significant, thousands};
 use crate::results::run::{CellResult, PayloadResult};
@@ -145,7 +145,7 @@ fn payload_part((run, p): (usize, usize), section: &RunSection, payload: &Payloa
 
 /// The ratio-against-speed chart with a legend whose buttons hide a series.
 fn chart(id: &str, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Markup {
-    let (series, svg) = interactive_svg(run, advice, caption);
+    let (series, panels) = interactive_panels(run, advice, caption);
     html! {
         figure.chart id=(id) {
             div.legend role="group" aria-label="Show or hide a series" {
@@ -156,8 +156,8 @@ fn chart(id: &str, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption)
                     }
                 }
             }
-            (PreEscaped(svg))
-            figcaption { "Each point is a setting, its bar the 95% interval of its speed where wider than a pixel; hover it for its figures. The dashed line is the Pareto frontier: the settings no other beats on both ratio and speed." }
+            div.panels { @for panel in &panels { (PreEscaped(panel)) } }
+            figcaption { "Compression ratio against speed; the number beside a point is its level. Each point is a setting, its bar the 95% interval of its speed where wider than a pixel; hover it for its figures. A hollow point's median is imprecise (its interval wider than ±10%, or a slow start). The dashed line is the Pareto frontier: the settings no other beats on both ratio and speed." }
         }
     }
 }

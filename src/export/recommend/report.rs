@@ -5,7 +5,7 @@ use crate::analysis::recommend::{
     AdviceOptions, Answer, PayloadAdvice, ScenarioPick, Setting, Why,
 };
 use crate::export::text::document::{Document, Table};
-use crate::format::{ms, ms_figure, significant, thousands};
+use crate::format::{duration_text, ms, ms_figure, significant, thousands};
 
 /// One titled table.
 struct Section {
@@ -20,15 +20,22 @@ fn mb_s(input_bytes: u64, seconds: f64) -> String {
 }
 
 fn frontier(title: &str, advice: &PayloadAdvice, compress: bool) -> Section {
-    let (settings, column): (&[Setting], _) = if compress {
-        (&advice.compress_frontier, "compress MB/s")
+    // A tiny body's speed reads 0.004 MB/s: its time per body says more.
+    let (settings, columns): (&[Setting], _) = if compress {
+        (
+            &advice.compress_frontier,
+            ["compress MB/s", "compress time"],
+        )
     } else {
-        (&advice.decompress_frontier, "decompress MB/s")
+        (
+            &advice.decompress_frontier,
+            ["decompress MB/s", "decompress time"],
+        )
     };
     Section {
         title: title.to_string(),
-        header: vec!["setting", "bytes", "ratio", column],
-        numeric: vec![false, true, true, true],
+        header: vec!["setting", "bytes", "ratio", columns[0], columns[1]],
+        numeric: vec![false, true, true, true, true],
         rows: settings
             .iter()
             .map(|s| {
@@ -42,6 +49,7 @@ fn frontier(title: &str, advice: &PayloadAdvice, compress: bool) -> Section {
                     thousands(s.compressed_bytes),
                     format!("{:.2}", s.ratio),
                     mb_s(advice.input_bytes, time),
+                    duration_text(time),
                 ]
             })
             .collect(),
@@ -145,10 +153,9 @@ fn per_encoding(advice: &PayloadAdvice) -> Section {
 
 /// The dominated settings and what dominates each.
 fn dominated(advice: &PayloadAdvice) -> Section {
-    let input = advice.input_bytes;
     Section {
         title: "Dominated: another setting is at least as small and as fast to compress, and better on one".into(),
-        header: vec!["setting", "bytes", "compress MB/s", "dominated by", "bytes", "compress MB/s"],
+        header: vec!["setting", "bytes", "compress time", "dominated by", "bytes", "compress time"],
         numeric: vec![false, true, true, false, true, true],
         rows: advice
             .dominated
@@ -157,10 +164,10 @@ fn dominated(advice: &PayloadAdvice) -> Section {
                 vec![
                     d.dominated.name(),
                     thousands(d.dominated.compressed_bytes),
-                    mb_s(input, d.dominated.compress_s),
+                    duration_text(d.dominated.compress_s),
                     d.by.name(),
                     thousands(d.by.compressed_bytes),
-                    mb_s(input, d.by.compress_s),
+                    duration_text(d.by.compress_s),
                 ]
             })
             .collect(),

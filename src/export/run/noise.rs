@@ -1,7 +1,7 @@
 //! The warning after a payload whose medians are less precise than `compare` needs
-//! (see [`Noise`]: their 95% interval too wide, or a slow start): one line per
-//! payload, naming the worst timing and only the remedies not already in use; one line
-//! per timing with `--verbose`.
+//! (see [`Noise`]: their 95% interval too wide, or a slow start): a line per payload
+//! naming the worst timing, a line with only the remedies not already in use, and a
+//! line per timing with `--verbose`.
 
 use crate::results::run::PayloadResult;
 use crate::stats::Noise;
@@ -15,12 +15,18 @@ pub(crate) fn warning(
 ) -> Option<String> {
     let noisy = noisy(payload);
     let summary = summary_of(payload, &noisy)?;
-    let try_ = match remedies {
-        [] => String::new(),
-        _ => format!("; try {}", remedies.join(", ")),
-    };
-    let details = if verbose { "" } else { " (-v lists them)" };
-    let mut text = format!("codecbench: warning: {summary}{try_}{details}\n");
+    // Two short lines rather than one of 150 columns: what is wrong, then what to do.
+    let mut text = format!("codecbench: warning: {summary}\n");
+    let mut next = Vec::new();
+    if !remedies.is_empty() {
+        next.push(format!("try {}", remedies.join(", ")));
+    }
+    if !verbose {
+        next.push("-v lists them".to_string());
+    }
+    if !next.is_empty() {
+        text.push_str(&format!("  {}\n", next.join("; ")));
+    }
     if verbose {
         for (timing, noise) in &noisy {
             text.push_str(&format!("  {timing}: {noise}\n"));
@@ -40,7 +46,7 @@ fn summary_of(payload: &PayloadResult, noisy: &[(String, Noise)]) -> Option<Stri
         .iter()
         .max_by(|a, b| severity(a.1).total_cmp(&severity(b.1)))?;
     Some(format!(
-        "{}: {} of {} medians are imprecise, worst {worst} {worst_noise}",
+        "{}: {} of {} medians imprecise, worst {worst} {worst_noise}",
         payload.payload,
         noisy.len(),
         2 * payload.cells.len()
@@ -82,13 +88,14 @@ mod tests {
     use crate::stats::Summary;
 
     #[test]
-    fn one_line_names_the_worst_and_the_remedies_and_verbose_lists_each() {
+    fn two_short_lines_name_the_worst_and_the_remedies_and_verbose_lists_each() {
         let mut payload = fixtures::report().payloads[0].clone();
         // Five samples spread ±10–30%: an imprecise median.
         payload.cells[0].compress = Summary::from_seconds(vec![0.9, 1.1, 1.0, 1.2, 0.7]);
         let remedies = ["--precision 5".to_string(), "--pin CPU".to_string()];
         let short = warning(&payload, &remedies, false).unwrap();
-        assert_eq!(short.lines().count(), 1, "{short}");
+        assert_eq!(short.lines().count(), 2, "{short}");
+        assert!(short.lines().all(|l| l.chars().count() <= 100), "{short}");
         insta::assert_snapshot!(short);
         let long = warning(&payload, &[], true).unwrap();
         assert!(long.lines().count() > 1, "{long}");

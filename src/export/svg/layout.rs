@@ -12,6 +12,9 @@ use crate::vocab::CodecKind;
 const WIDTH: f64 = 1200.0;
 /// Height of one payload's row of panels.
 const PANEL_HEIGHT: f64 = 470.0;
+/// Room left of a panel's plot (tick labels and the y title) and above it (the caption).
+const PLOT_LEFT: f64 = 72.0;
+const PLOT_TOP: f64 = 40.0;
 /// Height of one line of the legend.
 pub(super) const LEGEND_LINE: f64 = 20.0;
 
@@ -60,6 +63,8 @@ pub(crate) struct Mark {
     /// The speed's 95% interval as pixels along x, kept inside the plot; `None` where
     /// the run holds no interval.
     pub bar: Option<(f64, f64)>,
+    /// Whether the median is imprecise ([`crate::stats::Summary::noise`]): drawn hollow.
+    pub imprecise: bool,
 }
 
 /// One panel: a payload and a direction.
@@ -79,6 +84,18 @@ pub(crate) struct Panel {
     pub marks: Vec<Mark>,
     /// The Pareto frontier, in pixels, fastest first.
     pub frontier: Vec<(f64, f64)>,
+}
+
+impl Panel {
+    /// The panel's whole area in the chart: its plot with the room around it.
+    pub(crate) fn frame(&self) -> Rect {
+        Rect {
+            x: self.plot.x - PLOT_LEFT,
+            y: self.plot.y - PLOT_TOP,
+            w: WIDTH / 2.0,
+            h: PANEL_HEIGHT,
+        }
+    }
 }
 
 /// The whole chart, laid out.
@@ -163,10 +180,10 @@ fn panel(
     let (x_min, x_max) = min_max(cells.iter().map(|(_, s)| *s))?;
     let (y_min, y_max) = min_max(cells.iter().map(|(c, _)| c.ratio()))?;
     let plot = Rect {
-        x: left + 72.0,
-        y: top + 40.0,
-        w: WIDTH / 2.0 - 72.0 - 24.0,
-        h: PANEL_HEIGHT - 40.0 - 60.0,
+        x: left + PLOT_LEFT,
+        y: top + PLOT_TOP,
+        w: WIDTH / 2.0 - PLOT_LEFT - 24.0,
+        h: PANEL_HEIGHT - PLOT_TOP - 60.0,
     };
     let (x_lo, x_hi) = axis::log_range(x_min, x_max);
     let (y_lo, y_hi) = axis::linear_range(y_min, y_max);
@@ -315,16 +332,22 @@ fn marks(
             label: spot.map(|rect| (rect, text)),
             tip: tip(&cells[i].0, cells[i].1, direction),
             bar,
+            imprecise: summary(&cells[i].0, direction == "compression")
+                .is_some_and(|s| s.noise().is_some()),
         })
         .collect()
 }
 
 /// A cell's speed interval in MB/s, slow end first, from its median's 95% interval.
-fn interval(cell: &RunCell, compress: bool) -> Option<(f64, f64)> {
-    let summary = match compress {
+fn summary<'a>(cell: &RunCell<'a>, compress: bool) -> Option<&'a crate::stats::Summary> {
+    match compress {
         true => cell.cell.compress.as_ref(),
         false => cell.cell.decompress.as_ref(),
-    }?;
+    }
+}
+
+fn interval(cell: &RunCell, compress: bool) -> Option<(f64, f64)> {
+    let summary = summary(cell, compress)?;
     let (low_s, high_s) = (summary.median_ci95_low_s?, summary.median_ci95_high_s?);
     let mb = |s: f64| crate::stats::mb_per_s(cell.input_bytes(), s);
     Some((mb(high_s), mb(low_s))).filter(|(a, b)| a.is_finite() && b.is_finite() && *a > 0.0)

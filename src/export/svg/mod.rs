@@ -15,7 +15,7 @@ mod write;
 #[cfg(test)]
 use layout::layout;
 pub(crate) use layout::Caption;
-pub(crate) use write::{interactive_svg, render_svg};
+pub(crate) use write::{interactive_panels, render_svg};
 
 #[cfg(test)]
 mod tests;

@@ -146,3 +146,36 @@ fn each_setting_is_a_point_and_the_frontier_a_line() {
         );
     }
 }
+
+#[test]
+fn a_page_gets_a_picture_per_panel_and_imprecise_medians_hollow() {
+    let mut run = fixtures::run();
+    // Five samples spread ±10–30%: zstd's first cell imprecise in compression only.
+    let noisy = crate::stats::Summary::from_seconds(vec![0.0009, 0.0011, 0.0010, 0.0012, 0.0007]);
+    let crate::results::Results::Codec { payloads, .. } = &mut run.results else {
+        unreachable!("a codec run")
+    };
+    payloads[0].cells[0].compress = noisy;
+    let advice = advise(&run, &AdviceOptions::default());
+    let chart = layout(&run, &advice, &Caption::default());
+    let hollow = |panel: &super::layout::Panel| panel.marks.iter().filter(|m| m.imprecise).count();
+    assert_eq!(hollow(&chart.panels[0]), 1, "compression");
+    assert_eq!(hollow(&chart.panels[1]), 0, "decompression");
+    let (series, panels) = interactive_panels(&run, &advice, &Caption::default());
+    assert!(!series.is_empty());
+    assert_eq!(panels.len(), 2);
+    for (panel, svg) in chart.panels.iter().zip(&panels) {
+        let frame = panel.frame();
+        assert!(
+            svg.contains(&format!(
+                "viewBox=\"{} {} {} {}\"",
+                frame.x, frame.y, frame.w, frame.h
+            )),
+            "{}",
+            &svg[..200]
+        );
+        assert_eq!(svg.matches("<g class=\"pt\"").count(), panel.marks.len());
+    }
+    assert!(panels[0].contains(r#"fill="white" stroke="#));
+    assert!(!panels[1].contains(r#"fill="white" stroke="#));
+}

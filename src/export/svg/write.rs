@@ -16,17 +16,42 @@ pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Ca
     svg(&layout(run, advice, caption), Points::Plain).into_bytes()
 }
 
-/// The chart of `run` for a web page: each point in a group that names its series
-/// (`data-s`, for a legend that hides it) and what it is (`data-t`, shown on hover);
-/// with the chart's series, for that legend.
-pub(crate) fn interactive_svg(
+/// The chart of `run` for a web page, a picture per panel so that a narrow screen can
+/// stack them: each point in a group that names its series (`data-s`, for a legend
+/// that hides it) and what it is (`data-t`, shown on hover); with the chart's series,
+/// for that legend (the page draws it).
+pub(crate) fn interactive_panels(
     run: &LoadedRun,
     advice: &[PayloadAdvice],
     caption: &Caption,
-) -> (Vec<Series>, String) {
+) -> (Vec<Series>, Vec<String>) {
     let chart = layout(run, advice, caption);
-    let text = svg(&chart, Points::Grouped);
-    (chart.series, text)
+    let panels = chart
+        .panels
+        .iter()
+        .map(|panel| {
+            let frame = panel.frame();
+            let mut out = String::new();
+            let _ = writeln!(
+                out,
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="{x} {y} {w} {h}" role="img" aria-label="{label}" font-family="sans-serif">"#,
+                x = frame.x,
+                y = frame.y,
+                w = frame.w,
+                h = frame.h,
+                label = escape(&panel.caption)
+            );
+            let _ = writeln!(
+                out,
+                r#"<rect x="{}" y="{}" width="{}" height="{}" fill="white"/>"#,
+                frame.x, frame.y, frame.w, frame.h
+            );
+            draw_panel(&mut out, panel, &chart.series, Points::Grouped);
+            out.push_str("</svg>\n");
+            out
+        })
+        .collect();
+    (chart.series, panels)
 }
 
 /// How points are drawn.
@@ -64,7 +89,14 @@ fn legend(out: &mut String, chart: &Chart) {
         let y = 76.0 + line as f64 * LEGEND_LINE;
         match chart.series.get(index) {
             Some(series) => {
-                marker(out, x + 8.0, y - 4.0, series.codec, series.colour);
+                marker(
+                    out,
+                    x + 8.0,
+                    y - 4.0,
+                    series.codec,
+                    series.colour,
+                    series.colour,
+                );
                 text(out, x + 20.0, y, LEGEND_SIZE, "start", "#222", &series.name);
             }
             None => {
@@ -183,7 +215,9 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
                 y + 3.0
             );
         }
-        marker(out, mark.x, mark.y, codec, colour);
+        // An imprecise median is hollow: its place is less sure than its neighbours'.
+        let fill = if mark.imprecise { "white" } else { colour };
+        marker(out, mark.x, mark.y, codec, colour, fill);
         if let Some((rect, level)) = &mark.label {
             let baseline = rect.y + LABEL_BASELINE;
             text(out, rect.x, baseline, LABEL_SIZE, "start", colour, level);
@@ -195,16 +229,17 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
 }
 
 /// zstd a circle, brotli a square, gzip a triangle, so codecs differ without colour.
-fn marker(out: &mut String, x: f64, y: f64, codec: CodecKind, colour: &str) {
+fn marker(out: &mut String, x: f64, y: f64, codec: CodecKind, colour: &str, fill: &str) {
     let r = MARKER_RADIUS - 1.0;
+    let paint = match fill == colour {
+        true => format!(r#"fill="{fill}""#),
+        false => format!(r#"fill="{fill}" stroke="{colour}" stroke-width="1.5""#),
+    };
     let _ = match codec {
-        CodecKind::Zstd => writeln!(
-            out,
-            r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{colour}"/>"#
-        ),
+        CodecKind::Zstd => writeln!(out, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" {paint}/>"#),
         CodecKind::Brotli => writeln!(
             out,
-            r#"<rect x="{:.1}" y="{:.1}" width="{}" height="{}" fill="{colour}"/>"#,
+            r#"<rect x="{:.1}" y="{:.1}" width="{}" height="{}" {paint}/>"#,
             x - r,
             y - r,
             2.0 * r,
@@ -212,7 +247,7 @@ fn marker(out: &mut String, x: f64, y: f64, codec: CodecKind, colour: &str) {
         ),
         CodecKind::Gzip => writeln!(
             out,
-            r#"<path d="M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z" fill="{colour}"/>"#,
+            r#"<path d="M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z" {paint}/>"#,
             y - r - 0.5,
             x + r,
             y + r - 0.5,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::common::{bad_input, codecbench};
 use serde_json::Value;
 
-/// zstd 1 and 3 on the single record, 8 pairs at most, a 20% threshold (wide enough
+/// zstd 1 and 3 on the single record, 9 pairs at most, a 20% threshold (wide enough
 /// that noise alone never passes it), JSON kept at `json`.
 fn ab_args(baseline: &Path, json: &Path) -> Vec<String> {
     [
@@ -22,7 +22,7 @@ fn ab_args(baseline: &Path, json: &Path) -> Vec<String> {
         "--zstd-levels",
         "1,3",
         "--max-pairs",
-        "8",
+        "9",
         "--threshold",
         "20",
         "--quiet",
@@ -114,7 +114,7 @@ esac"#,
             .as_array()
             .unwrap()
             .len()
-            >= 6
+            >= 9
     );
 }
 
@@ -167,7 +167,7 @@ fn a_stop_request_ends_ab_at_once_with_what_it_decided() {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("ab.json");
-    // zstd 19 on the small payload: 6 pairs, the fewest before a cell may stop, take
+    // zstd 19 on the small payload: 9 pairs, the fewest before a cell may stop, take
     // seconds, so the stop comes mid-run.
     let child = std::process::Command::new(this_build())
         .args([

@@ -28,10 +28,10 @@ pub(crate) struct AbArgs {
     )]
     pub threshold: f64,
 
-    /// Pairs of batches a cell gets at most, 6 to 1,000. A cell stops earlier once both
+    /// Pairs of batches a cell gets at most, 9 to 1,000. A cell stops earlier once both
     /// directions are decided.
     #[arg(long, value_name = "N", default_value_t = 30,
-          value_parser = clap::value_parser!(u32).range(6..=1000), allow_hyphen_values = true)]
+          value_parser = clap::value_parser!(u32).range(9..=1000), allow_hyphen_values = true)]
     pub max_pairs: u32,
 
     /// No new round of pairs starts after SECONDS; the cells still open are then

@@ -17,8 +17,8 @@ use crate::export::exporter::Format;
 pub(crate) const BATCH_TIME: Duration = Duration::from_millis(25);
 /// The most iterations a batch's time budget may size.
 pub(crate) const BATCH_MAX_ITERATIONS: u32 = 1000;
-/// Pairs before a cell may be decided: the fewest for a 95% signed-rank interval.
-pub(crate) const MIN_PAIRS: usize = 6;
+/// Pairs before a cell may be decided: three generations of workers'.
+pub(crate) const MIN_PAIRS: usize = 3 * crate::bench::ab::pairs::ROUNDS_PER_WORKER;
 
 /// Settings of `codecbench ab`.
 pub(crate) struct AbConfig {

@@ -87,6 +87,37 @@ impl PairedTimes {
         }
     }
 
+    /// The verdict, held to account across runs of `group` pairs (one run per
+    /// generation of workers). Inconclusive under 3 runs. A slower or faster verdict must
+    /// survive leaving out each run in turn: the pairs left must still put the whole
+    /// interval on the same side of 1. So a worker slow for its whole life cannot
+    /// decide a cell alone; a real change shows in every run.
+    pub(crate) fn steady_verdict(&self, threshold: f64, group: usize) -> AbVerdict {
+        let verdict = self.verdict(threshold);
+        let group = group.max(1);
+        let runs = self.ratios.len().div_ceil(group);
+        if runs < 3 {
+            return AbVerdict::Inconclusive;
+        }
+        let same_side = |run: usize| {
+            let rest: Vec<f64> = (self.ratios.iter().enumerate())
+                .filter(|(i, _)| i / group != run)
+                .map(|(_, r)| *r)
+                .collect();
+            let rest = PairedTimes::of(rest);
+            match verdict {
+                AbVerdict::Slower => rest.low.is_some_and(|low| low > 1.0),
+                _ => rest.high.is_some_and(|high| high < 1.0),
+            }
+        };
+        match verdict {
+            AbVerdict::Slower | AbVerdict::Faster if !(0..runs).all(same_side) => {
+                AbVerdict::Inconclusive
+            }
+            _ => verdict,
+        }
+    }
+
     /// The smallest slowdown this interval could have shown: its width above the
     /// estimate, added to the threshold. `None` without an interval.
     pub(crate) fn could_see(&self, threshold: f64) -> Option<f64> {
@@ -211,5 +242,37 @@ mod tests {
         );
         let seen = PairedTimes::of(noisy(1.0)).could_see(0.02).unwrap();
         assert!(seen > 0.02 && seen < 0.04, "{seen}");
+    }
+
+    /// The one false alarm of docs/ab.md: zstd 10's compression, the candidate's first
+    /// two generations of workers slow, decided slower at 7 pairs.
+    const SLOW_FIRST_WORKERS: [f64; 9] = [1.34, 1.34, 1.17, 1.21, 1.13, 1.07, 0.98, 1.0, 1.01];
+
+    #[test]
+    fn a_slow_generation_of_workers_cannot_decide_alone() {
+        let first_seven = PairedTimes::of(SLOW_FIRST_WORKERS[..7].to_vec());
+        assert_eq!(first_seven.verdict(0.02), AbVerdict::Slower);
+        assert_eq!(first_seven.steady_verdict(0.02, 3), AbVerdict::Inconclusive);
+        let nine = PairedTimes::of(SLOW_FIRST_WORKERS.to_vec());
+        assert_eq!(nine.steady_verdict(0.02, 3), AbVerdict::Inconclusive);
+    }
+
+    #[test]
+    fn a_steady_slowdown_is_decided_across_generations() {
+        let slowed: Vec<f64> = (0..12)
+            .map(|i| 1.05 * (1.0 + (i % 4) as f64 * 0.004 - 0.006))
+            .collect();
+        let times = PairedTimes::of(slowed);
+        assert_eq!(times.steady_verdict(0.02, 3), AbVerdict::Slower);
+        assert_eq!(
+            PairedTimes::of(times.ratios[..6].to_vec()).steady_verdict(0.02, 3),
+            AbVerdict::Inconclusive,
+            "two generations are too few"
+        );
+        let same: Vec<f64> = (0..9).map(|i| 1.0 + (i % 3) as f64 * 0.002).collect();
+        assert_eq!(
+            PairedTimes::of(same).steady_verdict(0.02, 3),
+            AbVerdict::Same
+        );
     }
 }

@@ -168,7 +168,10 @@ impl Pairs<'_> {
         }
         let compress = PairedTimes::of(compress);
         let decompress = PairedTimes::of(decompress);
-        let verdicts = [compress.verdict(threshold), decompress.verdict(threshold)];
+        let verdicts = [
+            compress.steady_verdict(threshold, ROUNDS_PER_WORKER),
+            decompress.steady_verdict(threshold, ROUNDS_PER_WORKER),
+        ];
         self.cell = Some(AbCell {
             payload: payload.name.clone(),
             input_bytes: payload.bytes.len() as u64,

@@ -36,7 +36,10 @@ import sys
 import tempfile
 import time
 
-BIN = os.path.join(os.path.dirname(__file__), "..", "target", "release", "codecbench")
+# CODECBENCH_BIN names another build, e.g. a copy that a rebuild cannot swap mid-measurement.
+BIN = os.environ.get("CODECBENCH_BIN") or os.path.join(
+    os.path.dirname(__file__), "..", "target", "release", "codecbench"
+)
 CI_SETTINGS = ["--payload", "small", "--iterations", "30", "--warmup", "1", "--processes", "10"]
 # scripts/time-gate.sh: each of its one-process runs; it alternates 10 of each build.
 TIME_GATE_SETTINGS = ["--payload", "small", "--iterations", "3", "--warmup", "1", "--processes", "1"]
@@ -168,7 +171,9 @@ def ab_mode(args):
     codec, level = args.cell.split(":")
     target = f"{codec} {level} ({SERVER_LIBRARY[codec]})"
     rows = {f: [0, 0, []] for f in [1.0, *factors]}  # caught, others flagged, seconds
-    with tempfile.TemporaryDirectory() as workdir:
+    with tempfile.TemporaryDirectory() as scratch:
+        workdir = args.runs_dir or scratch  # --runs-dir keeps each try's JSON report
+        os.makedirs(workdir, exist_ok=True)
         for t in range(args.pairs):
             for factor in rows:
                 slowdown = None if factor == 1.0 else f"{args.cell}={factor}"
@@ -199,7 +204,8 @@ def main():
     parser.add_argument("--compare-args", default="", help="extra compare options, space-separated")
     parser.add_argument(
         "--runs-dir",
-        help="keep the runs here; runs already there (run0.json, ...) are reused, not measured",
+        help="keep the runs here; runs already there (run0.json, ...) are reused, not measured "
+        "(with --mode ab: each try's report is kept, never reused)",
     )
     parser.add_argument(
         "--interleave",

@@ -17,8 +17,8 @@ use crate::export::exporter::Format;
 pub(crate) const BATCH_TIME: Duration = Duration::from_millis(25);
 /// The most iterations a batch's time budget may size.
 pub(crate) const BATCH_MAX_ITERATIONS: u32 = 1000;
-/// Pairs before a cell may be decided: three generations of workers'.
-pub(crate) const MIN_PAIRS: usize = 3 * crate::bench::ab::pairs::ROUNDS_PER_WORKER;
+/// Pairs before a cell may be decided: each from workers of their own.
+pub(crate) const MIN_PAIRS: usize = 9;
 
 /// Settings of `codecbench ab`.
 pub(crate) struct AbConfig {
@@ -28,7 +28,7 @@ pub(crate) struct AbConfig {
     pub baseline: PathBuf,
     /// How the pairs go.
     pub plan: AbPlan,
-    /// The files written at the end: JSON and Markdown only.
+    /// The files written at the end: JSON, Markdown and HTML only.
     pub exports: Exports,
     /// What stdout shows: a table, Markdown or JSON.
     pub format: Format,
@@ -69,6 +69,7 @@ impl AbConfig {
         let exports = Exports {
             json: args.json,
             markdown: args.markdown,
+            html: args.html,
             ..Default::default()
         };
         exports.check(&[

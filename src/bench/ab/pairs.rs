@@ -20,12 +20,14 @@ use crate::process::interrupt;
 use crate::results::ab::{AbCell, PairedTimes};
 use crate::results::run::CellResult;
 
-/// Rounds each pair of workers measures before both are started again. A worker's
-/// speed can settle at a level of its own for minutes (its heap, its pages): zstd 1's
-/// decompression ran 7 to 14% slower in one worker than in the other from the 11th pair
-/// of one run on. New workers every few rounds make that part of the noise the interval
-/// sees, where one pair of workers would pass it off as a change.
-pub(crate) const ROUNDS_PER_WORKER: usize = 3;
+/// Rounds each pair of workers measures before both are started again: one. A process
+/// keeps a speed of its own for its whole life (where its heap, stack and pages fall):
+/// the same build measured 3% slower than itself on brotli 1's decompression in three
+/// generations of workers running, and 4% faster on brotli 11 over 30 pairs. New workers
+/// every round make each pair of a cell an independent draw of that layout, so the
+/// interval sees it (as Stabilizer re-randomizes layout: Curtsinger and Berger, ASPLOS
+/// 2013), where long-lived workers pass it off as a change (docs/calibration.md).
+pub(crate) const ROUNDS_PER_WORKER: usize = 1;
 
 /// How an A/B run goes.
 #[derive(Clone, Copy, Debug)]
@@ -93,7 +95,7 @@ pub(crate) fn measure_pairs(
             break;
         }
         observer.round(round, undecided, started.elapsed());
-        if round > 0 && round % ROUNDS_PER_WORKER == 0 {
+        if round > 0 && round.is_multiple_of(ROUNDS_PER_WORKER) {
             builds.candidate.restart();
             builds.baseline.restart();
         }

@@ -8,7 +8,8 @@
 # turn, until each is decided against the threshold. A spell of the machine then weighs on
 # both builds of a pair alike. A BASE from before the worker protocol (issue 46) cannot be
 # driven so; it is measured the older way instead: 10 one-process runs of each build in
-# turn, each side pooled (`codecbench pool`) and compared. Markdown goes to stdout.
+# turn, each side pooled (`codecbench pool`) and compared. Markdown goes to stdout; `ab`'s
+# JSON and its page go to target/time-gate/ab.json and ab.html.
 # Exit status: 0 clean, 1 a slower cell, a size drift, or a failed or missing cell;
 # 2 bad input.
 # CODECBENCH_TIME_ARGS replaces the measuring options (default: the small payload's whole
@@ -38,7 +39,8 @@ if echo '{"protocol":0}' | "$base_bin" time-worker 2> /dev/null | grep -q 'this 
   echo
   status=0
   "$head_bin" ab --baseline "$base_bin" "${ab_args[@]}" \
-    --threshold "${CODECBENCH_THRESHOLD:-2}" --format markdown --quiet || status=$?
+    --threshold "${CODECBENCH_THRESHOLD:-2}" --format markdown --quiet \
+    --export-json "$work/ab.json" --export-html "$work/ab.html" || status=$?
   exit "$status"
 fi
 threshold=${CODECBENCH_THRESHOLD:-10}

@@ -60,12 +60,36 @@ fn verdicts(report: &Value, level: i64) -> Vec<String> {
         .collect()
 }
 
+/// What the first screen of `ab`'s page shows, and how zstd 3's compression is drawn.
+const AB_PAGE: &str = "(() => {
+    const fold = window.innerHeight;
+    const seen = e => e && e.getBoundingClientRect().bottom <= fold;
+    const fails = [...document.querySelectorAll('section.ab h3 + .scroll table tbody tr')]
+        .slice(0, 1).map(r => [r.cells[0].textContent, r.cells[1].textContent, seen(r)]);
+    const f = document.querySelector('figure.forest');
+    const strip = f.querySelector('rect.strip').getBBox();
+    const g = [...f.querySelectorAll('g.change')]
+        .find(g => g.textContent === 'single zstd 3 (libzstd) compress');
+    const bar = g.querySelector('line').getBBox();
+    return {
+        banner: document.querySelector('.verdict').textContent,
+        bannerSeen: seen(document.querySelector('.verdict')),
+        fails,
+        identitySeen: seen(document.querySelector('table.identity')),
+        zstd3: [g.getAttribute('class'), bar.x + bar.width < strip.x],
+        pageWidth: document.documentElement.scrollWidth,
+    };
+})()";
+
 #[test]
 fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("ab.json");
+    let page = dir.path().join("ab.html");
     let output = codecbench()
         .args(ab_args(&this_build(), &json))
+        .arg("--export-html")
+        .arg(&page)
         .env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:3=3")
         .output()
         .unwrap();
@@ -81,6 +105,32 @@ fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
     assert!(!verdicts(&report, 1).contains(&"slower".to_string()));
     assert_eq!(report["baseline_protocol"], 2);
     assert_eq!(report["calibration"], "zstd:3=3");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<strong>Fails</strong>: 1 slower"), "{html}");
+    if !crate::browser::installed() {
+        return;
+    }
+    let mut browser = crate::browser::Page::open(&crate::report_first::url(&page));
+    let first = browser.eval(AB_PAGE);
+    assert_eq!(first["bannerSeen"], true, "{first}");
+    assert_eq!(first["identitySeen"], true, "{first}");
+    assert_eq!(
+        first["fails"],
+        serde_json::json!([["single zstd 3 (libzstd)", "slower", true]]),
+        "{first}"
+    );
+    // Slowed 3x: its bar lies wholly left of the threshold strip, drawn as slower.
+    assert_eq!(
+        first["zstd3"],
+        serde_json::json!(["change regressed", true]),
+        "{first}"
+    );
+    assert!(first["pageWidth"].as_u64().unwrap() <= 1300, "{first}");
+    // On a phone too: the long baseline path wraps, the tables scroll in their boxes.
+    browser.set_width(390, 900);
+    let narrow = browser.eval(AB_PAGE);
+    assert!(narrow["pageWidth"].as_u64().unwrap() <= 390, "{narrow}");
+    assert!(browser.errors.is_empty(), "{:?}", browser.errors);
 }
 
 #[test]

@@ -56,6 +56,11 @@ pub(crate) struct AbArgs {
     #[arg(long = "export-markdown", value_name = "FILE")]
     pub markdown: Option<PathBuf>,
 
+    /// Also write the verdicts as one self-contained HTML page to FILE: the failing
+    /// cells first, every cell's change drawn with its interval, nothing fetched.
+    #[arg(long = "export-html", value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
     /// What to measure: run's options. Each batch runs the warm-up, then --iterations,
     /// or timed iterations for --min-time (default 0.025 s) in one round, in one process.
     #[command(flatten)]

@@ -102,7 +102,7 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
     }
 }
 
-/// The JSON and Markdown files asked for.
+/// The JSON, Markdown and HTML files asked for.
 fn save(ab: &AbReport, config: &AbConfig) -> crate::error::Result {
     if let Some(path) = &config.exports.json {
         write_file(path, &crate::export::ab::json(ab)).failing()?;
@@ -110,6 +110,9 @@ fn save(ab: &AbReport, config: &AbConfig) -> crate::error::Result {
     if let Some(path) = &config.exports.markdown {
         let document = crate::export::ab::document(ab);
         write_file(path, &render(&document, Style::Markdown)).failing()?;
+    }
+    if let Some(path) = &config.exports.html {
+        write_file(path, &crate::export::html::ab_page(ab)).failing()?;
     }
     Ok(())
 }

@@ -2,9 +2,11 @@
 //! each direction's time ratio, its interval and its verdict.
 
 use super::text::document::{Document, Table};
+use crate::analysis::compare::MUST_SEE;
 use crate::format::thousands;
 use crate::results::ab::{AbCell, AbReport, AbVerdict, PairedTimes};
 
+/// The cell table's columns.
 const HEADER: [&str; 7] = [
     "payload",
     "setting",
@@ -14,10 +16,11 @@ const HEADER: [&str; 7] = [
     "decompress",
     "verdict",
 ];
+/// Which of [`HEADER`]'s columns hold figures.
 const NUMERIC: [bool; 7] = [false, false, true, true, false, true, false];
 
 /// `1.052 (1.03–1.07)`: candidate ÷ baseline time and its 95% interval.
-fn ratio(times: &PairedTimes) -> String {
+pub(crate) fn ratio(times: &PairedTimes) -> String {
     match (times.estimate, times.low, times.high) {
         (Some(estimate), Some(low), Some(high)) => {
             format!("{estimate:.3} ({low:.2}–{high:.2})")
@@ -28,6 +31,7 @@ fn ratio(times: &PairedTimes) -> String {
     }
 }
 
+/// One cell's row under [`HEADER`].
 fn row(cell: &AbCell) -> Vec<String> {
     let setting = format!("{}", cell.id);
     let pairs = cell.compress.ratios.len().to_string();
@@ -53,8 +57,26 @@ fn row(cell: &AbCell) -> Vec<String> {
     ]
 }
 
+/// `cells` of `report` as a table, a row each. The payload column is left out when
+/// the run measured one payload (the notes name it): the table then fits 100 columns.
+pub(crate) fn table(report: &AbReport, cells: &[&AbCell]) -> Table {
+    let skip = usize::from(single_payload(report).is_some());
+    let rows = cells.iter().map(|c| row(c)[skip..].to_vec()).collect();
+    Table::new(&HEADER[skip..], &NUMERIC[skip..], rows)
+}
+
+/// The payload's name and size, when every cell measured the same one.
+fn single_payload(report: &AbReport) -> Option<(&str, u64)> {
+    let first = report.cells.first()?;
+    report
+        .cells
+        .iter()
+        .all(|c| c.payload == first.payload)
+        .then_some((first.payload.as_str(), first.input_bytes))
+}
+
 /// How many cells have each verdict in either direction: `2 slower, 31 same`.
-fn tally(report: &AbReport) -> String {
+pub(crate) fn tally(report: &AbReport) -> String {
     let count = |verdict: AbVerdict| {
         report
             .cells
@@ -79,7 +101,8 @@ fn tally(report: &AbReport) -> String {
     let same = report
         .cells
         .iter()
-        .filter(|c| c.failure.is_none() && c.verdicts == [AbVerdict::Same; 2])
+        .filter(|c| c.failure.is_none() && !c.size_drift())
+        .filter(|c| c.verdicts == [AbVerdict::Same; 2])
         .count();
     parts.push(format!("{same} the same both ways"));
     parts.join(", ")
@@ -91,6 +114,9 @@ pub(crate) fn document(report: &AbReport) -> Document {
     let failures = report.failures();
     let verdict = match (failures.is_empty(), report.interrupted) {
         (_, true) => "Interrupted",
+        (true, false) if report.could_miss(MUST_SEE) => {
+            "Passes, but could have missed a 2x slowdown"
+        }
         (true, false) => "Passes",
         (false, false) => "Fails",
     };
@@ -100,27 +126,67 @@ pub(crate) fn document(report: &AbReport) -> Document {
         report.cells.len(),
         tally(report)
     ));
-    let mut notes = Vec::new();
-    for cell in &failures {
-        notes.push(match (&cell.failure, cell.size_drift()) {
-            (Some(why), _) => format!("{} {}: failed: {why}", cell.payload, cell.id),
-            (None, true) => format!(
-                "{} {}: size drift: {} bytes here, {} in the baseline",
-                cell.payload,
-                cell.id,
-                thousands(cell.candidate_bytes),
-                thousands(cell.baseline_bytes)
-            ),
-            (None, false) => format!(
-                "{} {}: slower: compress {}, decompress {}",
-                cell.payload,
-                cell.id,
-                ratio(&cell.compress),
-                ratio(&cell.decompress)
-            ),
-        });
+    let mut notes: Vec<String> = failing(report)
+        .into_iter()
+        .map(|[cell, why, detail]| format!("{cell}: {why}: {detail}"))
+        .collect();
+    notes.push(sight_line(report));
+    let on = single_payload(report).map_or(String::new(), |(name, bytes)| {
+        format!(", on {name} ({} bytes)", thousands(bytes))
+    });
+    notes.push(format!(
+        "Candidate time ÷ baseline time with its 95% interval{on}, in {:.0} s.",
+        report.seconds
+    ));
+    notes.push(format!(
+        "Baseline: {}, worker protocol {}.",
+        report.baseline, report.baseline_protocol
+    ));
+    if let Some(calibration) = &report.calibration {
+        notes.push(format!("Calibration hook on the candidate: {calibration}."));
     }
-    notes.push(match report.could_see() {
+    // A gap, or Markdown reads the table as the last note's continuation.
+    document.notes(notes).gap();
+    let cells: Vec<&AbCell> = report.cells.iter().collect();
+    document.table(table(report, &cells));
+    document
+}
+
+/// Each cell that fails the run: its name, what it fails as, and the figures that say so.
+pub(crate) fn failing(report: &AbReport) -> Vec<[String; 3]> {
+    let failures = report.failures();
+    failures
+        .into_iter()
+        .map(|cell| {
+            let name = format!("{} {}", cell.payload, cell.id);
+            match (&cell.failure, cell.size_drift()) {
+                (Some(why), _) => [name, "failed".to_string(), why.clone()],
+                (None, true) => [
+                    name,
+                    "size drift".to_string(),
+                    format!(
+                        "{} bytes here, {} in the baseline",
+                        thousands(cell.candidate_bytes),
+                        thousands(cell.baseline_bytes)
+                    ),
+                ],
+                (None, false) => [
+                    name,
+                    "slower".to_string(),
+                    format!(
+                        "compress {}, decompress {}",
+                        ratio(&cell.compress),
+                        ratio(&cell.decompress)
+                    ),
+                ],
+            }
+        })
+        .collect()
+}
+
+/// How small a slowdown every cell could have shown, in a sentence.
+pub(crate) fn sight_line(report: &AbReport) -> String {
+    match report.could_see() {
         Some(seen) => format!(
             "A slowdown of {:.1}% or more would have shown in every cell (threshold {:.1}%).",
             seen * 100.0,
@@ -129,18 +195,7 @@ pub(crate) fn document(report: &AbReport) -> Document {
         None => {
             "Some cells got too few pairs for an interval: they could show no change.".to_string()
         }
-    });
-    notes.push(format!(
-        "Candidate time ÷ baseline time ({}, protocol {}), 95% interval; {:.0} s.",
-        report.baseline, report.baseline_protocol, report.seconds
-    ));
-    if let Some(calibration) = &report.calibration {
-        notes.push(format!("Calibration hook on the candidate: {calibration}."));
     }
-    document.notes(notes);
-    let rows = report.cells.iter().map(row).collect();
-    document.table(Table::new(&HEADER, &NUMERIC, rows));
-    document
 }
 
 /// The report as JSON: every cell's pairs, interval and verdicts.
@@ -148,4 +203,35 @@ pub(crate) fn json(report: &AbReport) -> Vec<u8> {
     let mut bytes = serde_json::to_vec_pretty(report).expect("an A/B report serializes");
     bytes.push(b'\n');
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::fixtures::{ab_report, ab_report_without_intervals};
+    use crate::export::text::document::Style;
+    use crate::export::text::draw::render;
+
+    fn text(report: &AbReport, style: Style) -> String {
+        String::from_utf8(render(&document(report), style)).unwrap()
+    }
+
+    #[test]
+    fn text_snapshot() {
+        insta::assert_snapshot!(text(&ab_report(), Style::Terminal));
+    }
+
+    #[test]
+    fn markdown_snapshot() {
+        insta::assert_snapshot!(text(&ab_report(), Style::Markdown));
+    }
+
+    #[test]
+    fn a_pass_that_could_not_see_2x_says_so_first() {
+        let shown = text(&ab_report_without_intervals(), Style::Terminal);
+        assert!(
+            shown.starts_with("Passes, but could have missed a 2x slowdown: 0 of 1 cells"),
+            "{shown}"
+        );
+    }
 }

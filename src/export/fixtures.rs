@@ -1,5 +1,6 @@
-//! A fixed, hand-made report for the reporters' snapshot tests.
+//! Fixed, hand-made reports for the reporters' snapshot tests: a run and an A/B run.
 
+use crate::results::ab::{AbCell, AbReport, PairedTimes};
 use crate::results::environment::{Environment, Pin};
 use crate::results::run::{CellResult, PayloadResult, RunReport, SCHEMA_VERSION};
 use crate::stats::Summary;
@@ -102,5 +103,56 @@ pub(crate) fn report() -> RunReport {
                 failed,
             ],
         }],
+    }
+}
+
+/// One A/B cell of `ratios` both ways, its verdicts at a 2% threshold.
+fn ab_cell(codec: &str, level: i32, ratios: &[f64], bytes: (u64, u64)) -> AbCell {
+    let times = PairedTimes::of(ratios.to_vec());
+    let verdict = times.steady_verdict(0.02, 1);
+    AbCell {
+        payload: "small <b>".into(),
+        input_bytes: 298_727,
+        id: crate::vocab::CellId::reference(codec.parse().expect("a codec name"), level),
+        candidate_bytes: bytes.0,
+        baseline_bytes: bytes.1,
+        compress: times.clone(),
+        decompress: times,
+        verdicts: [verdict; 2],
+        failure: None,
+    }
+}
+
+/// Twelve ratios around `centre`, within ±0.6%.
+fn steady(centre: f64) -> Vec<f64> {
+    (0..12)
+        .map(|i| centre * (1.0 + (i % 4) as f64 * 0.004 - 0.006))
+        .collect()
+}
+
+/// An A/B run of three cells: zstd 3 slowed 5%, zstd 1 with a size drift, gzip 6 the
+/// same; its payload's name holds markup, which every reporter must escape.
+pub(crate) fn ab_report() -> AbReport {
+    AbReport {
+        environment: report().environment,
+        baseline: "../base/target/release/codecbench".into(),
+        baseline_protocol: 2,
+        threshold: 0.02,
+        calibration: Some("zstd:3=1.05".into()),
+        seconds: 181.0,
+        interrupted: false,
+        cells: vec![
+            ab_cell("zstd", 3, &steady(1.05), (41_132, 41_132)),
+            ab_cell("zstd", 1, &steady(1.0), (44_000, 44_001)),
+            ab_cell("gzip", 6, &steady(1.0), (47_113, 47_113)),
+        ],
+    }
+}
+
+/// An A/B run of one cell with three pairs: too few for any interval.
+pub(crate) fn ab_report_without_intervals() -> AbReport {
+    AbReport {
+        cells: vec![ab_cell("gzip", 6, &[1.0, 1.01, 0.99], (47_113, 47_113))],
+        ..ab_report()
     }
 }

@@ -88,7 +88,8 @@ impl PairedTimes {
     }
 
     /// The verdict, held to account across runs of `group` pairs (one run per
-    /// generation of workers). Inconclusive under 3 runs. A slower or faster verdict must
+    /// generation of workers; `ab` starts them anew every pair, so a run is one pair).
+    /// Inconclusive under 3 runs. A slower or faster verdict must
     /// survive leaving out each run in turn: the pairs left must still put the whole
     /// interval on the same side of 1. So a worker slow for its whole life cannot
     /// decide a cell alone; a real change shows in every run.
@@ -209,6 +210,11 @@ impl AbReport {
             .flat_map(|c| [&c.compress, &c.decompress])
             .map(|p| p.could_see(self.threshold))
             .try_fold(0.0_f64, |most, seen| Some(most.max(seen?)))
+    }
+
+    /// Whether a slowdown by `factor` (2.0 for 2x) could have gone unseen in some cell.
+    pub(crate) fn could_miss(&self, factor: f64) -> bool {
+        self.could_see().is_none_or(|seen| seen >= factor - 1.0)
     }
 }
 

@@ -66,4 +66,5 @@ pub(crate) use direction::Direction;
 pub(crate) use options::{parse_reference, CompareOptions, SpeedBasis};
 pub(crate) use pair::compare;
 pub(crate) use row::{FailReason, Row, RowKey, SpeedChange};
+pub(crate) use sight::MUST_SEE;
 pub(crate) use verdict::Verdict;

@@ -7,6 +7,10 @@
 //! minus one, is (1 + threshold) · e^band − 1: the same reading as `ab`'s.
 
 use super::comparison::Comparison;
+
+/// The slowdown a passing verdict should be able to see, as a time ratio: past it, a
+/// pass that could have missed it says so (compare's page, `ab`'s report).
+pub(crate) const MUST_SEE: f64 = 2.0;
 use super::row::SpeedChange;
 
 impl SpeedChange {

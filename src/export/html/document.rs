@@ -93,6 +93,7 @@ fn verdict_class(text: &str) -> Option<&'static str> {
     whole.or_else(|| {
         [
             ("REGRESSED", "regressed"),
+            ("SLOWER", "regressed"),
             ("FAILED", "failed"),
             ("DRIFT", "drift"),
             ("inconclusive", "inconclusive"),

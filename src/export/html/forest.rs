@@ -17,13 +17,36 @@ const ROW_HEIGHT: f64 = 18.0;
 /// The top margin, for the axis's tick labels.
 const TOP: f64 = 22.0;
 
-/// One row: what changed, and its change with its band, as log speed ratios.
-struct Entry {
-    label: String,
-    low: f64,
-    centre: f64,
-    high: f64,
-    verdict: Verdict,
+/// One row: what changed, and its change with its band, as log speed ratios (below
+/// zero is slower), drawn in its verdict's class.
+pub(super) struct Entry {
+    /// What changed, cut to fit the labels' column.
+    pub label: String,
+    /// The band's slow end.
+    pub low: f64,
+    /// The change.
+    pub centre: f64,
+    /// The band's fast end.
+    pub high: f64,
+    /// The verdict's class: regressed, improved, inconclusive or unchanged.
+    pub class: &'static str,
+}
+
+impl Entry {
+    /// `label` with its change and band, cut to fit.
+    pub(super) fn new(
+        label: String,
+        (low, centre, high): (f64, f64, f64),
+        class: &'static str,
+    ) -> Self {
+        Entry {
+            label: fitted(label),
+            low,
+            centre,
+            high,
+            class,
+        }
+    }
 }
 
 /// The plot of `rows`' speed changes; nothing when none has one.
@@ -38,15 +61,27 @@ pub(crate) fn forest(comparison: &Comparison, rows: &[&Row]) -> Markup {
         })
         .take(MOST_ROWS)
         .collect();
+    let caption = html! {
+        "Each speed change (left is slower) with its noise band; the shaded strip is the "
+        (format!("±{:.0}%", comparison.threshold * 100.0))
+        " threshold. A bar wholly outside the strip is a verdict."
+    };
+    draw(&entries, comparison.threshold, caption)
+}
+
+/// `entries` drawn a row each against the `threshold` strip, over `caption`; nothing
+/// when there are none.
+pub(super) fn draw(entries: &[Entry], threshold: f64, caption: Markup) -> Markup {
     if entries.is_empty() {
         return html! {};
     }
-    let limit = comparison.threshold.ln_1p();
+    let limit = threshold.ln_1p();
     let reach = entries
         .iter()
         .flat_map(|e| [e.low.abs(), e.high.abs()])
         .fold(2.0 * limit, f64::max)
-        .clamp(0.1, 4f64.ln());
+        // At least ±10% either way: −10% is ln 0.9 ≈ −0.105 from zero.
+        .clamp(0.11, 4f64.ln());
     let x = |log: f64| LABEL_WIDTH + (log.clamp(-reach, reach) / reach + 1.0) / 2.0 * PLOT_WIDTH;
     let height = TOP + entries.len() as f64 * ROW_HEIGHT + 4.0;
     let width = LABEL_WIDTH + PLOT_WIDTH + 10.0;
@@ -62,18 +97,14 @@ pub(crate) fn forest(comparison: &Comparison, rows: &[&Row]) -> Markup {
                 }
                 @for (i, e) in entries.iter().enumerate() {
                     @let y = TOP + (i as f64 + 0.5) * ROW_HEIGHT;
-                    g class=(format!("change {}", class(e.verdict))) {
+                    g class=(format!("change {}", e.class)) {
                         text x="0" y=(fmt(y + 4.0)) { (e.label) }
                         line x1=(fmt(x(e.low))) x2=(fmt(x(e.high))) y1=(fmt(y)) y2=(fmt(y)) {}
                         circle cx=(fmt(x(e.centre))) cy=(fmt(y)) r="3.5" {}
                     }
                 }
             }
-            figcaption {
-                "Each speed change (left is slower) with its noise band; the shaded strip is the "
-                (format!("±{:.0}%", comparison.threshold * 100.0))
-                " threshold. A bar wholly outside the strip is a verdict."
-            }
+            figcaption { (caption) }
         }
     }
 }
@@ -81,13 +112,12 @@ pub(crate) fn forest(comparison: &Comparison, rows: &[&Row]) -> Markup {
 fn entry(row: &Row, direction: Direction, change: &SpeedChange) -> Entry {
     let centre = change.judged_change.ln_1p();
     let band = change.noise.unwrap_or(0.0);
-    Entry {
-        label: fitted(format!("{} {}", row.key, direction.name())),
-        low: centre - band,
-        centre,
-        high: centre + band,
-        verdict: change.verdict,
-    }
+    let label = format!("{} {}", row.key, direction.name());
+    Entry::new(
+        label,
+        (centre - band, centre, centre + band),
+        class(change.verdict),
+    )
 }
 
 fn class(verdict: Verdict) -> &'static str {

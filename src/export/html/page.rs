@@ -50,6 +50,21 @@ pub(crate) fn documents_page(title: &str, documents: &[Document]) -> Vec<u8> {
     page(title, body).into_bytes()
 }
 
+/// `html`'s content for a snapshot: its inline style and script cut, the version masked,
+/// a line per tag.
+#[cfg(test)]
+pub(super) fn content(html: &str) -> String {
+    let cut = |text: &str, open: &str, close: &str| -> String {
+        let start = text.find(open).unwrap() + open.len();
+        let end = start + text[start..].find(close).unwrap();
+        format!("{}…{}", &text[..start], &text[end..])
+    };
+    let html = cut(html, "<style>", "</style>");
+    let html = cut(&html, "<script>", "</script>");
+    html.replace(env!("CARGO_PKG_VERSION"), "[version]")
+        .replace("><", ">\n<")
+}
+
 /// `content` built when the reader nears it: scripting on, the browser keeps a
 /// `<noscript>` as one run of text, which the page's script turns into elements as it
 /// comes into view (and before printing); scripting off, it is the content itself. A

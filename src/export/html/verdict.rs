@@ -5,16 +5,12 @@
 use maud::{html, Markup};
 
 use super::document::table;
-use crate::analysis::compare::{Comparison, Row, RowKey, SpeedBasis, Verdict};
+use crate::analysis::compare::{Comparison, Row, RowKey, SpeedBasis, Verdict, MUST_SEE};
 use crate::export::compare::notes::{failure_lines, sight_text, speed_text, summary_lines};
 use crate::export::compare::table::{rows_table, split_rows};
 use crate::export::text::document::Table;
 use crate::format::thousands;
 use crate::results::LoadedRun;
-
-/// A slowdown a comparison that passes should be able to see: past it, a pass that
-/// could have missed it says so in its banner.
-const MUST_SEE: f64 = 2.0;
 
 /// `compare --export-html`'s page: the comparison alone.
 pub(crate) fn comparison_page(
@@ -228,7 +224,8 @@ fn facts(run: &LoadedRun) -> [Option<String>; 6] {
     ]
 }
 
-fn build_text(env: &crate::results::environment::Environment) -> String {
+/// The build a run was measured with: its version, and its commit where recorded.
+pub(super) fn build_text(env: &crate::results::environment::Environment) -> String {
     match &env.git_commit {
         Some(commit) => format!("{} at {commit}", env.codecbench_version),
         None => env.codecbench_version.clone(),

@@ -148,6 +148,47 @@ fn a_failed_gate_names_its_cells_and_both_runs_above_the_fold() {
         );
         assert!(browser.errors.is_empty(), "{:?}", browser.errors);
     }
+    if installed() {
+        baseline_overlay(&report_page);
+    }
+}
+
+/// The report's chart draws where each setting stood in the baseline: gzip 1, now 40%
+/// slower to compress, has its grey outline to the right of its point, and only in the
+/// compression panel; hiding gzip hides its outline too.
+fn baseline_overlay(page: &std::path::Path) {
+    let mut browser = Page::open(&url(page));
+    let drawn = browser.eval(
+        "(() => {
+            const panels = [...document.querySelectorAll('figure.chart svg')];
+            const gzip = svg => [...svg.querySelectorAll('g.pt')]
+                .find(g => g.dataset.t.startsWith('gzip 1 (zlib-rs)'));
+            const place = g => { const b = g.querySelector(':scope > path:not(.bar)').getBBox();
+                                 return b.x + b.width / 2; };
+            const was = g => { const w = g.querySelector('g.was path'); if (!w) return null;
+                               const b = w.getBBox(); return b.x + b.width / 2; };
+            const [c, d] = panels.map(gzip);
+            const right = was(c) > place(c) + 1, decompress = was(d);
+            const key = [...document.querySelectorAll('figure.chart .legend button')]
+                .find(k => k.textContent.startsWith('gzip'));
+            key.click();
+            const box = c.querySelector('g.was').getBoundingClientRect();
+            const hidden = box.width === 0 && box.height === 0;
+            return { right, decompress, panels: panels.length,
+                     hidden, caption: document.querySelector('figure.chart figcaption').textContent };
+        })()",
+    );
+    assert_eq!(drawn["right"], true, "{drawn}");
+    assert_eq!(drawn["decompress"], Value::Null, "{drawn}");
+    assert_eq!(drawn["hidden"], true, "{drawn}");
+    assert!(
+        drawn["caption"]
+            .as_str()
+            .unwrap()
+            .contains("A grey outline is the same setting in the baseline"),
+        "{drawn}"
+    );
+    assert!(browser.errors.is_empty(), "{:?}", browser.errors);
 }
 
 #[test]

@@ -74,7 +74,8 @@
     var shown = [];
     Array.prototype.forEach.call(panel.querySelectorAll("g.pt"), function (pt) {
       if (getComputedStyle(pt).display === "none") return;
-      var marker = pt.querySelector("circle, rect, path:not(.bar)");
+      // The point's own marker: a baseline's outline sits in a group of its own.
+      var marker = pt.querySelector(":scope > circle, :scope > rect, :scope > path:not(.bar)");
       if (!marker) return;
       var box = marker.getBBox();
       shown.push([box.x + box.width / 2, box.y + box.height / 2]);

@@ -59,13 +59,20 @@ pub(crate) fn render(report: &ReportPage) -> Vec<u8> {
         }
         @if let Some(history) = &report.history { (super::history::section(history)) }
         @for (index, section) in report.sections.iter().enumerate() {
-            (run_section(index, section, many))
+            // The first run's charts show where each setting stood in the baseline.
+            @let baseline = report.comparison.filter(|_| index == 0).map(|(b, _)| b);
+            (run_section(index, section, many, baseline))
         }
     };
     page(&title, body).into_bytes()
 }
 
-fn run_section(index: usize, section: &RunSection, many: bool) -> Markup {
+fn run_section(
+    index: usize,
+    section: &RunSection,
+    many: bool,
+    baseline: Option<&LoadedRun>,
+) -> Markup {
     let run = section.run;
     html! {
         section.run {
@@ -76,7 +83,7 @@ fn run_section(index: usize, section: &RunSection, many: bool) -> Markup {
             @match &run.results {
                 Results::Codec { payloads, .. } => {
                     @for (p, payload) in payloads.iter().enumerate() {
-                        (payload_part((index, p), section, payload))
+                        (payload_part((index, p), section, payload, baseline))
                     }
                 }
                 Results::Http { load, payloads } => {
@@ -116,7 +123,12 @@ fn about(run: &LoadedRun) -> Markup {
 }
 
 /// A payload's chart, noise warning and matrix.
-fn payload_part((run, p): (usize, usize), section: &RunSection, payload: &PayloadResult) -> Markup {
+fn payload_part(
+    (run, p): (usize, usize),
+    section: &RunSection,
+    payload: &PayloadResult,
+    baseline: Option<&LoadedRun>,
+) -> Markup {
     let id = format!("chart-{run}-{p}");
     let advice: Vec<PayloadAdvice> = section
         .advice
@@ -137,15 +149,21 @@ fn payload_part((run, p): (usize, usize), section: &RunSection, payload: &Payloa
         p { (crate::export::labels::iteration_text(payload)) }
         @if let Some(warning) = warning { p.warning { (warning) } }
         (lazy(html! {
-            @if !advice.is_empty() { (chart(&id, section.run, &advice, &caption)) }
+            @if !advice.is_empty() { (chart(&id, (section.run, baseline), &advice, &caption)) }
             (table(&matrix(payload)))
+            p.aside { "± is the half-width of the median's 95% interval, as a share of the median." }
         }))
     }
 }
 
 /// The ratio-against-speed chart with a legend whose buttons hide a series.
-fn chart(id: &str, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Markup {
-    let (series, panels) = interactive_panels(run, advice, caption);
+fn chart(
+    id: &str,
+    (run, baseline): (&LoadedRun, Option<&LoadedRun>),
+    advice: &[PayloadAdvice],
+    caption: &Caption,
+) -> Markup {
+    let (series, panels) = interactive_panels(run, advice, caption, baseline);
     html! {
         figure.chart id=(id) {
             div.legend role="group" aria-label="Show or hide a series" {
@@ -157,7 +175,12 @@ fn chart(id: &str, run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption)
                 }
             }
             div.panels { @for panel in &panels { (PreEscaped(panel)) } }
-            figcaption { "Compression ratio against speed; the number beside a point is its level. Each point is a setting, its bar the 95% interval of its speed where wider than a pixel; hover it for its figures. A hollow point's median is imprecise (its interval wider than ±10%, or a slow start). The dashed line is the Pareto frontier: the settings no other beats on both ratio and speed." }
+            figcaption { "Compression ratio against speed; the number beside a point is its level. Each point is a setting, its bar the 95% interval of its speed where wider than a pixel; hover it for its figures. A hollow point's median is imprecise (its interval wider than ±10%, or a slow start). The dashed line is the Pareto frontier: the settings no other beats on both ratio and speed."
+                @if let Some(baseline) = baseline {
+                    " A grey outline is the same setting in the baseline, " (baseline.label)
+                    ", joined by a thin line to where it is now."
+                }
+            }
         }
     }
 }
@@ -265,15 +288,7 @@ mod tests {
             history: None,
         };
         let html = String::from_utf8(render(&page)).unwrap();
-        let cut = |text: &str, open: &str, close: &str| -> String {
-            let start = text.find(open).unwrap() + open.len();
-            let end = start + text[start..].find(close).unwrap();
-            format!("{}…{}", &text[..start], &text[end..])
-        };
-        let html = cut(&html, "<style>", "</style>");
-        let html = cut(&html, "<script>", "</script>");
-        html.replace(env!("CARGO_PKG_VERSION"), "[version]")
-            .replace("><", ">\n<")
+        super::super::page::content(&html)
     }
 
     #[test]

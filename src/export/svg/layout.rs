@@ -2,11 +2,11 @@
 //! frontiers, for [`super::write`] to draw.
 
 use super::axis::{self, Scale};
-use super::labels::{self, Rect};
+use super::labels::Rect;
+use super::marks::{marks, series_name, Mark, Series};
 
 use crate::analysis::recommend::{PayloadAdvice, Setting};
 use crate::results::{LoadedRun, RunCell};
-use crate::vocab::CodecKind;
 
 /// Width of the whole chart, in pixels: two panels side by side.
 const WIDTH: f64 = 1200.0;
@@ -34,37 +34,6 @@ pub(crate) struct Caption {
     pub machine: Option<String>,
     /// When it ran, e.g. `2026-11-30`, if known.
     pub date: Option<String>,
-}
-
-/// A series: one codec with one library (and variant), e.g. `zstd (libzstd)`.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Series {
-    /// e.g. `brotli (brotli-rs)`.
-    pub name: String,
-    /// Which marker it gets.
-    pub codec: CodecKind,
-    /// Its colour.
-    pub colour: &'static str,
-}
-
-/// One point in a panel, with its label's box if it has one.
-#[derive(Clone, Debug)]
-pub(crate) struct Mark {
-    /// Centre, in pixels.
-    pub x: f64,
-    /// Centre, in pixels.
-    pub y: f64,
-    /// Index into [`Chart::series`].
-    pub series: usize,
-    /// The level, and where it is written; `None` where points crowd too much.
-    pub label: Option<(Rect, String)>,
-    /// What hovering it says: the cell and its figures.
-    pub tip: String,
-    /// The speed's 95% interval as pixels along x, kept inside the plot; `None` where
-    /// the run holds no interval.
-    pub bar: Option<(f64, f64)>,
-    /// Whether the median is imprecise ([`crate::stats::Summary::noise`]): drawn hollow.
-    pub imprecise: bool,
 }
 
 /// One panel: a payload and a direction.
@@ -117,6 +86,17 @@ pub(crate) struct Chart {
 
 /// Lays the chart out: series, scales, ticks, points, frontiers and label spots.
 pub(crate) fn layout(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Chart {
+    layout_over(run, None, advice, caption)
+}
+
+/// [`layout`], with each setting's place in `baseline`, if given, beside its point; the
+/// scales hold both runs.
+pub(crate) fn layout_over(
+    run: &LoadedRun,
+    baseline: Option<&LoadedRun>,
+    advice: &[PayloadAdvice],
+    caption: &Caption,
+) -> Chart {
     let series = series_of(&run.codec_cells());
     let header_height = 72.0 + legend_lines(&series, WIDTH) as f64 * LEGEND_LINE;
     let mut panels = Vec::new();
@@ -124,7 +104,14 @@ pub(crate) fn layout(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Captio
         let top = header_height + row as f64 * PANEL_HEIGHT;
         for (column, compress) in [true, false].into_iter().enumerate() {
             let left = column as f64 * WIDTH / 2.0;
-            panels.extend(panel(run, payload, &series, compress, left, top));
+            panels.extend(panel(
+                (run, baseline),
+                payload,
+                &series,
+                compress,
+                left,
+                top,
+            ));
         }
     }
     let payloads: Vec<&str> = advice.iter().map(|a| a.payload.as_str()).collect();
@@ -159,17 +146,9 @@ fn series_of(cells: &[RunCell]) -> Vec<Series> {
     series
 }
 
-fn series_name(cell: &RunCell) -> String {
-    format!(
-        "{} ({})",
-        cell.key.id.codec,
-        crate::export::labels::library_text(&cell.key.id)
-    )
-}
-
 /// One panel of `payload`, its top-left corner at `(left, top)`; `None` without points.
 fn panel(
-    run: &LoadedRun,
+    (run, baseline): (&LoadedRun, Option<&LoadedRun>),
     payload: &PayloadAdvice,
     series: &[Series],
     compress: bool,
@@ -177,8 +156,15 @@ fn panel(
     top: f64,
 ) -> Option<Panel> {
     let cells = cells_with_speed(run, &payload.payload, compress);
-    let (x_min, x_max) = min_max(cells.iter().map(|(_, s)| *s))?;
-    let (y_min, y_max) = min_max(cells.iter().map(|(c, _)| c.ratio()))?;
+    if cells.is_empty() {
+        return None;
+    }
+    let before = baseline
+        .map(|b| cells_with_speed(b, &payload.payload, compress))
+        .unwrap_or_default();
+    let both = || cells.iter().chain(&before);
+    let (x_min, x_max) = min_max(both().map(|(_, s)| *s))?;
+    let (y_min, y_max) = min_max(both().map(|(c, _)| c.ratio()))?;
     let plot = Rect {
         x: left + PLOT_LEFT,
         y: top + PLOT_TOP,
@@ -223,7 +209,7 @@ fn panel(
         x_ticks: ticks(&x, axis::log_ticks(x_lo, x_hi)),
         y_ticks: ticks(&y, axis::linear_ticks(y_lo, y_hi).0),
         marks: marks(
-            &cells,
+            (&cells, &before),
             series,
             frontier_settings,
             (&x, &y, &plot),
@@ -267,103 +253,6 @@ fn ticks(scale: &Scale, values: Vec<f64>) -> Vec<(f64, String)> {
         .into_iter()
         .map(|v| (scale.pixel(v), axis::tick_text(v)))
         .collect()
-}
-
-/// The points with their label spots; frontier settings are labelled first, so that a
-/// crowded panel drops the labels that matter least.
-fn marks(
-    cells: &[(RunCell, f64)],
-    series: &[Series],
-    frontier: &[Setting],
-    (x, y, plot): (&Scale, &Scale, &Rect),
-    direction: &str,
-    line: &[(f64, f64)],
-) -> Vec<Mark> {
-    let index: std::collections::HashMap<&str, usize> = series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name.as_str(), i))
-        .collect();
-    let frontier: std::collections::HashSet<_> = frontier.iter().map(|s| &s.key).collect();
-    let on_frontier = |cell: &RunCell| frontier.contains(&cell.key);
-    let mut order: Vec<usize> = (0..cells.len()).collect();
-    order.sort_by_key(|&i| !on_frontier(&cells[i].0));
-    let points: Vec<(f64, f64, String)> = order
-        .iter()
-        .map(|&i| {
-            let (cell, speed) = &cells[i];
-            (
-                x.pixel(*speed),
-                y.pixel(cell.ratio()),
-                cell.key.id.level.to_string(),
-            )
-        })
-        .collect();
-    let bars: Vec<Option<(f64, f64)>> = order
-        .iter()
-        .map(|&i| {
-            interval(&cells[i].0, direction == "compression").map(|(slow, fast)| {
-                let inside = |v: f64| x.pixel(v).clamp(plot.x, plot.x + plot.w);
-                (inside(slow), inside(fast))
-            })
-        })
-        .collect();
-    // Labels keep off the frontier and off every interval's bar.
-    let mut lines = labels::segments(line);
-    lines.extend(
-        points
-            .iter()
-            .zip(&bars)
-            .filter_map(|((_, py, _), bar)| bar.map(|(slow, fast)| [(slow, *py), (fast, *py)])),
-    );
-    let spots = labels::place(&points, plot, &lines);
-    order
-        .iter()
-        .zip(points)
-        .zip(spots)
-        .zip(bars)
-        .map(|(((&i, (px, py, text)), spot), bar)| Mark {
-            x: px,
-            y: py,
-            series: index
-                .get(series_name(&cells[i].0).as_str())
-                .copied()
-                .unwrap_or(0),
-            label: spot.map(|rect| (rect, text)),
-            tip: tip(&cells[i].0, cells[i].1, direction),
-            bar,
-            imprecise: summary(&cells[i].0, direction == "compression")
-                .is_some_and(|s| s.noise().is_some()),
-        })
-        .collect()
-}
-
-/// A cell's speed interval in MB/s, slow end first, from its median's 95% interval.
-fn summary<'a>(cell: &RunCell<'a>, compress: bool) -> Option<&'a crate::stats::Summary> {
-    match compress {
-        true => cell.cell.compress.as_ref(),
-        false => cell.cell.decompress.as_ref(),
-    }
-}
-
-fn interval(cell: &RunCell, compress: bool) -> Option<(f64, f64)> {
-    let summary = summary(cell, compress)?;
-    let (low_s, high_s) = (summary.median_ci95_low_s?, summary.median_ci95_high_s?);
-    let mb = |s: f64| crate::stats::mb_per_s(cell.input_bytes(), s);
-    Some((mb(high_s), mb(low_s))).filter(|(a, b)| a.is_finite() && b.is_finite() && *a > 0.0)
-}
-
-/// `zstd 3 (libzstd): 43,644 B, ratio 6.84, compression 412 MB/s`.
-fn tip(cell: &RunCell, speed: f64, direction: &str) -> String {
-    format!(
-        "{} {} ({}): {} B, ratio {:.2}, {direction} {} MB/s",
-        cell.key.id.codec,
-        cell.key.id.level,
-        crate::export::labels::library_text(&cell.key.id),
-        crate::format::thousands(cell.cell.compressed_bytes),
-        cell.ratio(),
-        crate::format::significant(speed, 3)
-    )
 }
 
 fn frontier(

@@ -10,6 +10,8 @@
 pub(crate) mod axis;
 pub(crate) mod labels;
 mod layout;
+mod marks;
+mod overlay;
 mod write;
 
 #[cfg(test)]

@@ -161,7 +161,7 @@ fn a_page_gets_a_picture_per_panel_and_imprecise_medians_hollow() {
     let hollow = |panel: &super::layout::Panel| panel.marks.iter().filter(|m| m.imprecise).count();
     assert_eq!(hollow(&chart.panels[0]), 1, "compression");
     assert_eq!(hollow(&chart.panels[1]), 0, "decompression");
-    let (series, panels) = interactive_panels(&run, &advice, &Caption::default());
+    let (series, panels) = interactive_panels(&run, &advice, &Caption::default(), None);
     assert!(!series.is_empty());
     assert_eq!(panels.len(), 2);
     for (panel, svg) in chart.panels.iter().zip(&panels) {
@@ -178,4 +178,45 @@ fn a_page_gets_a_picture_per_panel_and_imprecise_medians_hollow() {
     }
     assert!(panels[0].contains(r#"fill="white" stroke="#));
     assert!(!panels[1].contains(r#"fill="white" stroke="#));
+}
+
+#[test]
+fn a_baseline_is_drawn_where_each_setting_stood() {
+    let run = fixtures::run();
+    let mut baseline = fixtures::run();
+    let crate::results::Results::Codec { payloads, .. } = &mut baseline.results else {
+        unreachable!("a codec run")
+    };
+    // The baseline compressed its first cell in half the time, and lacks its last.
+    let first = &mut payloads[0].cells[0];
+    let median = first.compress.as_ref().unwrap().median_s;
+    first.compress = Some(crate::stats::Summary::for_test(median / 2.0, vec![]));
+    payloads[0].cells.pop();
+    let advice = advise(&run, &AdviceOptions::default());
+    let chart = super::layout::layout_over(&run, Some(&baseline), &advice, &Caption::default());
+    let compression = &chart.panels[0];
+    let marks = &compression.marks;
+    let moved: Vec<_> = marks.iter().filter_map(|m| Some((m, m.was?))).collect();
+    assert_eq!(
+        moved.len(),
+        marks.len() - 1,
+        "the setting the baseline lacks has none"
+    );
+    let faster = moved.iter().filter(|(m, (x, _))| *x > m.x + 1.0).count();
+    assert_eq!(faster, 1, "only the halved cell stood to the right");
+    assert!(marks
+        .iter()
+        .any(|m| m.tip.contains("; baseline compression")));
+    let (_, panels) = interactive_panels(&run, &advice, &Caption::default(), Some(&baseline));
+    assert_eq!(
+        panels[0].matches("<g class=\"was\">").count(),
+        1,
+        "{}",
+        panels[0]
+    );
+    assert_eq!(
+        panels[1].matches("<g class=\"was\">").count(),
+        0,
+        "nothing moved"
+    );
 }

@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 
 use super::labels::{LABEL_BASELINE, LABEL_SIZE, MARKER_RADIUS};
 use super::layout::{
-    layout, legend_spots, Caption, Chart, Panel, Series, LEGEND_LINE, LEGEND_SIZE,
+    layout, layout_over, legend_spots, Caption, Chart, Panel, LEGEND_LINE, LEGEND_SIZE,
 };
+use super::marks::Series;
 use crate::analysis::recommend::PayloadAdvice;
 use crate::results::LoadedRun;
 use crate::vocab::CodecKind;
@@ -19,13 +20,15 @@ pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Ca
 /// The chart of `run` for a web page, a picture per panel so that a narrow screen can
 /// stack them: each point in a group that names its series (`data-s`, for a legend
 /// that hides it) and what it is (`data-t`, shown on hover); with the chart's series,
-/// for that legend (the page draws it).
+/// for that legend (the page draws it). With a baseline, each point's place in it is
+/// drawn in grey, joined to the point.
 pub(crate) fn interactive_panels(
     run: &LoadedRun,
     advice: &[PayloadAdvice],
     caption: &Caption,
+    baseline: Option<&LoadedRun>,
 ) -> (Vec<Series>, Vec<String>) {
-    let chart = layout(run, advice, caption);
+    let chart = layout_over(run, baseline, advice, caption);
     let panels = chart
         .panels
         .iter()
@@ -202,6 +205,19 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
                 mark.series,
                 escape(&mark.tip)
             );
+        }
+        if let Some((x, y)) = mark
+            .was
+            .filter(|(x, y)| (x - mark.x).hypot(y - mark.y) >= 1.0)
+        {
+            // The baseline's place: a grey outline of the marker, a line to it from now.
+            let _ = write!(
+                out,
+                r##"<g class="was"><line x1="{x:.1}" y1="{y:.1}" x2="{:.1}" y2="{:.1}" stroke="#999" stroke-width="1"/>"##,
+                mark.x, mark.y
+            );
+            marker(out, x, y, codec, "#999", "none");
+            out.push_str("</g>\n");
         }
         if let Some((slow, fast)) = mark.bar.filter(|(a, b)| b - a >= 1.0) {
             // The 95% interval, with short caps at its ends.

@@ -1,0 +1,165 @@
+//! The points of a panel: each setting's place, its speed's interval as a bar, its
+//! level's label kept clear of the frontier and the bars, and with a baseline, where it
+//! stood there ([`super::overlay`]).
+
+use super::axis::Scale;
+use super::labels::{self, Rect};
+use super::overlay;
+use crate::analysis::recommend::Setting;
+use crate::results::RunCell;
+use crate::vocab::CodecKind;
+
+/// Cells of one payload with their speeds in one direction, in MB/s.
+type Speeds<'a> = [(RunCell<'a>, f64)];
+
+/// A series: one codec with one library (and variant), e.g. `zstd (libzstd)`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Series {
+    /// e.g. `brotli (brotli-rs)`.
+    pub name: String,
+    /// Which marker it gets.
+    pub codec: CodecKind,
+    /// Its colour.
+    pub colour: &'static str,
+}
+
+/// One point in a panel, with its label's box if it has one.
+#[derive(Clone, Debug)]
+pub(crate) struct Mark {
+    /// Centre, in pixels.
+    pub x: f64,
+    /// Centre, in pixels.
+    pub y: f64,
+    /// Index into [`Chart::series`].
+    pub series: usize,
+    /// The level, and where it is written; `None` where points crowd too much.
+    pub label: Option<(Rect, String)>,
+    /// What hovering it says: the cell and its figures.
+    pub tip: String,
+    /// The speed's 95% interval as pixels along x, kept inside the plot; `None` where
+    /// the run holds no interval.
+    pub bar: Option<(f64, f64)>,
+    /// Whether the median is imprecise ([`crate::stats::Summary::noise`]): drawn hollow.
+    pub imprecise: bool,
+    /// Where the same setting stood in the baseline, in pixels; `None` without one.
+    pub was: Option<(f64, f64)>,
+}
+
+/// A series' name: the codec and its library, e.g. `zstd (libzstd)`.
+pub(super) fn series_name(cell: &RunCell) -> String {
+    format!(
+        "{} ({})",
+        cell.key.id.codec,
+        crate::export::labels::library_text(&cell.key.id)
+    )
+}
+
+/// The points with their label spots; frontier settings are labelled first, so that a
+/// crowded panel drops the labels that matter least.
+pub(super) fn marks(
+    (cells, before): (&Speeds, &Speeds),
+    series: &[Series],
+    frontier: &[Setting],
+    (x, y, plot): (&Scale, &Scale, &Rect),
+    direction: &str,
+    line: &[(f64, f64)],
+) -> Vec<Mark> {
+    let index: std::collections::HashMap<&str, usize> = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), i))
+        .collect();
+    let frontier: std::collections::HashSet<_> = frontier.iter().map(|s| &s.key).collect();
+    let on_frontier = |cell: &RunCell| frontier.contains(&cell.key);
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    order.sort_by_key(|&i| !on_frontier(&cells[i].0));
+    let points: Vec<(f64, f64, String)> = order
+        .iter()
+        .map(|&i| {
+            let (cell, speed) = &cells[i];
+            (
+                x.pixel(*speed),
+                y.pixel(cell.ratio()),
+                cell.key.id.level.to_string(),
+            )
+        })
+        .collect();
+    let bars: Vec<Option<(f64, f64)>> = order
+        .iter()
+        .map(|&i| {
+            interval(&cells[i].0, direction == "compression").map(|(slow, fast)| {
+                let inside = |v: f64| x.pixel(v).clamp(plot.x, plot.x + plot.w);
+                (inside(slow), inside(fast))
+            })
+        })
+        .collect();
+    let was: Vec<Option<((f64, f64), f64)>> = order
+        .iter()
+        .map(|&i| overlay::place(&cells[i].0, before, (x, y)))
+        .collect();
+    // Labels keep off the frontier, every interval's bar and every line from a baseline.
+    let mut lines = labels::segments(line);
+    lines.extend(
+        points
+            .iter()
+            .zip(&was)
+            .filter_map(|((px, py, _), was)| was.map(|(spot, _)| [spot, (*px, *py)])),
+    );
+    lines.extend(
+        points
+            .iter()
+            .zip(&bars)
+            .filter_map(|((_, py, _), bar)| bar.map(|(slow, fast)| [(slow, *py), (fast, *py)])),
+    );
+    let spots = labels::place(&points, plot, &lines);
+    order
+        .iter()
+        .zip(points)
+        .zip(spots)
+        .zip(bars.into_iter().zip(was))
+        .map(|(((&i, (px, py, text)), spot), (bar, was))| Mark {
+            x: px,
+            y: py,
+            series: index
+                .get(series_name(&cells[i].0).as_str())
+                .copied()
+                .unwrap_or(0),
+            label: spot.map(|rect| (rect, text)),
+            tip: tip(&cells[i].0, cells[i].1, direction)
+                + &was.map_or(String::new(), |(_, speed)| overlay::tip(speed, direction)),
+            bar,
+            imprecise: summary(&cells[i].0, direction == "compression")
+                .is_some_and(|s| s.noise().is_some()),
+            was: was.map(|(spot, _)| spot),
+        })
+        .collect()
+}
+
+/// A cell's timing in one direction.
+fn summary<'a>(cell: &RunCell<'a>, compress: bool) -> Option<&'a crate::stats::Summary> {
+    match compress {
+        true => cell.cell.compress.as_ref(),
+        false => cell.cell.decompress.as_ref(),
+    }
+}
+
+/// A cell's speed interval in MB/s, slow end first, from its median's 95% interval.
+fn interval(cell: &RunCell, compress: bool) -> Option<(f64, f64)> {
+    let summary = summary(cell, compress)?;
+    let (low_s, high_s) = (summary.median_ci95_low_s?, summary.median_ci95_high_s?);
+    let mb = |s: f64| crate::stats::mb_per_s(cell.input_bytes(), s);
+    Some((mb(high_s), mb(low_s))).filter(|(a, b)| a.is_finite() && b.is_finite() && *a > 0.0)
+}
+
+/// `zstd 3 (libzstd): 43,644 B, ratio 6.84, compression 412 MB/s`.
+fn tip(cell: &RunCell, speed: f64, direction: &str) -> String {
+    format!(
+        "{} {} ({}): {} B, ratio {:.2}, {direction} {} MB/s",
+        cell.key.id.codec,
+        cell.key.id.level,
+        crate::export::labels::library_text(&cell.key.id),
+        crate::format::thousands(cell.cell.compressed_bytes),
+        cell.ratio(),
+        crate::format::significant(speed, 3)
+    )
+}

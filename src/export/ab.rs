@@ -20,7 +20,7 @@ const HEADER: [&str; 7] = [
 const NUMERIC: [bool; 7] = [false, false, true, true, false, true, false];
 
 /// `1.052 (1.03–1.07)`: candidate ÷ baseline time and its 95% interval.
-pub(crate) fn ratio(times: &PairedTimes) -> String {
+fn ratio(times: &PairedTimes) -> String {
     match (times.estimate, times.low, times.high) {
         (Some(estimate), Some(low), Some(high)) => {
             format!("{estimate:.3} ({low:.2}–{high:.2})")
@@ -98,12 +98,7 @@ pub(crate) fn tally(report: &AbReport) -> String {
             parts.push(format!("{n} {word}"));
         }
     }
-    let same = report
-        .cells
-        .iter()
-        .filter(|c| c.failure.is_none() && !c.size_drift())
-        .filter(|c| c.verdicts == [AbVerdict::Same; 2])
-        .count();
+    let same = report.cells.iter().filter(|c| c.same_both_ways()).count();
     parts.push(format!("{same} the same both ways"));
     parts.join(", ")
 }

@@ -163,6 +163,11 @@ impl AbCell {
         self.candidate_bytes != self.baseline_bytes
     }
 
+    /// Whether it measured the same both ways, with equal sizes and no failure.
+    pub(crate) fn same_both_ways(&self) -> bool {
+        self.failure.is_none() && !self.size_drift() && self.verdicts == [AbVerdict::Same; 2]
+    }
+
     /// Whether more pairs could change what the cell shows.
     pub(crate) fn decided(&self) -> bool {
         self.failure.is_some() || self.size_drift() || self.verdicts.iter().all(|v| v.decided())

@@ -24,7 +24,7 @@ pub(crate) fn ab_page(report: &AbReport) -> Vec<u8> {
 
 fn body(report: &AbReport) -> Markup {
     let (same, moved): (Vec<&AbCell>, Vec<&AbCell>) =
-        report.cells.iter().partition(|c| stayed_same(c));
+        report.cells.iter().partition(|c| c.same_both_ways());
     let rows = |cells: &[&AbCell]| cells_table(report, cells);
     html! {
         section.comparison.ab {
@@ -46,11 +46,6 @@ fn body(report: &AbReport) -> Markup {
             }
         }
     }
-}
-
-/// Whether a cell measured both directions the same, with its sizes equal.
-fn stayed_same(cell: &AbCell) -> bool {
-    cell.failure.is_none() && !cell.size_drift() && cell.verdicts == [AbVerdict::Same; 2]
 }
 
 /// Pass or fail in one line, with what every cell could have shown below it.
@@ -175,8 +170,7 @@ fn forest(report: &AbReport) -> Markup {
 /// Where a cell is drawn: slower or drifted first, then undecided, faster, the same.
 fn rank(cell: &AbCell) -> u8 {
     match cell.verdicts {
-        _ if cell.size_drift() => 0,
-        v if v.contains(&AbVerdict::Slower) => 0,
+        v if cell.size_drift() || v.contains(&AbVerdict::Slower) => 0,
         v if v.contains(&AbVerdict::Inconclusive) => 1,
         v if v.contains(&AbVerdict::Faster) => 2,
         _ => 3,

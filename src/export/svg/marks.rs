@@ -30,7 +30,7 @@ pub(crate) struct Mark {
     pub x: f64,
     /// Centre, in pixels.
     pub y: f64,
-    /// Index into [`Chart::series`].
+    /// Index into [`super::layout::Chart::series`].
     pub series: usize,
     /// The level, and where it is written; `None` where points crowd too much.
     pub label: Option<(Rect, String)>,
@@ -97,21 +97,7 @@ pub(super) fn marks(
         .iter()
         .map(|&i| overlay::place(&cells[i].0, before, (x, y)))
         .collect();
-    // Labels keep off the frontier, every interval's bar and every line from a baseline.
-    let mut lines = labels::segments(line);
-    lines.extend(
-        points
-            .iter()
-            .zip(&was)
-            .filter_map(|((px, py, _), was)| was.map(|(spot, _)| [spot, (*px, *py)])),
-    );
-    lines.extend(
-        points
-            .iter()
-            .zip(&bars)
-            .filter_map(|((_, py, _), bar)| bar.map(|(slow, fast)| [(slow, *py), (fast, *py)])),
-    );
-    let spots = labels::place(&points, plot, &lines);
+    let spots = labels::place(&points, plot, &keep_clear(line, &points, &bars, &was));
     order
         .iter()
         .zip(points)
@@ -133,6 +119,22 @@ pub(super) fn marks(
             was: was.map(|(spot, _)| spot),
         })
         .collect()
+}
+
+/// What labels keep off: the frontier, every interval's bar, and every line from a
+/// baseline's place to its point.
+fn keep_clear(
+    frontier: &[(f64, f64)],
+    points: &[(f64, f64, String)],
+    bars: &[Option<(f64, f64)>],
+    was: &[Option<((f64, f64), f64)>],
+) -> Vec<labels::Segment> {
+    let mut lines = labels::segments(frontier);
+    for (((px, py, _), bar), was) in points.iter().zip(bars).zip(was) {
+        lines.extend(bar.map(|(slow, fast)| [(slow, *py), (fast, *py)]));
+        lines.extend(was.map(|(spot, _)| [spot, (*px, *py)]));
+    }
+    lines
 }
 
 /// A cell's timing in one direction.

@@ -140,8 +140,8 @@ pub(crate) struct RecommendArgs {
     )]
     pub rtt: f64,
 
-    /// The compression time a dynamic response may take, in milliseconds (for the
-    /// answer, on average over the bodies compressed).
+    /// The compression time a dynamic response may take, in milliseconds: a setting
+    /// fits when its slowest body compresses within it, at the slow end of its interval.
     #[arg(
         long,
         value_name = "MS",
@@ -151,7 +151,7 @@ pub(crate) struct RecommendArgs {
     pub latency_budget_ms: f64,
 
     /// The compression time a response compressed once and cached may take, in
-    /// milliseconds.
+    /// milliseconds: judged on the slowest body, as --latency-budget-ms is.
     #[arg(
         long,
         value_name = "MS",
@@ -182,7 +182,8 @@ pub(crate) struct RecommendArgs {
     /// How often each body is served: a CSV of `payload,weight` rows (names as the
     /// report gives them). The answer weighs each body by it; a body not named weighs 1,
     /// as every file of a directory does by default, and a HAR capture's responses count
-    /// once each, so repeats weigh by their count.
+    /// once each, so repeats weigh by their count. Only ratios count: scaling every
+    /// weight by one factor gives the same answer.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
 

@@ -5,7 +5,7 @@
 use crate::analysis::recommend::{answers, answers_among, AdviceOptions, Answer, AnswerLine};
 use crate::analysis::recommend::{EncodingAnswer, Scenario};
 use crate::results;
-use crate::vocab::Server;
+use crate::vocab::{CellId, Server};
 
 /// Every answer the report or the configurations give, whose minimum body sizes smaller
 /// bodies should place: the general answers, and each `--emit` server's.
@@ -62,10 +62,74 @@ pub(crate) fn emit(
         let answers = shared.unwrap_or(unshared);
         if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
             let alone = alone.as_ref();
-            sections.push(server.render(dynamic, fixed, &content_types, zstd_module, alone));
+            let rendered = server.render(dynamic, fixed, &content_types, zstd_module, alone);
+            let notes = substitutions(server, dynamic_line(&general), dynamic_line(&answers));
+            sections.push(with_notes(&rendered, &notes));
         }
     }
     sections.join("\n")
+}
+
+/// What `server`'s per-request line names in place of the general answer's, and why:
+/// one sentence per encoding whose setting differs or is left out.
+fn substitutions(
+    server: Server,
+    general: Option<&AnswerLine>,
+    own: Option<&AnswerLine>,
+) -> Vec<String> {
+    use crate::export::recommend::answer::deployable;
+    let (Some(general), Some(own)) = (general, own) else {
+        return Vec::new();
+    };
+    let why = |wanted: &CellId, named: Option<&EncodingAnswer>| {
+        let as_named = CellId {
+            level: wanted.level,
+            ..named.map_or(*wanted, |e| e.id)
+        };
+        let own = named.is_some_and(|e| server.owns(e.id.variant));
+        match (
+            server.shares_one_level(),
+            server.can_express(&as_named, None, own),
+        ) {
+            (true, _) => format!("{server} sets one level for every encoding"),
+            (false, false) => format!("{server} cannot be set to {}", deployable(wanted)),
+            (false, true) => format!("measured as {server} sends, its own settings rank otherwise"),
+        }
+    };
+    general
+        .encodings
+        .iter()
+        .filter_map(|wanted| {
+            let named = own.encodings.iter().find(|e| e.id.codec == wanted.id.codec);
+            let why = why(&wanted.id, named);
+            match named {
+                Some(e) if e.id.level == wanted.id.level => None,
+                Some(e) => Some(format!(
+                    "The answer names {} for dynamic responses; {why}, so this names {}, \
+                     the best of what it can express.",
+                    deployable(&wanted.id),
+                    deployable(&e.id)
+                )),
+                None => Some(format!(
+                    "The answer names {} for dynamic responses; {why}, and no {} setting it \
+                     can express beats sending bodies as they are, so this leaves {} off.",
+                    deployable(&wanted.id),
+                    wanted.id.codec.content_coding(),
+                    wanted.id.codec.content_coding()
+                )),
+            }
+        })
+        .collect()
+}
+
+/// `rendered` with `notes` as comments after its first line, in its comment syntax.
+fn with_notes(rendered: &str, notes: &[String]) -> String {
+    let Some((first, rest)) = rendered.split_once('\n') else {
+        return rendered.to_string();
+    };
+    let marker = first.split_whitespace().next().unwrap_or("#");
+    let notes: String = notes.iter().map(|n| format!("{marker} {n}\n")).collect();
+    format!("{first}\n{notes}{rest}")
 }
 
 /// The answers among the settings `server` can express: at one level for every

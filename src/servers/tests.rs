@@ -164,18 +164,28 @@ fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> Encodin
                 compression_wins: 885,
             },
             wins_below: 0,
+            losses_above: 0,
         },
-        tied_with: Vec::new(),
+        slowest_body: "small".into(),
+        picked_in: 97,
+        draws: 100,
+        near_tie: false,
+        alternatives: Vec::new(),
+        standing_for: Vec::new(),
     }
 }
 
 fn answer(dynamic: Vec<EncodingAnswer>, fixed: Vec<EncodingAnswer>) -> Answer {
     let line = |scenario, encodings| AnswerLine {
         scenario,
+        budget_s: None,
         encodings,
         identity_s: 0.01,
         over_budget: Vec::new(),
         at_edge: Vec::new(),
+        draws: 100,
+        uncompressed_in: 0,
+        left_out: Vec::new(),
     };
     Answer {
         group: "all payloads".into(),

@@ -17,8 +17,9 @@
 
 use serde::Serialize;
 
-use super::answer::{self, Answer};
+use super::answer::Answer;
 use super::body::{bodies, Body};
+use super::decided;
 use super::options::AdviceOptions;
 use super::scenario::{self, Scenario, ScenarioPick};
 use super::setting::Setting;
@@ -153,12 +154,12 @@ pub(crate) fn answers_among(
         "all responses"
     };
     let total = traffic(&all);
-    let mut answers = vec![answer::answer(overall, &all, total, options, allowed)];
+    let mut answers = vec![decided::answer(overall, &all, total, options, allowed)];
     if groups.len() > 1 || groups.first().is_some_and(|(_, m)| traffic(m) < total) {
         answers.extend(
             groups
                 .iter()
-                .map(|(name, members)| answer::answer(name, members, total, options, allowed)),
+                .map(|(name, members)| decided::answer(name, members, total, options, allowed)),
         );
     }
     answers

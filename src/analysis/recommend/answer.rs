@@ -28,8 +28,9 @@
 
 use serde::Serialize;
 
+use super::draws::Alternative;
 use super::minimum::{min_body, Evidence, MinBody};
-use super::placed::{placed_by, PlacedBy};
+use super::placed::PlacedBy;
 use super::span::{order, pick, Ranked, Span};
 use super::{AdviceOptions, Body, Scenario, Setting};
 use crate::vocab::CellId;
@@ -71,6 +72,8 @@ impl Answer {
 pub(crate) struct AnswerLine {
     /// Which scenario.
     pub scenario: Scenario,
+    /// The most compression time one body may take, if the scenario has a limit.
+    pub budget_s: Option<f64>,
     /// One setting per encoding that beats sending bodies uncompressed, the fastest
     /// first: the order to prefer them in. Empty when nothing does.
     pub encodings: Vec<EncodingAnswer>,
@@ -83,6 +86,13 @@ pub(crate) struct AnswerLine {
     /// pick: the fast end of their slowest body fits, the slow end does not, so another
     /// run may find they fit. Named, never picked.
     pub at_edge: Vec<EncodingAnswer>,
+    /// How many redraws of the run decided the line (see [`super::draws`]).
+    pub draws: u32,
+    /// The redraws in which no setting beat sending the bodies as they are.
+    pub uncompressed_in: u32,
+    /// Bodies every setting lost on though smaller ones won: they compress badly, no
+    /// minimum size can spare them, and they weigh in no choice of this line.
+    pub left_out: Vec<String>,
 }
 
 /// One encoding's setting for a scenario, and what it gives over the group.
@@ -112,16 +122,29 @@ pub(crate) struct EncodingAnswer {
     pub ratio: f64,
     /// Where compressing starts to pay.
     pub min_body: MinBody,
-    /// The settings whose intervals overlapped this one's when it was picked: a tie that
-    /// fewer bytes settled.
-    pub tied_with: Vec<CellId>,
+    /// The body whose compression took longest: what breaks a budget.
+    pub slowest_body: String,
+    /// The redraws that picked it (see [`super::draws`]): as the first setting for the
+    /// line's first encoding, as its encoding's setting for the others.
+    pub picked_in: u32,
+    /// Out of how many redraws: all of them for the first encoding, those that named
+    /// its encoding for the others.
+    pub draws: u32,
+    /// No setting was picked in most redraws: the fewest bytes settled it.
+    pub near_tie: bool,
+    /// The other settings the redraws picked, with how often.
+    pub alternatives: Vec<Alternative>,
+    /// Settings whose picks counted as this one's: they send within 1% of its bytes in
+    /// times whose intervals overlap its own, a difference no second run keeps.
+    pub standing_for: Vec<CellId>,
 }
 
 /// One body with the candidate setting: its size, and seconds per response sent as it
 /// is and encoded (the median, shown, and the interval, which decides).
 struct Trial<'a> {
-    /// How often the body is served (`--weights`).
+    /// How often the body is served (`--weights`), on the traffic's scale.
     weight: f64,
+    payload: &'a str,
     input_bytes: u64,
     identity_s: f64,
     cost_s: f64,
@@ -139,7 +162,8 @@ impl<'a> Trial<'a> {
     ) -> Option<Self> {
         let setting = body.settings.iter().find(|s| s.key.id == *id)?;
         Some(Trial {
-            weight: options.weight(&body.payload),
+            weight: body.weight,
+            payload: &body.payload,
             input_bytes: body.input_bytes,
             identity_s: Scenario::identity_s(body.input_bytes, options),
             cost_s: scenario.cost_s(setting, options),
@@ -152,6 +176,11 @@ impl<'a> Trial<'a> {
     /// holds wherever in their intervals the times fell.
     fn gain_s(&self) -> f64 {
         self.identity_s - self.cost.high_s
+    }
+
+    /// What compressing saves, from the medians.
+    fn median_gain_s(&self) -> f64 {
+        self.identity_s - self.cost_s
     }
 }
 
@@ -172,10 +201,15 @@ fn estimated_floor(trial: &Trial, options: &AdviceOptions) -> u64 {
     floor.clamp(1, trial.input_bytes.saturating_sub(1).max(1))
 }
 
-/// The minimum body size the gains of `trials` place, smallest body first.
+/// The minimum body size the gains of `trials` place, smallest body first: at the slow
+/// end of each interval, or where compressing never wins for good there (a setting the
+/// redraws picked), from the medians.
 fn minimum(trials: &[&Trial], options: &AdviceOptions) -> Option<MinBody> {
-    let points: Vec<(u64, f64)> = trials.iter().map(|t| (t.input_bytes, t.gain_s())).collect();
-    let mut min_body = min_body(&points)?;
+    let points = |gain: &dyn Fn(&Trial) -> f64| -> Vec<(u64, f64)> {
+        trials.iter().map(|t| (t.input_bytes, gain(t))).collect()
+    };
+    let mut min_body =
+        min_body(&points(&|t| t.gain_s())).or_else(|| min_body(&points(&|t| t.median_gain_s())))?;
     if let (Evidence::AtMost { .. }, Some(smallest)) = (min_body.evidence, trials.first()) {
         min_body.bytes = estimated_floor(smallest, options);
     }
@@ -185,7 +219,7 @@ fn minimum(trials: &[&Trial], options: &AdviceOptions) -> Option<MinBody> {
 /// How `id` does over the `traffic`, sorted by size, if it is measured on all of it and
 /// wins somewhere; `budget` judges its slowest compressed body. The traffic alone
 /// decides; the `cuts` (smaller bodies, sorted) only narrow the minimum it reports.
-fn judge(
+pub(super) fn judge(
     traffic: &[&Body],
     cuts: &[&Body],
     id: &CellId,
@@ -238,10 +272,13 @@ fn over_traffic(
         high_s: weighted(&|t| t.cost.high_s, compressed),
     };
     let bytes_out = weighted(&|t| t.setting.compressed_bytes as f64, compressed);
-    let slowest_compress_s = compressed
-        .iter()
-        .map(|t| t.setting.compress_span.high_s)
-        .fold(0.0, f64::max);
+    let slowest = compressed.iter().max_by(|a, b| {
+        a.setting
+            .compress_span
+            .high_s
+            .total_cmp(&b.setting.compress_span.high_s)
+    });
+    let slowest_compress_s = slowest.map_or(0.0, |t| t.setting.compress_span.high_s);
     let slowest_compress_fast_s = compressed
         .iter()
         .map(|t| t.setting.compress_span.low_s)
@@ -258,7 +295,12 @@ fn over_traffic(
         within_budget: slowest_compress_s <= budget,
         ratio: weighted(&|t| t.input_bytes as f64, compressed) / bytes_out,
         min_body,
-        tied_with: Vec::new(),
+        slowest_body: slowest.map_or(String::new(), |t| t.payload.to_string()),
+        picked_in: 1,
+        draws: 1,
+        near_tie: false,
+        alternatives: Vec::new(),
+        standing_for: Vec::new(),
     }
 }
 
@@ -275,7 +317,7 @@ impl Ranked for EncodingAnswer {
 }
 
 /// The settings of `codec` measured on any of `bodies` that are `allowed`.
-fn candidates(
+pub(super) fn candidates(
     bodies: &[&Body],
     codec: CodecKind,
     allowed: &dyn Fn(&CellId) -> bool,
@@ -291,12 +333,10 @@ fn candidates(
     ids
 }
 
-/// The pick among `judged` (see [`super::span::pick`]), with the settings it tied with.
+/// The pick among `judged` (see [`super::span::pick`]).
 fn chosen(mut judged: Vec<EncodingAnswer>) -> Option<EncodingAnswer> {
-    let (index, tied) = pick(&judged)?;
-    let mut best = judged.swap_remove(index);
-    best.tied_with = tied;
-    Some(best)
+    let (index, _) = pick(&judged)?;
+    Some(judged.swap_remove(index))
 }
 
 /// The settings at the budget's edge among `others` that the ranking would prefer to
@@ -314,12 +354,12 @@ fn preferred_at_edge(
         .collect()
 }
 
-/// The line for `scenario` over the `traffic` (sorted by size), the `cuts` placing the
-/// minimum: each codec's pick among the settings that surely beat `identity_s` and fit
+/// The line for `scenario` over the `traffic` (sorted by size) as it was measured, or as
+/// one redraw moved it, the `cuts` placing the minimum: each codec's pick among the settings that surely beat `identity_s` and fit
 /// the budget, or, where none fits, among those over it, marked so; those within the
 /// budget first, each group in the order the ranking prefers. Settings at the budget's
 /// edge that would beat a pick are named beside it.
-fn line(
+pub(super) fn line_once(
     traffic: &[&Body],
     cuts: &[&Body],
     scenario: Scenario,
@@ -346,16 +386,19 @@ fn line(
     }
     let over_budget: Vec<CodecKind> = over.iter().map(|e| e.id.codec).collect();
     let mut encodings: Vec<EncodingAnswer> = Vec::new();
-    for (mut encoding, tied) in order(fits).into_iter().chain(order(over)) {
-        encoding.tied_with.extend(tied);
+    for (encoding, _) in order(fits).into_iter().chain(order(over)) {
         encodings.push(encoding);
     }
     let mut line = AnswerLine {
         scenario,
+        budget_s: scenario.budget_s(options),
         encodings,
         identity_s,
         over_budget,
         at_edge,
+        draws: 1,
+        uncompressed_in: 0,
+        left_out: Vec::new(),
     };
     if options.no_fallback {
         line.encodings.truncate(1);
@@ -364,42 +407,4 @@ fn line(
         line.at_edge.retain(|e| kept.contains(&e.id.codec));
     }
     line
-}
-
-/// The answer for the bodies of one group, out of `all_bodies` measured, with settings
-/// restricted to those `allowed` (e.g. the levels a server can express).
-pub(crate) fn answer(
-    group: &str,
-    bodies: &[&Body],
-    all_bodies: usize,
-    options: &AdviceOptions,
-    allowed: &dyn Fn(&CellId) -> bool,
-) -> Answer {
-    let mut sorted = bodies.to_vec();
-    sorted.sort_by_key(|b| b.input_bytes);
-    // The traffic: the bodies measured as responses, not those cut to place the minimum.
-    let (traffic, cuts): (Vec<&Body>, Vec<&Body>) =
-        sorted.iter().partition(|b| b.cut_from.is_none());
-    let served: f64 = traffic.iter().map(|b| options.weight(&b.payload)).sum();
-    let identity_s = traffic
-        .iter()
-        .map(|b| options.weight(&b.payload) * Scenario::identity_s(b.input_bytes, options))
-        .sum::<f64>()
-        / served.max(f64::MIN_POSITIVE);
-    Answer {
-        group: group.to_string(),
-        bodies: traffic.len(),
-        share: traffic.len() as f64 / all_bodies.max(1) as f64,
-        smallest_bytes: traffic.first().map_or(0, |b| b.input_bytes),
-        largest_bytes: traffic.last().map_or(0, |b| b.input_bytes),
-        lines: Scenario::ALL
-            .into_iter()
-            .map(|scenario| line(&traffic, &cuts, scenario, identity_s, options, allowed))
-            .collect(),
-        placed_by: placed_by(&sorted),
-        named_sizes: sorted
-            .iter()
-            .map(|b| (b.input_bytes, b.payload.clone()))
-            .collect(),
-    }
 }

@@ -19,6 +19,9 @@ pub(crate) struct Body {
     /// The payload it was cut from to place the minimum body size: it places the
     /// minimum but weighs in no choice.
     pub cut_from: Option<String>,
+    /// How often it is served (`--weights`), on a scale where the most served body of
+    /// its answer weighs 1; 1 until an answer scales it.
+    pub weight: f64,
 }
 
 /// The bodies of `run`, in the order they appear. Cells that failed or have no timings
@@ -43,6 +46,7 @@ pub(crate) fn bodies(run: &LoadedRun) -> Vec<Body> {
                 settings,
                 content_type: first.content_type.clone(),
                 cut_from: first.cut_from.clone(),
+                weight: 1.0,
             })
         })
         .collect()

@@ -1,6 +1,12 @@
 //! The minimum body size of a setting: the break-even of the gain (time sent as is less
 //! time compressed, see [`super::wire`]) between the two measured sizes where it changes
 //! sign, by linear interpolation, with the bracket that places it.
+//!
+//! The break-even is found from the small bodies up: the first size where compressing
+//! wins, wins again at the next size, and wins at most sizes from there up. A large
+//! body that compresses badly (or whose time was noisy) can lose to sending it as is,
+//! but a minimum size cannot help it: placed above it, it would switch compression off
+//! for every smaller body. Such bodies are counted (`losses_above`), never followed.
 
 use serde::Serialize;
 
@@ -14,6 +20,9 @@ pub(crate) struct MinBody {
     /// Bodies under the minimum where compressing won anyway: the measured gain is not
     /// monotonic in size there (other content, or noise), so the figure is less sure.
     pub wins_below: usize,
+    /// Sizes above the minimum where sending as is won: bodies that compress badly, or
+    /// noise. They do not move the minimum (see the module documentation).
+    pub losses_above: usize,
 }
 
 /// What the measured bodies show about a minimum body size.
@@ -25,7 +34,7 @@ pub(crate) enum Evidence {
     Between {
         /// The largest size measured where sending the body as it is was faster.
         identity_wins: u64,
-        /// The smallest size from which compressing won at every size measured.
+        /// The next size measured, where compressing won, and won again above it.
         compression_wins: u64,
     },
     /// Compressing won at every size measured: the break-even is below the smallest,
@@ -55,16 +64,24 @@ fn per_size(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
         .collect()
 }
 
+/// The index of the first size, from the smallest up, where compressing wins, wins at
+/// the next size (if any), and wins at no fewer sizes than it loses from there up.
+fn first_lasting_win(points: &[(u64, f64)]) -> Option<usize> {
+    let wins = |from: usize| points[from..].iter().filter(|p| p.1 > 0.0).count();
+    (0..points.len()).find(|&at| {
+        let next_wins = points.get(at + 1).is_none_or(|p| p.1 > 0.0);
+        points[at].1 > 0.0 && next_wins && 2 * wins(at) >= points.len() - at
+    })
+}
+
 /// The minimum body size for gains measured at `points` (size, gain), sorted by size;
-/// `None` when compressing loses at the largest size.
+/// `None` when compressing never wins for good.
 pub(super) fn min_body(points: &[(u64, f64)]) -> Option<MinBody> {
     let points = &per_size(points)[..];
-    let first_win = points
-        .iter()
-        .rposition(|&(_, gain)| gain <= 0.0)
-        .map_or(0, |last_loss| last_loss + 1);
-    let &(win_bytes, win_gain) = points.get(first_win)?;
+    let first_win = first_lasting_win(points)?;
+    let (win_bytes, win_gain) = points[first_win];
     let wins_below = points[..first_win].iter().filter(|p| p.1 > 0.0).count();
+    let losses_above = points[first_win..].iter().filter(|p| p.1 <= 0.0).count();
     let Some(&(loss_bytes, loss_gain)) = first_win.checked_sub(1).map(|i| &points[i]) else {
         return Some(MinBody {
             bytes: win_bytes,
@@ -72,6 +89,7 @@ pub(super) fn min_body(points: &[(u64, f64)]) -> Option<MinBody> {
                 smallest: win_bytes,
             },
             wins_below,
+            losses_above,
         });
     };
     let share = -loss_gain / (win_gain - loss_gain);
@@ -83,6 +101,7 @@ pub(super) fn min_body(points: &[(u64, f64)]) -> Option<MinBody> {
             compression_wins: win_bytes,
         },
         wins_below,
+        losses_above,
     })
 }
 
@@ -150,8 +169,38 @@ mod tests {
     }
 
     #[test]
-    fn losing_at_the_largest_size_gives_no_minimum() {
-        assert_eq!(min_body(&[(290, 1.0e-6), (870, -1.0e-6)]), None);
+    fn losing_everywhere_but_once_gives_no_minimum() {
+        assert_eq!(
+            min_body(&[(290, -1.0e-6), (870, 1.0e-6), (900, -1.0e-6)]),
+            None
+        );
+        assert_eq!(min_body(&[(290, -1.0e-6), (870, -1.0e-6)]), None);
         assert_eq!(min_body(&[]), None);
+    }
+
+    #[test]
+    fn a_large_body_that_loses_never_moves_the_minimum_up() {
+        // br 1 on 15 public files: a 257 KB body that compresses badly loses at the
+        // slow end of its interval; the minimum stays where the small bodies put it.
+        let mut points = vec![(285, -3.0e-6), (362, -1.0e-6), (1_020, 4.0e-6)];
+        points.extend([(4_100, 3.0e-5), (65_000, 4.0e-4), (256_950, -2.0e-4)]);
+        points.extend([(383_169, 3.0e-3), (2_400_000, 2.0e-2)]);
+        let min = min_body(&points).unwrap();
+        assert!(min.bytes > 362 && min.bytes <= 1_020, "{min:?}");
+        assert_eq!(min.losses_above, 1);
+        // Losing at the largest size does not move it either.
+        points.push((3_000_000, -1.0e-3));
+        let min = min_body(&points).unwrap();
+        assert!(min.bytes > 362 && min.bytes <= 1_020, "{min:?}");
+        assert_eq!(min.losses_above, 2);
+    }
+
+    #[test]
+    fn one_win_among_small_losses_is_not_the_break_even() {
+        let points = [(100, 1.0e-6), (200, -1.0e-6), (300, -1.0e-6), (800, 2.0e-6)];
+        let min = min_body(&[points[0], points[1], points[2], points[3], (1_600, 5.0e-6)]);
+        let min = min.unwrap();
+        assert!(min.bytes > 300 && min.bytes <= 800, "{min:?}");
+        assert_eq!(min.wins_below, 1);
     }
 }

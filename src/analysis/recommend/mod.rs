@@ -7,6 +7,8 @@ mod answer;
 mod body;
 pub(crate) mod bracket;
 pub(crate) mod close;
+mod decided;
+pub(crate) mod draws;
 mod minimum;
 mod options;
 pub(crate) mod placed;

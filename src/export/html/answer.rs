@@ -57,15 +57,18 @@ fn row(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -> Markup {
             }
         };
     };
-    let fallbacks: Vec<String> = rest.iter().map(marked).collect();
+    let fallbacks: Vec<String> = rest.iter().map(|e| marked(e, line.budget_s)).collect();
     html! {
         tr {
             th scope="row" { (line.scenario.short()) }
             td {
-                strong { (marked(first)) }
-                @if !first.tied_with.is_empty() {
-                    @let others: Vec<String> = first.tied_with.iter().map(deployable).collect();
-                    br; small { "tied on time with " (others.join(", ")) }
+                strong { (marked(first, line.budget_s)) }
+                br; small {
+                    @if first.near_tie { "a near-tie: " } @else { "picked in " (first.picked_in) " of " (first.draws) " redraws" }
+                    @if first.near_tie {
+                        @let others: Vec<String> = first.alternatives.iter().map(|a| format!("{} in {}", deployable(&a.id), a.picked_in)).collect();
+                        (first.picked_in) " of " (first.draws) " redraws; also " (others.join(", "))
+                    }
                 }
             }
             td { (if fallbacks.is_empty() { "none".to_string() } else { fallbacks.join(", then ") }) }

@@ -36,27 +36,81 @@ pub(crate) fn deployable(id: &CellId) -> String {
     name
 }
 
-/// A setting as a server names it, marked when no setting fits the budget.
-pub(crate) fn marked(encoding: &EncodingAnswer) -> String {
+/// `zstd 3`, or `br 1 (over the 5 ms budget on canada.json)`: a setting as a server
+/// names it, marked when it does not fit its scenario's budget.
+pub(crate) fn marked(encoding: &EncodingAnswer, budget_s: Option<f64>) -> String {
     let name = deployable(&encoding.id);
-    match encoding.within_budget {
-        true => name,
-        false => format!("{name} (over budget)"),
+    match (encoding.within_budget, budget_s) {
+        (false, Some(budget)) => format!(
+            "{name} (over the {} budget on {})",
+            ms(budget),
+            encoding.slowest_body
+        ),
+        _ => name,
     }
 }
 
-/// e.g. `dynamic responses: zstd 1; fall back to br 4, then gzip 6; don't compress
-/// bodies under 640 bytes`.
+/// `zstd 3 in 46, br 4 in 30`: the settings the redraws picked, with how often.
+fn picked_list(first: &EncodingAnswer) -> String {
+    let mut all = vec![(first.id, first.picked_in)];
+    all.extend(first.alternatives.iter().map(|a| (a.id, a.picked_in)));
+    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let named: Vec<String> = all
+        .iter()
+        .map(|(id, n)| format!("{} in {n}", deployable(id)))
+        .collect();
+    list(&named)
+}
+
+/// `(picked in 84 of 100 redraws)`, or for a near-tie `(a near-tie: ...)`.
+fn how_sure(encoding: &EncodingAnswer) -> String {
+    match encoding.near_tie {
+        false => format!(
+            " (picked in {} of {} redraws)",
+            encoding.picked_in, encoding.draws
+        ),
+        true => format!(
+            " (a near-tie: {} of {} redraws)",
+            picked_list(encoding),
+            encoding.draws
+        ),
+    }
+}
+
+/// e.g. `dynamic responses: zstd 1 (picked in 97 of 100 redraws); fall back to br 4,
+/// then gzip 6; don't compress bodies under 640 bytes`. Where the first setting is over
+/// the budget, the line says so first, naming the body that breaks it.
 pub(crate) fn headline(line: &AnswerLine) -> String {
     let Some((first, rest)) = line.encodings.split_first() else {
-        return format!("{}: don't compress", line.scenario.short());
+        return format!(
+            "{}: don't compress (nothing beat sending as is in {} of {} redraws)",
+            line.scenario.short(),
+            line.uncompressed_in,
+            line.draws
+        );
     };
-    let mut text = format!("{}: {}", line.scenario.short(), marked(first));
-    if !first.tied_with.is_empty() {
-        let others: Vec<String> = first.tied_with.iter().map(deployable).collect();
-        text += &format!(" (tied with {} on time)", list(&others));
+    let mut text = format!("{}: ", line.scenario.short());
+    let broken = !first.within_budget && line.budget_s.is_some();
+    if let (true, Some(budget)) = (broken, line.budget_s) {
+        text += &format!(
+            "no setting compresses {} within the {} budget, so the least slow: ",
+            first.slowest_body,
+            ms(budget)
+        );
     }
-    let fallbacks: Vec<String> = rest.iter().map(marked).collect();
+    // Once the line has named the budget and the body, a mark need not again.
+    let mark = |e: &EncodingAnswer| match (broken, e.within_budget) {
+        (true, false) => format!("{} (over budget)", deployable(&e.id)),
+        _ => marked(e, line.budget_s),
+    };
+    text += &format!("{}{}", mark(first), how_sure(first));
+    let fallbacks: Vec<String> = rest
+        .iter()
+        .map(|e| match e.near_tie {
+            false => mark(e),
+            true => format!("{} (a near-tie)", mark(e)),
+        })
+        .collect();
     if !fallbacks.is_empty() {
         text += &format!("; fall back to {}", fallbacks.join(", then "));
     }
@@ -109,6 +163,13 @@ fn evidence(first: &EncodingAnswer, answer: &Answer) -> String {
             thousands(first.min_body.bytes)
         ),
     };
+    if first.min_body.losses_above > 0 {
+        text += &format!(
+            " ({} above it lost to sending as is, and does not move it: a minimum size \
+             cannot switch compression off for one body)",
+            bodies(first.min_body.losses_above).replace("bod", "larger bod")
+        );
+    }
     if first.min_body.wins_below > 0 {
         text += &format!(
             " (it also won on {} below it, so the figure is rough)",
@@ -162,27 +223,95 @@ pub(crate) fn why(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -
         first.ratio,
         evidence(first, answer)
     );
-    if !first.tied_with.is_empty() {
-        text += "; the times' 95% intervals overlap, so it is a tie, and the setting that \
-                 sends fewer bytes is named first (the lower setting where they differ by \
-                 under 1%)";
+    text += &redrawn(line);
+    if !line.left_out.is_empty() {
+        text +=
+            &format!(
+            "; every setting lost to sending as is on {}, though smaller bodies won: no minimum \
+             size can spare {} without switching compression off below, so {} no choice \
+             here (such a body is better served uncompressed by its own route)",
+            list(&line.left_out),
+            if line.left_out.len() == 1 { "it" } else { "them" },
+            if line.left_out.len() == 1 { "it weighs in" } else { "they weigh in" }
+        );
     }
-    if !line.over_budget.is_empty() {
-        let codings: Vec<&str> = line
-            .over_budget
-            .iter()
-            .map(|c| c.content_coding())
-            .collect();
+    let over: Vec<String> = line
+        .encodings
+        .iter()
+        .filter(|e| !e.within_budget)
+        .map(|e| {
+            let slowest = ms(e.slowest_compress_s);
+            format!(
+                "{} takes up to {slowest} on {}",
+                deployable(&e.id),
+                e.slowest_body
+            )
+        })
+        .collect();
+    if !over.is_empty() {
         text += &format!(
-            "; no {} setting compresses every body within {}: nothing fits, so the one \
-             with the least time per response at the link is kept for the clients that \
-             accept nothing better",
-            codings.join(" or "),
-            ms(budget.unwrap_or(0.0))
+            "; over the {} budget ({}): no setting of {} fits, so the one with the least \
+             time per response at the link is kept for the clients that accept nothing better",
+            ms(budget.unwrap_or(0.0)),
+            over.join("; "),
+            if over.len() == 1 {
+                "that encoding"
+            } else {
+                "those encodings"
+            }
         );
     }
     if let Some(edge) = edge(line, budget) {
         text += &edge;
+    }
+    text
+}
+
+/// How a near-tie was settled, where the line has one: the headline says how often the
+/// redraws picked each setting.
+fn redrawn(line: &AnswerLine) -> String {
+    let ties: Vec<String> = line
+        .encodings
+        .iter()
+        .filter(|e| e.near_tie)
+        .map(|e| {
+            format!(
+                "{} ({} of {})",
+                e.id.codec.content_coding(),
+                picked_list(e),
+                e.draws
+            )
+        })
+        .collect();
+    let mut text = String::new();
+    if !ties.is_empty() {
+        let order = match line.scenario {
+            Scenario::Dynamic => "the lowest setting (the least CPU per response)",
+            _ => "the one that sends the fewest bytes",
+        };
+        text += &format!(
+            "; a near-tie: the run redrawn {} times, each cell's times moved inside their \
+             intervals, picked no setting in 80% of them ({}); of those picked in 5% or more, \
+             {order} is named, so the same data gives the same answer",
+            line.draws,
+            ties.join("; ")
+        );
+    }
+    let standing: Vec<String> = line
+        .encodings
+        .iter()
+        .filter(|e| !e.standing_for.is_empty())
+        .map(|e| {
+            let others: Vec<String> = e.standing_for.iter().map(deployable).collect();
+            format!("{} for {}", deployable(&e.id), list(&others))
+        })
+        .collect();
+    if !standing.is_empty() {
+        text += &format!(
+            "; the redraws that picked a setting sending within 1% of the bytes of a lower one \
+             count for the lower one ({})",
+            standing.join("; ")
+        );
     }
     text
 }

@@ -22,6 +22,7 @@ mod instructions;
 mod layers;
 mod limits;
 mod nginx;
+mod one_answer;
 mod outputs;
 mod payloads;
 mod pipes;

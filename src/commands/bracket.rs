@@ -106,7 +106,7 @@ impl Cut<'_> {
         }
         let names: Vec<String> = settings
             .iter()
-            .map(crate::export::recommend::answer::deployable)
+            .map(crate::export::recommend::names::deployable)
             .collect();
         super::output::say(format_args!(
             "codecbench: placing the minimum body sizes: measuring {} on up to {} cut from the bodies at each bracket's upper end, by bisection",

@@ -98,7 +98,7 @@ impl Settle<'_> {
         let names: Vec<String> = again
             .cells
             .iter()
-            .map(crate::export::recommend::answer::deployable)
+            .map(crate::export::recommend::names::deployable)
             .collect();
         self.progress.line(&format!(
             "codecbench: measuring {} again on {} ({} more samples each way): their compression time is at a budget",

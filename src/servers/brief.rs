@@ -95,7 +95,7 @@ fn bracket_warning(lead: &str, encoding: &EncodingAnswer) -> String {
     }
     format!(
         "{lead} {}'s minimum of {} bytes lies somewhere between {} and {} bytes, the sizes measured.\n",
-        crate::export::recommend::answer::deployable(&encoding.id),
+        crate::export::recommend::names::deployable(&encoding.id),
         crate::format::thousands(encoding.min_body.bytes),
         crate::format::thousands(identity_wins),
         crate::format::thousands(compression_wins),

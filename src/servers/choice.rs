@@ -77,7 +77,7 @@ fn substitutions(
     general: Option<&AnswerLine>,
     own: Option<&AnswerLine>,
 ) -> Vec<String> {
-    use crate::export::recommend::answer::deployable;
+    use crate::export::recommend::names::deployable;
     let (Some(general), Some(own)) = (general, own) else {
         return Vec::new();
     };

@@ -7,13 +7,14 @@
 //! size is compressed with it, every smaller one is sent as it is. Times are intervals
 //! (see [`super::span`]): the candidate whose mean time per response is surely least
 //! wins, and candidates whose intervals overlap are tied, the one that sends fewer bytes
-//! first (1% is even, see [`super::span::BYTES_EVEN`]). A candidate must be measured on
+//! first (1% is even, see [`super::span::BYTES_EVEN`]); on a redraw, whose times have
+//! no width, the fastest wins. A candidate must be measured on
 //! every body of the traffic; the bodies cut to place the minimum narrow it and never
 //! remove a candidate.
 //!
 //! The minimum size is the break-even of the gain (uncompressed time less compressed
-//! time at the slow end of its interval, see [`super::wire`]) between the two measured
-//! sizes where it changes sign, by linear interpolation; the bracket is reported with it.
+//! time at the slow end of its interval, see [`super::wire`]), found from the small
+//! bodies up ([`super::minimum`]); the bracket is reported with it.
 //! When compression won at every size measured, the minimum is not bracketed: it is then
 //! the wire model's estimate from the smallest body (its compression and decompression
 //! time held, its saving on the wire scaled down with the size), which errs large.
@@ -23,8 +24,11 @@
 //! bodies as they are, as a fallback for the clients that do not accept the first: the
 //! best within the budget, or where none fits, the best by time per response, marked
 //! over budget. A setting whose slowest body's interval holds the budget is at its edge:
-//! it is never picked, since the answer must hold for the next run, but it is named
-//! beside the pick it would beat, since another run may find it fits.
+//! on the run as measured it is never picked, but it is named beside the pick it would
+//! beat, since another run may find it fits.
+//!
+//! This is one decision on one set of times ([`line_once`]); the answer itself is
+//! decided over redraws of the run (see [`super::decided`]).
 
 use serde::Serialize;
 

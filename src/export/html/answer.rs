@@ -5,9 +5,8 @@
 use maud::{html, Markup};
 
 use crate::analysis::recommend::{AdviceOptions, Answer, AnswerLine};
-use crate::export::recommend::answer::{
-    codecs_named, deployable, marked, placed_text, reach, scope_text, why,
-};
+use crate::export::recommend::answer::{codecs_named, placed_text, reach, scope_text, why};
+use crate::export::recommend::names::{deployable, marked};
 use crate::format::{duration_text, thousands};
 
 /// The answers as tables, under one heading; nothing without answers.

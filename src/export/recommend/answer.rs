@@ -1,6 +1,7 @@
 //! The one-answer block `recommend` opens with: per scenario, the settings to deploy in
 //! the order to prefer them, the minimum body size, and one line on why.
 
+use super::names::{deployable, how_sure, marked, redrawn};
 use crate::analysis::recommend::bracket::narrow;
 use crate::analysis::recommend::placed::PlacedBy;
 use crate::analysis::recommend::{
@@ -8,72 +9,12 @@ use crate::analysis::recommend::{
 };
 use crate::export::text::document::Document;
 use crate::format::{list, ms, significant, thousands};
-use crate::vocab::{CellId, CodecKind, Library, Variant};
+use crate::vocab::CodecKind;
 
 fn bodies(n: usize) -> String {
     match n {
         1 => "1 body".to_string(),
         n => format!("{n} bodies"),
-    }
-}
-
-/// `zstd 1`, `br 11`, with the library or variant only when it is not what a server
-/// runs by default.
-pub(crate) fn deployable(id: &CellId) -> String {
-    let mut name = format!("{} {}", id.codec.content_coding(), id.level);
-    if id.library == Library::BrotliRs {
-        name.push_str(" (brotli-rs)");
-    }
-    match id.variant {
-        Variant::Reused => name.push_str(" (pooled encoder)"),
-        Variant::OneShot
-        | Variant::Flushed { .. }
-        | Variant::Nginx
-        | Variant::TowerHttp
-        | Variant::Aspnetcore { .. } => name.push_str(&format!(" ({})", id.variant)),
-        Variant::Fresh | Variant::Dictionary { .. } => {}
-    }
-    name
-}
-
-/// `zstd 3`, or `br 1 (over the 5 ms budget on canada.json)`: a setting as a server
-/// names it, marked when it does not fit its scenario's budget.
-pub(crate) fn marked(encoding: &EncodingAnswer, budget_s: Option<f64>) -> String {
-    let name = deployable(&encoding.id);
-    match (encoding.within_budget, budget_s) {
-        (false, Some(budget)) => format!(
-            "{name} (over the {} budget on {})",
-            ms(budget),
-            encoding.slowest_body
-        ),
-        _ => name,
-    }
-}
-
-/// `zstd 3 in 46, br 4 in 30`: the settings the redraws picked, with how often.
-fn picked_list(first: &EncodingAnswer) -> String {
-    let mut all = vec![(first.id, first.picked_in)];
-    all.extend(first.alternatives.iter().map(|a| (a.id, a.picked_in)));
-    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let named: Vec<String> = all
-        .iter()
-        .map(|(id, n)| format!("{} in {n}", deployable(id)))
-        .collect();
-    list(&named)
-}
-
-/// `(picked in 84 of 100 redraws)`, or for a near-tie `(a near-tie: ...)`.
-fn how_sure(encoding: &EncodingAnswer) -> String {
-    match encoding.near_tie {
-        false => format!(
-            " (picked in {} of {} redraws)",
-            encoding.picked_in, encoding.draws
-        ),
-        true => format!(
-            " (a near-tie: {} of {} redraws)",
-            picked_list(encoding),
-            encoding.draws
-        ),
     }
 }
 
@@ -263,55 +204,6 @@ pub(crate) fn why(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -
     }
     if let Some(edge) = edge(line, budget) {
         text += &edge;
-    }
-    text
-}
-
-/// How a near-tie was settled, where the line has one: the headline says how often the
-/// redraws picked each setting.
-fn redrawn(line: &AnswerLine) -> String {
-    let ties: Vec<String> = line
-        .encodings
-        .iter()
-        .filter(|e| e.near_tie)
-        .map(|e| {
-            format!(
-                "{} ({} of {})",
-                e.id.codec.content_coding(),
-                picked_list(e),
-                e.draws
-            )
-        })
-        .collect();
-    let mut text = String::new();
-    if !ties.is_empty() {
-        let order = match line.scenario {
-            Scenario::Dynamic => "the lowest setting (the least CPU per response)",
-            _ => "the one that sends the fewest bytes",
-        };
-        text += &format!(
-            "; a near-tie: the run redrawn {} times, each cell's times moved inside their \
-             intervals, picked no setting in 80% of them ({}); of those picked in 5% or more, \
-             {order} is named, so the same data gives the same answer",
-            line.draws,
-            ties.join("; ")
-        );
-    }
-    let standing: Vec<String> = line
-        .encodings
-        .iter()
-        .filter(|e| !e.standing_for.is_empty())
-        .map(|e| {
-            let others: Vec<String> = e.standing_for.iter().map(deployable).collect();
-            format!("{} for {}", deployable(&e.id), list(&others))
-        })
-        .collect();
-    if !standing.is_empty() {
-        text += &format!(
-            "; the redraws that picked a setting sending within 1% of the bytes of a lower one \
-             count for the lower one ({})",
-            standing.join("; ")
-        );
     }
     text
 }

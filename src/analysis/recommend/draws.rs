@@ -21,10 +21,10 @@
 //! draws is named with its count.
 //!
 //! Two rules were tried and dropped, measured by re-reading saved runs with each cell
-//! moved inside its interval (`tests/stable.rs`): the most picked setting, and the
-//! weighted median of the picks in that order. Both flipped where several settings
-//! shared the picks evenly (zstd −5 to −1 on the reference run: 38 of 42 kept), where
-//! the first setting picked in a twentieth of the draws did not move (42 of 42).
+//! moved inside its interval (`scripts/reread.py`, docs/calibration.md): the most picked
+//! setting, and the weighted median of the picks in the same order. Both flipped where
+//! several settings shared the picks evenly (zstd −5 to −1 on the reference run: 39 of 42
+//! first settings kept), where the first picked in a twentieth of the draws kept 42.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -191,24 +191,13 @@ impl Group<'_> {
                     continue;
                 };
                 let place = mean_place(&drawn, &decision.id);
-                let mut settled = settled(figures, &decision, out_of, &drawn);
-                settled.standing_for = standing
-                    .iter()
-                    .filter(|(_, r)| *r == decision.id)
-                    .map(|(id, _)| *id)
-                    .collect();
-                encodings.push((settled, place));
+                encodings.push((
+                    settled(figures, &decision, out_of, &drawn, &standing),
+                    place,
+                ));
             }
         }
-        let lead = first.map(|f| f.id);
-        encodings.sort_by(|(a, a_place), (b, b_place)| {
-            let rank = |e: &EncodingAnswer| (Some(e.id) != lead, !e.within_budget);
-            rank(a)
-                .cmp(&rank(b))
-                .then(a_place.total_cmp(b_place))
-                .then(a.id.codec.cmp(&b.id.codec))
-        });
-        let mut encodings: Vec<EncodingAnswer> = encodings.into_iter().map(|(e, _)| e).collect();
+        let mut encodings = ordered(encodings, first.map(|f| f.id));
         if self.options.no_fallback {
             encodings.truncate(1);
         }
@@ -259,14 +248,29 @@ fn tie_break(scenario: Scenario) -> TieBreak {
     }
 }
 
+/// `placed` (each with its mean place in the redraws) in the order to prefer them: the
+/// `lead` first, then those within the budget, then by place, then in codec order.
+fn ordered(mut placed: Vec<(EncodingAnswer, f64)>, lead: Option<CellId>) -> Vec<EncodingAnswer> {
+    placed.sort_by(|(a, a_place), (b, b_place)| {
+        let rank = |e: &EncodingAnswer| (Some(e.id) != lead, !e.within_budget);
+        rank(a)
+            .cmp(&rank(b))
+            .then(a_place.total_cmp(b_place))
+            .then(a.id.codec.cmp(&b.id.codec))
+    });
+    placed.into_iter().map(|(e, _)| e).collect()
+}
+
 /// The figures of the run as measured for `decision`'s setting, with what the redraws
-/// said of it: how often they picked it, and whether it fit the budget in most of the
-/// redraws that picked it.
+/// said of it: how often they picked it, whether it fit the budget in most of the
+/// redraws that picked it, and the settings counted as it (`standing`, from
+/// [`stand_ins`]).
 fn settled(
     figures: &EncodingAnswer,
     decision: &Decision,
     out_of: u32,
     drawn: &[AnswerLine],
+    standing: &[(CellId, CellId)],
 ) -> EncodingAnswer {
     let picked: Vec<&EncodingAnswer> = drawn
         .iter()
@@ -282,6 +286,11 @@ fn settled(
         draws: out_of,
         near_tie: decision.near_tie,
         alternatives: decision.alternatives.clone(),
+        standing_for: standing
+            .iter()
+            .filter(|(_, by)| *by == decision.id)
+            .map(|(id, _)| *id)
+            .collect(),
         ..figures.clone()
     }
 }

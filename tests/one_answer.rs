@@ -2,7 +2,7 @@
 //! server's configuration names the answer's settings and minimum, or says what it
 //! names instead and why.
 
-use crate::common::{codecbench, succeed};
+use crate::common::{codec_coding, codecbench, succeed};
 use serde_json::Value;
 
 const FIXTURE: &str = concat!(
@@ -12,14 +12,6 @@ const FIXTURE: &str = concat!(
 
 /// The article's matrix, measured in full.
 const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/results/reference.json");
-
-/// `br` for `brotli`: the content coding the answer's text uses.
-fn codec_coding(codec: &str) -> &str {
-    match codec {
-        "brotli" => "br",
-        other => other,
-    }
-}
 
 /// `recommend --from FILE --format json` with the `--weights` of `weights`, if any.
 fn answers_with_weights(run: &str, weights: Option<&str>) -> Value {

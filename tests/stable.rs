@@ -4,7 +4,7 @@
 //! fixtures are `recommend --quick` runs on this machine, their samples dropped where the
 //! file keeps the median's 95% interval, and the reference run.
 
-use crate::common::{codecbench, succeed};
+use crate::common::{codec_coding, codecbench, succeed};
 use serde_json::Value;
 
 const FIXTURE: &str = concat!(
@@ -125,10 +125,7 @@ fn minimums_within_their_brackets(report: &Value, emitted: &str, ceiling: Option
         .nth(1)
         .unwrap_or(emitted);
     for (name, bytes) in min_lengths(nginx) {
-        let coding = match name.as_str() {
-            "brotli" => "br",
-            other => other,
-        };
+        let coding = codec_coding(&name);
         let named = line["encodings"]
             .as_array()
             .unwrap()
@@ -137,13 +134,6 @@ fn minimums_within_their_brackets(report: &Value, emitted: &str, ceiling: Option
         if let Some(named) = named {
             assert_eq!(Some(bytes), named["min_body"]["bytes"].as_u64(), "{name}");
         }
-    }
-}
-
-fn codec_coding(codec: &str) -> &str {
-    match codec {
-        "brotli" => "br",
-        other => other,
     }
 }
 

@@ -203,3 +203,11 @@ pub fn through_spreadsheet(csv: &std::path::Path) -> String {
     assert!(output.status.success(), "{output:?}");
     std::fs::read_to_string(back).unwrap()
 }
+
+/// `br` for `brotli`: the content coding the answer's text and nginx's directives use.
+pub fn codec_coding(codec: &str) -> &str {
+    match codec {
+        "brotli" => "br",
+        other => other,
+    }
+}

@@ -223,7 +223,7 @@ fn minimum(trials: &[&Trial], options: &AdviceOptions) -> Option<MinBody> {
 /// How `id` does over the `traffic`, sorted by size, if it is measured on all of it and
 /// wins somewhere; `budget` judges its slowest compressed body. The traffic alone
 /// decides; the `cuts` (smaller bodies, sorted) only narrow the minimum it reports.
-pub(super) fn judge(
+fn judge(
     traffic: &[&Body],
     cuts: &[&Body],
     id: &CellId,
@@ -321,7 +321,7 @@ impl Ranked for EncodingAnswer {
 }
 
 /// The settings of `codec` measured on any of `bodies` that are `allowed`.
-pub(super) fn candidates(
+fn candidates(
     bodies: &[&Body],
     codec: CodecKind,
     allowed: &dyn Fn(&CellId) -> bool,
@@ -358,11 +358,25 @@ fn preferred_at_edge(
         .collect()
 }
 
-/// The line for `scenario` over the `traffic` (sorted by size) as it was measured, or as
-/// one redraw moved it, the `cuts` placing the minimum: each codec's pick among the settings that surely beat `identity_s` and fit
-/// the budget, or, where none fits, among those over it, marked so; those within the
-/// budget first, each group in the order the ranking prefers. Settings at the budget's
-/// edge that would beat a pick are named beside it.
+/// Every setting `allowed` on the `traffic` (sorted by size) judged for `scenario`, the
+/// `cuts` placing each minimum (see [`judge`]), codec by codec.
+pub(super) fn judged_all(
+    traffic: &[&Body],
+    cuts: &[&Body],
+    scenario: Scenario,
+    options: &AdviceOptions,
+    allowed: &dyn Fn(&CellId) -> bool,
+) -> Vec<EncodingAnswer> {
+    let budget = scenario.budget_s(options).unwrap_or(f64::INFINITY);
+    CodecKind::ALL
+        .into_iter()
+        .flat_map(|codec| candidates(traffic, codec, allowed))
+        .filter_map(|id| judge(traffic, cuts, &id, scenario, options, budget))
+        .collect()
+}
+
+/// The line for `scenario` over the traffic as it was measured, or as one redraw moved
+/// it: [`line_of`] the settings [`judged_all`] gives.
 pub(super) fn line_once(
     traffic: &[&Body],
     cuts: &[&Body],
@@ -371,15 +385,33 @@ pub(super) fn line_once(
     options: &AdviceOptions,
     allowed: &dyn Fn(&CellId) -> bool,
 ) -> AnswerLine {
+    let judged = judged_all(traffic, cuts, scenario, options, allowed);
+    line_of(judged, scenario, identity_s, options)
+}
+
+/// The line for `scenario` from the `judged` settings: each codec's pick among those
+/// that surely beat `identity_s` and fit the budget, or, where none fits, among those
+/// over it, marked so; those within the budget first, each group in the order the
+/// ranking prefers. Settings at the budget's edge that would beat a pick are named
+/// beside it.
+pub(super) fn line_of(
+    judged: Vec<EncodingAnswer>,
+    scenario: Scenario,
+    identity_s: f64,
+    options: &AdviceOptions,
+) -> AnswerLine {
     let budget = scenario.budget_s(options).unwrap_or(f64::INFINITY);
     let (mut fits, mut over, mut at_edge) = (Vec::new(), Vec::new(), Vec::new());
+    let winning: Vec<EncodingAnswer> = judged
+        .into_iter()
+        .filter(|e| e.mean_span.high_s < identity_s)
+        .collect();
     for codec in CodecKind::ALL {
-        let (fit, over_it): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) =
-            candidates(traffic, codec, allowed)
-                .iter()
-                .filter_map(|id| judge(traffic, cuts, id, scenario, options, budget))
-                .filter(|e| e.mean_span.high_s < identity_s)
-                .partition(|e| e.within_budget);
+        let (fit, over_it): (Vec<EncodingAnswer>, Vec<EncodingAnswer>) = winning
+            .iter()
+            .filter(|e| e.id.codec == codec)
+            .cloned()
+            .partition(|e| e.within_budget);
         match chosen(fit) {
             Some(best) => {
                 at_edge.extend(preferred_at_edge(&best, &over_it, budget));
@@ -389,10 +421,11 @@ pub(super) fn line_once(
         }
     }
     let over_budget: Vec<CodecKind> = over.iter().map(|e| e.id.codec).collect();
-    let mut encodings: Vec<EncodingAnswer> = Vec::new();
-    for (encoding, _) in order(fits).into_iter().chain(order(over)) {
-        encodings.push(encoding);
-    }
+    let encodings: Vec<EncodingAnswer> = order(fits)
+        .into_iter()
+        .chain(order(over))
+        .map(|(encoding, _)| encoding)
+        .collect();
     let mut line = AnswerLine {
         scenario,
         budget_s: scenario.budget_s(options),

@@ -13,7 +13,7 @@
 //! and its bracket) are those of the run as measured, the minimum at the slow end of each
 //! interval: a figure, not a decision, so redraws would only blur it.
 
-use super::answer::{candidates, judge, line_once, Answer, AnswerLine, EncodingAnswer};
+use super::answer::{judged_all, line_of, line_once, Answer, AnswerLine, EncodingAnswer};
 use super::draws::{decide, redraws, tally, Decision, Settle, TieBreak, DRAWS};
 use super::placed::placed_by;
 use super::span::BYTES_EVEN;
@@ -152,38 +152,39 @@ impl Group<'_> {
 
     /// The line for `scenario` over this group's bodies, decided over the redraws.
     fn decided(&self, scenario: Scenario) -> AnswerLine {
-        let once = |traffic: &[&Body], cuts: &[&Body]| {
+        let once = |traffic: &[&Body]| {
             line_once(
                 traffic,
-                cuts,
+                &[],
                 scenario,
                 self.identity_s,
                 self.options,
                 self.allowed,
             )
         };
-        let measured = once(self.traffic, self.cuts);
-        let budget = scenario.budget_s(self.options).unwrap_or(f64::INFINITY);
-        let judged: Vec<EncodingAnswer> = CodecKind::ALL
-            .into_iter()
-            .flat_map(|codec| candidates(self.traffic, codec, self.allowed))
-            .filter_map(|id| judge(self.traffic, self.cuts, &id, scenario, self.options, budget))
-            .collect();
-        let mut drawn: Vec<AnswerLine> = self.redrawn.iter().map(|d| once(d, &[])).collect();
+        let judged = judged_all(
+            self.traffic,
+            self.cuts,
+            scenario,
+            self.options,
+            self.allowed,
+        );
+        let measured = line_of(judged.clone(), scenario, self.identity_s, self.options);
+        let mut drawn: Vec<AnswerLine> = self.redrawn.iter().map(|d| once(d)).collect();
         let standing = stand_ins(&judged, &mut drawn);
         let figures = |id: &CellId| judged.iter().find(|e| e.id == *id);
-        let bytes = |id: &CellId| figures(id).map(|e| (e.within_budget, e.bytes_sent));
+        let settle = |id: &CellId| figures(id).map(|e| (e.within_budget, e.bytes_sent));
         let uncompressed_in = drawn.iter().filter(|l| l.encodings.is_empty()).count() as u32;
         let firsts = tally(drawn.iter().filter_map(|l| Some(l.encodings.first()?.id)));
         let first = match 2 * uncompressed_in > DRAWS {
             true => None,
-            false => decide(&firsts, DRAWS, &bytes, tie_break(scenario)),
+            false => decide(&firsts, DRAWS, &settle, tie_break(scenario)),
         };
         let mut encodings: Vec<(EncodingAnswer, f64)> = Vec::new();
         for codec in CodecKind::ALL {
             let decision = match &first {
                 Some(first) if first.id.codec == codec => Some((first.clone(), DRAWS)),
-                Some(_) => self.fallback(&drawn, codec, &bytes, tie_break(scenario)),
+                Some(_) => self.fallback(&drawn, codec, &settle, tie_break(scenario)),
                 None => None,
             };
             if let Some((decision, out_of)) = decision {
@@ -227,7 +228,7 @@ impl Group<'_> {
         &self,
         drawn: &[AnswerLine],
         codec: CodecKind,
-        bytes: Settle,
+        settle: Settle,
         tie_break: TieBreak,
     ) -> Option<(Decision, u32)> {
         let picks: Vec<CellId> = drawn
@@ -236,7 +237,10 @@ impl Group<'_> {
             .collect();
         let named_in = picks.len() as u32;
         (2 * named_in > DRAWS).then_some(())?;
-        Some((decide(&tally(picks), named_in, bytes, tie_break)?, named_in))
+        Some((
+            decide(&tally(picks), named_in, settle, tie_break)?,
+            named_in,
+        ))
     }
 }
 
@@ -296,8 +300,8 @@ fn settled(
 }
 
 /// The setting each of `judged` is counted as: the lowest of its codec, library and
-/// variant that sends within [`BYTES_EVEN`] of its bytes in a time whose interval
-/// overlaps its own, and fits the budget if it does. Two such settings differ by nothing
+/// variant that sends within [`BYTES_EVEN`] of its bytes, and surely fits the budget if
+/// it does. Two such settings differ by nothing
 /// a second run keeps, so the redraws' picks of the one count for the other, and
 /// `drawn` is rewritten so. Returns the settings counted as another, with that other.
 fn stand_ins(judged: &[EncodingAnswer], drawn: &mut [AnswerLine]) -> Vec<(CellId, CellId)> {

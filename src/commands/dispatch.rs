@@ -41,11 +41,13 @@ pub fn main() -> std::process::ExitCode {
     }
 }
 
-/// Whether `command` only reads saved runs and writes reports: nothing measured would
-/// be lost by ending it at once.
+/// Whether `command` only reads saved runs and writes reports, or writes payloads it can
+/// make again: nothing measured would be lost by ending it at once (a file half-written
+/// is removed on the way out).
 fn reads_only(command: &Command) -> bool {
     match command {
         Command::Compare(_) | Command::Merge(_) | Command::Pool(_) => true,
+        Command::Payloads(_) => true,
         Command::Plot(_) | Command::Report(_) | Command::ZstdParams(_) => true,
         Command::Recommend(args) => args.source.from.is_some(),
         Command::Reproduce(args) => args.source.from.is_some(),

@@ -10,6 +10,7 @@ use anyhow::{bail, Context, Result};
 use crate::config::outputs::{is_stdout, Export, Exports};
 use crate::export::exporter::{exporter, CsvStream, Format, Subject};
 use crate::export::text::document::{Document, Style};
+use crate::process::destination::{Destination, Existing};
 use crate::process::interrupt;
 
 /// Writes a whole report to stdout.
@@ -131,35 +132,21 @@ fn exporter_of(export: Export) -> &'static dyn crate::export::exporter::Exporter
 /// and anything that exists and is not a regular file (a FIFO, a device).
 fn written_at_end(path: &Path) -> bool {
     is_stdout(path)
-        || crate::config::outputs::resolve(path)
-            .is_some_and(|target| target.exists() && !target.is_file())
-}
-
-/// An ordinary new file's permissions: `rw-r--r--` on Unix, as the OS made it elsewhere.
-fn ordinary_permissions(file: &std::fs::File) -> std::io::Result<std::fs::Permissions> {
-    #[cfg(unix)]
-    {
-        let _ = file;
-        use std::os::unix::fs::PermissionsExt as _;
-        Ok(std::fs::Permissions::from_mode(0o644))
-    }
-    #[cfg(not(unix))]
-    {
-        Ok(file.metadata()?.permissions())
-    }
+        || Destination::open(path)
+            .and_then(|d| d.existing())
+            .is_ok_and(|existing| existing == Existing::Special)
 }
 
 /// Opens and writes a FIFO or device in a thread of its own, so that a reader that never
 /// comes (or stops reading) cannot hold the process: a stop request ends the wait within
 /// a tenth of a second, leaving the thread to the process's exit.
 fn write_stoppable(path: &Path, bytes: Vec<u8>) -> Result<()> {
-    let target = path.to_path_buf();
+    let destination = Destination::open(path)?;
     let (done, result) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&target)
-            .and_then(|mut file| file.write_all(&bytes));
+        let written = destination
+            .open_special()
+            .and_then(|mut file| Ok(file.write_all(&bytes)?));
         let _ = done.send(written);
     });
     loop {
@@ -258,37 +245,18 @@ pub(super) fn say(line: impl std::fmt::Display) {
 /// Writes a whole file, naming it in the error.
 ///
 /// A regular file (or a path not there yet) is replaced atomically: the bytes go to a
-/// temporary file in the same directory, which is then renamed over it (tempfile's
-/// `persist`), so a reader or a crash never sees half a file. A link is followed and
-/// its target replaced. A device or FIFO is written directly, never replaced.
+/// temporary file in the same directory, which is then renamed over it, so a reader or
+/// a crash never sees half a file. The directory is opened once and the file made and
+/// renamed relative to it ([`Destination`]): a link planted on the way is refused, and
+/// one swapped in afterwards is replaced, never followed. A link of the caller's own is
+/// followed and its target replaced. A device or FIFO is written directly. A stop that
+/// ends the process at once removes the temporary file on the way out.
 pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let cannot = || format!("cannot write {}", path.display());
-    // Checked again here: a link may be planted after the options were checked.
-    crate::config::outputs::refuse_planted_link(path).with_context(cannot)?;
-    let target = crate::config::outputs::resolve(path).with_context(cannot)?;
-    if target.exists() && !target.is_file() {
-        return write_stoppable(&target, bytes.to_vec()).with_context(cannot);
+    let destination = Destination::open(path).with_context(cannot)?;
+    match destination.existing().with_context(cannot)? {
+        Existing::Directory => bail!("cannot write {}: it is a directory", path.display()),
+        Existing::Special => write_stoppable(path, bytes.to_vec()),
+        Existing::Nothing | Existing::File => destination.replace(bytes).with_context(cannot),
     }
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".codecbench")
-        .tempfile_in(dir)
-        .with_context(cannot)?;
-    temporary.write_all(bytes).with_context(cannot)?;
-    temporary.as_file().sync_all().with_context(cannot)?;
-    // A temporary file is the owner's alone; the file it becomes keeps the mode of the
-    // one it replaces, or gets an ordinary file's (rw-r--r--), so a report can be shared.
-    let mode = match std::fs::metadata(&target) {
-        Ok(existing) => existing.permissions(),
-        Err(_) => ordinary_permissions(temporary.as_file()).with_context(cannot)?,
-    };
-    temporary
-        .as_file()
-        .set_permissions(mode)
-        .with_context(cannot)?;
-    temporary
-        .persist(&target)
-        .map_err(|e| e.error)
-        .with_context(cannot)?;
-    Ok(())
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use crate::payload::PayloadSource;
+use crate::process::destination::{Destination, Existing};
 
 /// Where `path` points once every link is followed: the file itself when it exists,
 /// else its directory's real path joined with its name. `None` for a path with no file
@@ -22,46 +23,6 @@ pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
         _ => Path::new("."),
     };
     Some(parent.canonicalize().ok()?.join(name))
-}
-
-/// Refuses `path` when it is a symbolic link in a sticky, world-writable directory (as
-/// `/tmp`) that neither the caller nor the directory's owner owns: another user could
-/// have left it there to make codecbench replace a file of the caller's. Linux's
-/// `fs.protected_symlinks` refuses to follow the same links.
-#[cfg(unix)]
-pub(crate) fn refuse_planted_link(path: &Path) -> Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(link) = std::fs::symlink_metadata(path) else {
-        return Ok(());
-    };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let Ok(shared) = std::fs::metadata(dir) else {
-        return Ok(());
-    };
-    // The sticky bit and write for others, as /tmp has them.
-    let sticky_shared = shared.mode() & 0o1002 == 0o1002;
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let caller = unsafe { libc::geteuid() };
-    if link.file_type().is_symlink()
-        && sticky_shared
-        && link.uid() != caller
-        && link.uid() != shared.uid()
-    {
-        bail!(
-            "is a link another user (uid {}) left in a shared directory: codecbench does not write through it",
-            link.uid()
-        );
-    }
-    Ok(())
-}
-
-/// On other systems no such directory exists.
-#[cfg(not(unix))]
-pub(crate) fn refuse_planted_link(_: &Path) -> Result<()> {
-    Ok(())
 }
 
 /// What a command reads, for the check against what it writes.
@@ -94,7 +55,9 @@ pub(crate) fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
         if is_stdout(output) {
             continue;
         }
-        refuse_planted_link(output).with_context(|| format!("{option} {}", output.display()))?;
+        // Every component walked as the write will walk it: a planted link is refused.
+        let destination = Destination::open(output)
+            .with_context(|| format!("cannot write {} ({option})", output.display()))?;
         let Some(target) = resolve(output) else {
             bail!(
                 "cannot write {} ({option}): no such directory",
@@ -110,30 +73,27 @@ pub(crate) fn check(outputs: &[(&str, &Path)], inputs: &[Input]) -> Result<()> {
                 );
             }
         }
-        prove_writable(option, output, &target)?;
+        prove_writable(option, output, &target, &destination)?;
     }
     Ok(())
 }
 
-/// Creates and removes a file beside `target` (or opens a device or FIFO for writing
-/// without truncating it), so that an unwritable output is refused before measuring,
-/// and an existing file is left as it was. The results replace a file by renaming over
-/// it, which needs only the directory to be writable, as the probe proves.
-fn prove_writable(option: &str, output: &Path, target: &Path) -> Result<()> {
+/// Creates and removes a file beside `target` (or checks a device or FIFO may be
+/// written, without opening it), so that an unwritable output is refused before
+/// measuring, and an existing file is left as it was. The results replace a file by
+/// renaming over it, which needs only the directory to be writable, as the probe proves.
+fn prove_writable(
+    option: &str,
+    output: &Path,
+    target: &Path,
+    destination: &Destination,
+) -> Result<()> {
     let cannot = || format!("cannot write {} ({option})", output.display());
-    if target.exists() && !target.is_file() {
-        if target.is_dir() {
-            bail!("{option} {} is a directory", output.display());
-        }
-        return may_write(target).with_context(cannot);
+    match destination.existing().with_context(cannot)? {
+        Existing::Directory => bail!("{option} {} is a directory", output.display()),
+        Existing::Special => may_write(target).with_context(cannot),
+        Existing::Nothing | Existing::File => destination.probe().with_context(cannot),
     }
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let probe = tempfile::Builder::new()
-        .prefix(".codecbench-probe")
-        .tempfile_in(dir)
-        .with_context(cannot)?;
-    drop(probe);
-    Ok(())
 }
 
 /// Whether a FIFO or device may be written, without opening it: opening a FIFO waits

@@ -21,6 +21,7 @@ pub(crate) fn end_at_first_signal() {
 pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
     ctrlc::set_handler(move || {
         if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
+            super::destination::remove_pending();
             on_second();
         }
     })
@@ -34,9 +35,10 @@ pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
 #[cfg(unix)]
 fn on_sigterm_too() {
     extern "C" fn on_term(_: libc::c_int) {
-        // Only atomics and _exit here: both are async-signal-safe.
+        // Only atomics, unlinkat and _exit here: all are async-signal-safe.
         TERMINATED.store(true, Ordering::SeqCst);
         if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
+            super::destination::remove_pending();
             unsafe { libc::_exit(143) };
         }
     }

@@ -5,6 +5,7 @@
 //! time and the child's peak resident memory.
 
 mod files;
+mod links;
 mod peer;
 mod serve;
 mod written;

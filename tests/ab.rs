@@ -2,10 +2,9 @@
 //! calibration hook slowed, falls back for a baseline that speaks protocol 1 only, and
 //! refuses bad input and hostile baselines in one line.
 
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-use crate::common::{bad_input, codecbench};
+use crate::common::{bad_input, codecbench, script};
 use serde_json::Value;
 
 /// zstd 1 and 3 on the single record, 9 pairs at most, a 20% threshold (wide enough
@@ -35,14 +34,6 @@ fn ab_args(baseline: &Path, json: &Path) -> Vec<String> {
 
 fn this_build() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_codecbench"))
-}
-
-/// An executable shell script `body` at `dir/name`.
-fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
 }
 
 fn verdicts(report: &Value, level: i64) -> Vec<String> {

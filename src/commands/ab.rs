@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::measure::prepare;
 use super::output::{print, write_file};
 use super::progress::Progress;
-use crate::bench::ab::pairs::{measure_pairs, AbObserver, Builds};
+use crate::bench::ab::pairs::{measure_pairs, AbObserver, Builds, Ended};
 use crate::bench::ab::worker::BuildWorker;
 use crate::bench::calibrate::SLOWDOWN_VARIABLE;
 use crate::bench::protocol::BodyFile;
@@ -62,7 +62,7 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
     let progress = Progress::new(config.measure.quiet);
     let started = Instant::now();
     let settings = &config.measure.settings;
-    let (cells, interrupted) = measure_pairs(
+    let (cells, ended) = measure_pairs(
         settings,
         &files,
         &config.plan,
@@ -77,7 +77,8 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
         threshold: config.plan.threshold,
         calibration: std::env::var(SLOWDOWN_VARIABLE).ok(),
         seconds: started.elapsed().as_secs_f64(),
-        interrupted,
+        interrupted: ended == Ended::Stopped,
+        out_of_time: matches!(ended, Ended::OutOfTime(_)),
         cells,
     };
     save(&ab, &config)?;
@@ -88,16 +89,23 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
         Format::Table | Format::Csv => render(&document, Style::Terminal),
     };
     print(&shown).failing()?;
-    if interrupted {
+    if ab.interrupted {
         return Err(Error::Interrupted(
             "the verdicts above rest on the pairs finished".into(),
         ));
     }
+    if let Ended::OutOfTime(unmeasured @ 1..) = ended {
+        return Err(Error::failed(format!(
+            "{} not measured within --max-time {} s",
+            crate::format::count(unmeasured as u64, "cell"),
+            config.plan.max_time.as_secs_f64()
+        )));
+    }
     match ab.failures().len() {
         0 => Ok(()),
         n => Err(Error::failed(format!(
-            "{} slower or with a size drift",
-            crate::format::count(n as u64, "cell")
+            "{n} of {} failed: slower, with a size drift or a failed round trip",
+            crate::format::count(ab.cells.len() as u64, "cell")
         ))),
     }
 }

@@ -34,6 +34,20 @@ pub(crate) struct AbConfig {
     pub format: Format,
 }
 
+/// Refuses a baseline that is not a file anyone may run, before anything is measured.
+fn runnable(baseline: &std::path::Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let shown = baseline.display();
+    match std::fs::metadata(baseline) {
+        Err(_) => bail!("--baseline {shown}: no such program"),
+        Ok(file) if !file.is_file() => bail!("--baseline {shown}: not a file"),
+        Ok(file) if file.permissions().mode() & 0o111 == 0 => {
+            bail!("--baseline {shown}: not a runnable program (no execute permission)")
+        }
+        Ok(_) => Ok(()),
+    }
+}
+
 impl AbConfig {
     /// Validates `args`: a baseline that is a file, a threshold from 0 to 100%, a time
     /// that is positive, no --precision (pairs decide), no --measure instructions.
@@ -49,9 +63,7 @@ impl AbConfig {
                 "--precision does not apply to ab: the pairs decide when a cell is measured enough"
             );
         }
-        if !args.baseline.is_file() {
-            bail!("--baseline {}: no such program", args.baseline.display());
-        }
+        runnable(&args.baseline)?;
         if !(args.threshold.is_finite() && args.threshold > 0.0 && args.threshold < 100.0) {
             bail!(
                 "--threshold {} must be a percentage above 0 and under 100",

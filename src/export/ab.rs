@@ -109,14 +109,15 @@ pub(crate) fn document(report: &AbReport) -> Document {
     let failures = report.failures();
     let verdict = match (failures.is_empty(), report.interrupted) {
         (_, true) => "Interrupted",
+        (false, false) => "Fails",
+        (true, false) if report.out_of_time => "Out of time",
         (true, false) if report.could_miss(MUST_SEE) => {
             "Passes, but could have missed a 2x slowdown"
         }
         (true, false) => "Passes",
-        (false, false) => "Fails",
     };
     document.title(format!(
-        "{verdict}: {} of {} cells ({})",
+        "{verdict}: {} of {} cells failed ({})",
         failures.len(),
         report.cells.len(),
         tally(report)
@@ -125,6 +126,13 @@ pub(crate) fn document(report: &AbReport) -> Document {
         .into_iter()
         .map(|[cell, why, detail]| format!("{cell}: {why}: {detail}"))
         .collect();
+    if report.out_of_time {
+        notes.push(format!(
+            "--max-time ran out after {:.0} s, a batch in flight cut short: every cell not \
+             decided above is inconclusive, and a cell not shown was not measured.",
+            report.seconds
+        ));
+    }
     notes.push(sight_line(report));
     let on = single_payload(report).map_or(String::new(), |(name, bytes)| {
         format!(", on {name} ({} bytes)", thousands(bytes))

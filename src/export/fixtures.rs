@@ -141,6 +141,7 @@ pub(crate) fn ab_report() -> AbReport {
         calibration: Some("zstd:3=1.05".into()),
         seconds: 181.0,
         interrupted: false,
+        out_of_time: false,
         cells: vec![
             ab_cell("zstd", 3, &steady(1.05), (41_132, 41_132)),
             ab_cell("zstd", 1, &steady(1.0), (44_000, 44_001)),

@@ -191,6 +191,9 @@ pub(crate) struct AbReport {
     pub seconds: f64,
     /// Whether a stop request cut it short.
     pub interrupted: bool,
+    /// Whether `--max-time` ran out first: the cells still open are inconclusive.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub out_of_time: bool,
     /// The cells, payload by payload, in the run's order.
     pub cells: Vec<AbCell>,
 }

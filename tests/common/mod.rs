@@ -211,3 +211,12 @@ pub fn codec_coding(codec: &str) -> &str {
         other => other,
     }
 }
+
+/// An executable shell script `body` at `dir/name`: a hostile baseline or peer.
+pub fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}

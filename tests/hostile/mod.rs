@@ -4,6 +4,7 @@
 //! servers that close every connection. Each checks the exit code, the message, the
 //! time and the child's peak resident memory.
 
+mod baseline;
 mod files;
 mod links;
 mod peer;

@@ -1,5 +1,6 @@
 //! `ab`: two builds measured cell by cell in turn, in pairs of short batches
 //! ([`pairs`]), each build through a worker of its own ([`worker`]).
 
+mod answer;
 pub(crate) mod pairs;
 pub(crate) mod worker;

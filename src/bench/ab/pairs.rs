@@ -65,16 +65,29 @@ struct Pairs<'a> {
     cell: Option<AbCell>,
 }
 
+/// How the pairs ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// Every cell decided, or the pairs ran out.
+    Done,
+    /// A stop request cut them short.
+    Stopped,
+    /// `--max-time` ran out, a batch in flight cut short: open cells stay inconclusive,
+    /// and this many cells got no pair at all.
+    OutOfTime(usize),
+}
+
 /// Every cell of `settings` on each of `payloads` (each with the file the workers read),
-/// measured in pairs as `plan` says; whether a stop request cut it short.
+/// measured in pairs as `plan` says, within its `max_time`; and how that ended.
 pub(crate) fn measure_pairs(
     settings: &[CodecSetting],
     payloads: &[(&Payload, BodyFile)],
     plan: &AbPlan,
     builds: &mut Builds,
     observer: &dyn AbObserver,
-) -> Result<(Vec<AbCell>, bool)> {
+) -> Result<(Vec<AbCell>, Ended)> {
     let started = Instant::now();
+    let until = started + plan.max_time;
     let mut cells: Vec<(usize, Pairs)> = Vec::new();
     for (index, _) in payloads.iter().enumerate() {
         for setting in settings {
@@ -91,8 +104,11 @@ pub(crate) fn measure_pairs(
     for round in 0..plan.max_pairs {
         let open = |p: &Pairs| round < plan.min_pairs || !p.decided();
         let undecided = cells.iter().filter(|(_, p)| open(p)).count();
-        if undecided == 0 || started.elapsed() >= plan.max_time {
+        if undecided == 0 {
             break;
+        }
+        if started.elapsed() >= plan.max_time {
+            return Ok(out_of_time(cells));
         }
         observer.round(round, undecided, started.elapsed());
         if round > 0 && round.is_multiple_of(ROUNDS_PER_WORKER) {
@@ -111,27 +127,36 @@ pub(crate) fn measure_pairs(
                 Work::Time(plan.batch),
             );
             let candidate_first = (round + turn) % 2 == 0;
-            let Some(batches) = pair(builds, &job, candidate_first)? else {
-                return Ok((finish(cells), true));
+            let Some(batches) = pair(builds, &job, candidate_first, until)? else {
+                if interrupt::requested() {
+                    return Ok((finish(cells), Ended::Stopped));
+                }
+                return Ok(out_of_time(cells));
             };
             pairs.add(payload, batches, plan.threshold);
         }
     }
-    let interrupted = interrupt::requested();
-    Ok((finish(cells), interrupted))
+    let ended = match interrupt::requested() {
+        true => Ended::Stopped,
+        false => Ended::Done,
+    };
+    Ok((finish(cells), ended))
 }
 
-/// One batch of `job` from each build, in the order given; `None` on a stop request.
+/// One batch of `job` from each build, in the order given, each answer checked; `None`
+/// on a stop request or once `until` has passed.
 fn pair(
     builds: &mut Builds,
     job: &Job,
     candidate_first: bool,
+    until: Instant,
 ) -> Result<Option<(CellResult, CellResult)>> {
     let one = |worker: &mut BuildWorker, which: &str| -> Result<Option<CellResult>> {
-        let result = worker
-            .measure(job)
-            .with_context(|| format!("the {which}"))?;
-        Ok(result.and_then(|r| r.cells.into_iter().next()))
+        let named = format!("the {which} ({})", worker.program().display());
+        match worker.measure(job, until).context(named.clone())? {
+            Some(result) => Ok(Some(super::answer::checked(result, job).context(named)?)),
+            None => Ok(None),
+        }
     };
     let (candidate, baseline) = if candidate_first {
         let candidate = one(&mut builds.candidate, "candidate")?;
@@ -186,6 +211,12 @@ impl Pairs<'_> {
             failure,
         });
     }
+}
+
+/// The cells measured when the time ran out, and how many got no pair.
+fn out_of_time(cells: Vec<(usize, Pairs)>) -> (Vec<AbCell>, Ended) {
+    let unmeasured = cells.iter().filter(|(_, p)| p.cell.is_none()).count();
+    (finish(cells), Ended::OutOfTime(unmeasured))
 }
 
 /// The cells measured, in order; a cell a stop request left unmeasured is left out.

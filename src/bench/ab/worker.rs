@@ -1,9 +1,12 @@
 //! One build's worker for `ab`: a `time-worker` started once and sent one job per batch
 //! (protocol 2), or, for a build that speaks only version 1, started again for each
-//! batch. Its answers are read on a thread of their own, so that a silent worker is
-//! stopped at a deadline and a stop request ends the wait at once.
+//! batch. Its answers are read on a thread of their own, so that a worker is stopped at
+//! a deadline its lines do not extend, and a stop request ends the wait at once. Each
+//! worker leads a process group of its own, killed whole on every end, so that nothing
+//! it started outlives it.
 
 use std::io::{BufReader, Write as _};
+use std::os::unix::process::CommandExt as _;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -16,8 +19,11 @@ use crate::bench::protocol::{read_line, Answer, Job, PROTOCOL};
 use crate::process::interrupt;
 use crate::results::run::PayloadResult;
 
-/// The longest a worker may go without a line before it is stopped.
-pub(crate) const SILENCE: Duration = Duration::from_secs(120);
+/// The longest one batch may take, whatever the worker says meanwhile.
+pub(crate) const LONGEST_BATCH: Duration = Duration::from_secs(120);
+
+/// How long the lines of a worker that has exited are still awaited.
+const AFTER_EXIT: Duration = Duration::from_millis(200);
 
 /// The first version of the protocol, one job per process.
 const ONE_JOB_PER_PROCESS: u32 = 1;
@@ -60,15 +66,21 @@ impl BuildWorker {
         self.running = None;
     }
 
+    /// The program it runs.
+    pub(crate) fn program(&self) -> &std::path::Path {
+        &self.program
+    }
+
     /// The protocol version it speaks, as far as is known.
     pub(crate) fn protocol(&self) -> u32 {
         self.protocol
     }
 
-    /// `job` measured by this build; `None` when a stop request ended the wait.
-    pub(crate) fn measure(&mut self, job: &Job) -> Result<Option<PayloadResult>> {
+    /// `job` measured by this build; `None` when a stop request or `until` ended the
+    /// wait.
+    pub(crate) fn measure(&mut self, job: &Job, until: Instant) -> Result<Option<PayloadResult>> {
         self.start(job)?;
-        self.finish(job)
+        self.finish(job, until)
     }
 
     /// Sends `job` to this build's worker, started if need be, without waiting for it.
@@ -86,14 +98,24 @@ impl BuildWorker {
     }
 
     /// The result of the job [`BuildWorker::start`] sent; a build that refuses version 2
-    /// for version 1 is asked again. `None` when a stop request ended the wait.
-    pub(crate) fn finish(&mut self, job: &Job) -> Result<Option<PayloadResult>> {
+    /// for version 1 is asked again, once. `None` when a stop request or `until` (or
+    /// [`LONGEST_BATCH`], whichever comes first) ended the wait; the worker is then ended.
+    pub(crate) fn finish(&mut self, job: &Job, until: Instant) -> Result<Option<PayloadResult>> {
         let running = self.running.as_mut().context("no job was sent")?;
-        match running.result() {
-            Err(why) if !self.answered && speaks_only_the_first(&why) => {
+        let answer = running.result(until.min(Instant::now() + LONGEST_BATCH));
+        match answer {
+            Err(why)
+                if !self.answered
+                    && self.protocol != ONE_JOB_PER_PROCESS
+                    && speaks_only_the_first(&why) =>
+            {
                 self.protocol = ONE_JOB_PER_PROCESS;
                 self.running = None;
-                self.measure(job)
+                self.measure(job, until)
+            }
+            Ok(None) => {
+                self.running = None;
+                Ok(None)
             }
             answer => {
                 self.answered = true;
@@ -116,7 +138,8 @@ impl Running {
             .arg("time-worker")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::null())
+            .process_group(0);
         if !calibrated {
             command.env_remove(SLOWDOWN_VARIABLE);
         }
@@ -161,23 +184,40 @@ impl Running {
         Ok(())
     }
 
-    /// The result the worker answers, its steps skipped; `None` on a stop request.
-    fn result(&mut self) -> Result<Option<PayloadResult>> {
-        let mut deadline = Instant::now() + SILENCE;
+    /// The result the worker answers, its steps skipped; `None` on a stop request or
+    /// once `until` has passed. A batch past [`LONGEST_BATCH`] is an error, as is a
+    /// worker that exits (even with a child of its own still holding its stdout).
+    fn result(&mut self, until: Instant) -> Result<Option<PayloadResult>> {
+        let started = Instant::now();
+        let mut exited: Option<Instant> = None;
         loop {
-            if interrupt::requested() {
+            if interrupt::requested() || Instant::now() >= until {
+                if started.elapsed() >= LONGEST_BATCH {
+                    bail!(
+                        "the worker took over {} s for one batch",
+                        LONGEST_BATCH.as_secs()
+                    );
+                }
                 return Ok(None);
             }
             let line = match self.lines.recv_timeout(Duration::from_millis(50)) {
                 Ok(Ok(line)) => line,
                 Ok(Err(why)) => bail!("the worker's answer could not be read: {why:#}"),
                 Err(RecvTimeoutError::Disconnected) => bail!("the worker ended without a result"),
-                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
                 Err(RecvTimeoutError::Timeout) => {
-                    bail!("the worker sent nothing for {} s", SILENCE.as_secs())
+                    match exited {
+                        Some(at) if at.elapsed() >= AFTER_EXIT => {
+                            bail!("the worker ended without a result")
+                        }
+                        Some(_) => {}
+                        None if matches!(self.child.try_wait(), Ok(Some(_))) => {
+                            exited = Some(Instant::now());
+                        }
+                        None => {}
+                    }
+                    continue;
                 }
             };
-            deadline = Instant::now() + SILENCE;
             match serde_json::from_str::<Answer>(&line) {
                 Ok(Answer::Step(_)) => {}
                 Ok(Answer::Result(part)) => return Ok(Some(*part)),
@@ -191,6 +231,11 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         self.stdin = None;
+        // The whole group: the worker and anything it started. Its id is the worker's,
+        // which is not reaped (so not reused) until the wait below.
+        if let Some(group) = rustix::process::Pid::from_raw(self.child.id() as i32) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

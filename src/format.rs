@@ -123,6 +123,13 @@ pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// `text` as one line that a terminal shows rather than obeys: [`visible`], with line
+/// breaks shown as `\n` and `\r` too. For an error, which is one line whatever a file
+/// name or a peer put in it.
+pub(crate) fn one_line(text: &str) -> String {
+    visible(text).replace('\n', "\\n").replace('\r', "\\r")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,7 @@ pub fn main() -> std::process::ExitCode {
         Err(err) if err.is_broken_pipe() => std::process::ExitCode::SUCCESS,
         Err(err) => {
             // An error may quote a file name or a saved run: shown, not obeyed.
-            super::output::say(format_args!("codecbench: {err}"));
+            super::output::say_error(format_args!("codecbench: {err}"));
             let terminated = matches!(err, crate::error::Error::Interrupted(_))
                 && crate::process::interrupt::by_sigterm();
             std::process::ExitCode::from(if terminated { 143 } else { err.exit_code() })

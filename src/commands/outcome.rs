@@ -49,7 +49,7 @@ pub(super) fn named_failures(
     summary: impl Fn(usize) -> String,
 ) -> crate::error::Result {
     for failure in failures {
-        super::output::say(format_args!("codecbench: FAILED {failure}"));
+        super::output::say_error(format_args!("codecbench: FAILED {failure}"));
     }
     match failures.len() {
         0 => Ok(()),

@@ -242,6 +242,11 @@ pub(super) fn say(line: impl std::fmt::Display) {
     eprintln!("{}", crate::format::visible(&line.to_string()));
 }
 
+/// An error on stderr: one line, whatever line breaks a file name or a peer put in it.
+pub(super) fn say_error(line: impl std::fmt::Display) {
+    eprintln!("{}", crate::format::one_line(&line.to_string()));
+}
+
 /// Writes a whole file, naming it in the error.
 ///
 /// A regular file (or a path not there yet) is replaced atomically: the bytes go to a

@@ -7,6 +7,7 @@
 mod baseline;
 mod files;
 mod links;
+mod markdown;
 mod peer;
 mod serve;
 mod written;

@@ -16,9 +16,11 @@ const SCRIPT: &str = include_str!("report.js");
 const POLICY: &str =
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
-/// A whole page titled `title` around `body`.
+/// A whole page titled `title` around `body`. Bidi and control characters from saved
+/// runs are shown as escapes (`\u{202e}`), never obeyed: the page embeds no data, so
+/// nothing but text and attributes holds them.
 pub(crate) fn page(title: &str, body: Markup) -> String {
-    html! {
+    let page = html! {
         (DOCTYPE)
         html lang="en" {
             head {
@@ -39,7 +41,8 @@ pub(crate) fn page(title: &str, body: Markup) -> String {
             }
         }
     }
-    .into_string()
+    .into_string();
+    crate::format::visible(&page).into_owned()
 }
 
 /// The page of any report's documents, one after another: what `--export-html` writes.

@@ -14,7 +14,9 @@ use crate::vocab::CodecKind;
 /// The chart of `run` as an SVG document: a row per payload in `advice`, compression on
 /// the left and decompression on the right.
 pub(crate) fn render_svg(run: &LoadedRun, advice: &[PayloadAdvice], caption: &Caption) -> Vec<u8> {
-    svg(&layout(run, advice, caption), Points::Plain).into_bytes()
+    // Bidi and control characters a saved run holds are shown, not obeyed.
+    let drawn = svg(&layout(run, advice, caption), Points::Plain);
+    crate::format::visible(&drawn).into_owned().into_bytes()
 }
 
 /// The chart of `run` for a web page, a picture per panel so that a narrow screen can

@@ -40,7 +40,14 @@ fn draw(table: &Table) -> String {
         return "(none)\n".to_string();
     }
     let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
-    let mut out = line(table.header.iter().map(|h| cell_text(h)).collect());
+    // A header's line break is ours, for the terminal's two-line headers: a space here.
+    let mut out = line(
+        table
+            .header
+            .iter()
+            .map(|h| cell_text(&h.replace('\n', " ")))
+            .collect(),
+    );
     let alignment = (0..table.header.len())
         .map(|i| match table.numeric.get(i) {
             Some(true) => "---:".to_string(),
@@ -57,19 +64,32 @@ fn draw(table: &Table) -> String {
 /// A cell as Markdown: one line, with the characters Markdown would read as syntax
 /// (`|` ends a cell, `*` starts emphasis) escaped.
 fn cell_text(text: &str) -> String {
-    inline(&text.replace('\n', " "))
-        .replace('|', "\\|")
-        .replace('*', "\\*")
+    inline(text).replace('|', "\\|").replace('*', "\\*")
 }
 
-/// Text as Markdown that renders as it reads: no raw HTML (`<` and `>` as entities) and
-/// no links or images (`[` and `]` escaped), whatever a saved run holds.
+/// Text as Markdown that renders as it reads, whatever a saved run holds: one line (a
+/// line break shown as `\n`, as the terminal shows it, so it cannot start a heading or
+/// a table), no raw HTML (`<` and `>` as entities) and no links or images (`[` and `]`
+/// escaped).
 fn inline(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('[', "\\[")
-        .replace(']', "\\]")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            // Other line breaks: vertical tab, form feed, NEL, line and paragraph separators.
+            '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => {
+                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)))
+            }
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '[' => out.push_str("\\["),
+            ']' => out.push_str("\\]"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -120,17 +120,19 @@ pub(super) fn reproduce(config: ReproduceConfig) -> crate::error::Result {
     let (run, outcome) = saved_or_measured(config.source, None)?;
     let claims = crate::analysis::reproduce::check(&run);
     let findings = crate::analysis::reproduce::body_by_body(&run);
+    let held = crate::analysis::reproduce::cells_held(&run);
+    let machine = run.machine();
     if let Some(out) = &config.out {
-        let file = reproduce::file_document(&claims, &findings, &source, run.machine().as_deref());
+        let file = reproduce::file_document(&claims, &findings, &source, machine.as_deref(), &held);
         write_file(out, &render(&file, Style::Markdown)).failing()?;
     }
     if let Some(html) = &config.html {
-        let file = reproduce::file_document(&claims, &findings, &source, run.machine().as_deref());
+        let file = reproduce::file_document(&claims, &findings, &source, machine.as_deref(), &held);
         let page = crate::export::html::documents_page("codecbench reproduce", &[file]);
         write_file(html, &page).failing()?;
     }
     print(&render(
-        &reproduce::document(&claims, &findings),
+        &reproduce::document(&claims, &findings, &held),
         Style::Terminal,
     ))
     .failing()?;

@@ -84,17 +84,32 @@ fn tally(claims: &[Claim]) -> String {
     )
 }
 
-/// The claims' table and a tally, where the run has any of the article's payloads.
-fn add_claims(document: &mut Document, claims: &[Claim]) {
+/// The claims' table and a tally, where the run has any of the article's cells; else
+/// what it does hold (`held`, cells per payload), as a run stopped early has.
+fn add_claims(document: &mut Document, claims: &[Claim], held: &[(String, usize)]) {
     // Claims read from upstream source need no cell; the rest need the article's bodies.
     let from_source = |c: &Claim| matches!(c.measured, Measured::Source { .. });
     if claims
         .iter()
         .all(|c| c.verdict == ClaimVerdict::Unmeasured || from_source(c))
     {
-        document.paragraph(
-            "The article's claims need its payloads (single, small, large); this run has none.",
-        );
+        let has = match held {
+            [] => "it holds no cell".to_string(),
+            _ => format!(
+                "it holds {}",
+                held.iter()
+                    .map(|(payload, cells)| format!(
+                        "{} on {payload}",
+                        crate::format::count(*cells as u64, "cell")
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        document.paragraph(format!(
+            "The article's claims need its payloads (single, small, large) at the settings \
+             they name; this run has none of those cells: {has}."
+        ));
         return;
     }
     document
@@ -104,9 +119,13 @@ fn add_claims(document: &mut Document, claims: &[Claim]) {
 }
 
 /// The claims and the finding body by body, for the terminal.
-pub(crate) fn document(claims: &[Claim], findings: &[BodyFinding]) -> Document {
+pub(crate) fn document(
+    claims: &[Claim],
+    findings: &[BodyFinding],
+    held: &[(String, usize)],
+) -> Document {
     let mut document = Document::new();
-    add_claims(&mut document, claims);
+    add_claims(&mut document, claims, held);
     document.gap();
     super::findings::add(&mut document, findings);
     document
@@ -118,6 +137,7 @@ pub(crate) fn file_document(
     findings: &[BodyFinding],
     source: &str,
     machine: Option<&str>,
+    held: &[(String, usize)],
 ) -> Document {
     let mut document = Document::new();
     document
@@ -139,7 +159,7 @@ pub(crate) fn file_document(
              library where the run has it.",
         )
         .gap();
-    add_claims(&mut document, claims);
+    add_claims(&mut document, claims, held);
     document.gap();
     super::findings::add(&mut document, findings);
     document
@@ -173,6 +193,7 @@ mod tests {
             &[],
             "run.json",
             Some("Test CPU"),
+            &[],
         ));
         insta::assert_snapshot!(text);
     }

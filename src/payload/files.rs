@@ -121,11 +121,43 @@ fn payload(path: &Path, name: String, bytes: Vec<u8>) -> Result<Payload> {
 /// its size before a byte is read, and one that grows past the limit as it is read (a
 /// device such as `/dev/zero`, a file still being written) one byte past it. `what`
 /// names the file in the error, e.g. `saved run`.
+///
+/// Anything but a regular file (a FIFO, a device, a pipe from `<(command)`) is opened and
+/// read on a thread of its own, within [`LONGEST_READ`]: a FIFO with no writer blocks
+/// its opening forever, and a stop request ends the wait at once.
 pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     let cannot_read = || format!("cannot read {what} {}", path.display());
-    let file = std::fs::File::open(path).with_context(cannot_read)?;
-    read_limited_from(file, path, limit, what)
+    if std::fs::metadata(path).with_context(cannot_read)?.is_file() {
+        let file = std::fs::File::open(path).with_context(cannot_read)?;
+        return read_limited_from(file, path, limit, what);
+    }
+    let (done, read) = std::sync::mpsc::channel();
+    let (owned, what_owned) = (path.to_path_buf(), what.to_string());
+    std::thread::spawn(move || {
+        let bytes = std::fs::File::open(&owned)
+            .with_context(|| format!("cannot read {what_owned} {}", owned.display()))
+            .and_then(|file| read_limited_from(file, &owned, limit, &what_owned));
+        let _ = done.send(bytes);
+    });
+    let started = std::time::Instant::now();
+    loop {
+        match read.recv_timeout(std::time::Duration::from_millis(50)) {
+            Ok(bytes) => return bytes,
+            Err(_) if crate::process::interrupt::requested() => {
+                bail!("{what} {} was not read: stopped", path.display())
+            }
+            Err(_) if started.elapsed() >= LONGEST_READ => bail!(
+                "{what} {} sent nothing whole within {} s (a FIFO with no writer?)",
+                path.display(),
+                LONGEST_READ.as_secs()
+            ),
+            Err(_) => {}
+        }
+    }
 }
+
+/// The longest a FIFO or device may take to be read whole.
+const LONGEST_READ: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// [`read_limited`] of a file already open, `path` naming it in errors.
 fn read_limited_from(file: std::fs::File, path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {

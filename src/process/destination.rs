@@ -166,13 +166,20 @@ fn walk(mut dir: OwnedFd, path: &Path, links: &mut usize) -> Result<OwnedFd> {
                 push_components(&mut left, &target, &mut dir)?;
             }
             // Opened without following: a link swapped in since the stat fails here.
-            _ => {
-                dir = rustix::fs::openat(&dir, &component, directory_flags(), Mode::empty())
-                    .with_context(|| format!("cannot open the directory {}", shown(&component)))?
-            }
+            _ => dir = open_directory(&dir, &component)?,
         }
     }
     Ok(dir)
+}
+
+/// The directory `name` in `dir`, opened without following a link.
+fn open_directory(dir: &OwnedFd, name: &OsStr) -> Result<OwnedFd> {
+    match rustix::fs::openat(dir, name, directory_flags(), Mode::empty()) {
+        Ok(opened) => Ok(opened),
+        Err(Errno::NOENT) => bail!("no such directory"),
+        Err(Errno::NOTDIR) => bail!("{} is not a directory", shown(name)),
+        Err(why) => Err(why).with_context(|| format!("cannot open the directory {}", shown(name))),
+    }
 }
 
 /// Puts `path`'s components on `left` to be walked next (last first); an absolute path

@@ -10,6 +10,7 @@ mod links;
 mod markdown;
 mod peer;
 mod serve;
+mod stops;
 mod written;
 
 use std::io::Write;

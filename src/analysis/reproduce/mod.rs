@@ -11,7 +11,7 @@ mod matrix;
 mod per_body;
 mod verdict;
 
-pub(crate) use check::{body_by_body, check, ONE_SHOT_ZSTD_LEVELS};
+pub(crate) use check::{body_by_body, cells_held, check, ONE_SHOT_ZSTD_LEVELS};
 pub(crate) use per_body::{BodyFinding, Speed, Versus, AGAINST};
 pub(crate) use verdict::{Claim, ClaimVerdict, Measured, RatioApi};
 

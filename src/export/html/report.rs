@@ -97,7 +97,7 @@ fn run_section(
             }
             @if section.claims.iter().any(|c| c.verdict != ClaimVerdict::Unmeasured) {
                 h3 { "The article's claims" }
-                (markup(&crate::export::reproduce::document(&section.claims, &[])))
+                (markup(&crate::export::reproduce::document(&section.claims, &[], &[])))
             }
         }
     }

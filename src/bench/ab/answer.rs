@@ -39,7 +39,7 @@ pub(super) fn checked(result: PayloadResult, job: &Job) -> Result<CellResult> {
         .map_err(|cells| anyhow::anyhow!("answered {} cells for a batch of one", cells.len()))?;
     let asked = asked(job)?;
     if cell.id != asked {
-        bail!("answered for {:?} when {:?} was asked", cell.id, asked);
+        bail!("answered for {} when {asked} was asked", cell.id);
     }
     if cell.failure.is_none() {
         for (direction, summary) in [

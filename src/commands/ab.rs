@@ -89,6 +89,11 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
         Format::Table | Format::Csv => render(&document, Style::Terminal),
     };
     print(&shown).failing()?;
+    outcome(&ab, ended, &config)
+}
+
+/// The exit: interrupted, cells the time left unmeasured, or cells that failed.
+fn outcome(ab: &AbReport, ended: Ended, config: &AbConfig) -> crate::error::Result {
     if ab.interrupted {
         return Err(Error::Interrupted(
             "the verdicts above rest on the pairs finished".into(),

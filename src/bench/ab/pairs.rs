@@ -128,17 +128,15 @@ pub(crate) fn measure_pairs(
             );
             let candidate_first = (round + turn) % 2 == 0;
             let Some(batches) = pair(builds, &job, candidate_first, until)? else {
-                if interrupt::requested() {
-                    return Ok((finish(cells), Ended::Stopped));
-                }
-                return Ok(out_of_time(cells));
+                return Ok(cut_short(cells));
             };
             pairs.add(payload, batches, plan.threshold);
         }
     }
-    let ended = match interrupt::requested() {
-        true => Ended::Stopped,
-        false => Ended::Done,
+    let ended = if interrupt::requested() {
+        Ended::Stopped
+    } else {
+        Ended::Done
     };
     Ok((finish(cells), ended))
 }
@@ -211,6 +209,14 @@ impl Pairs<'_> {
             failure,
         });
     }
+}
+
+/// The cells measured when a batch was cut short: by a stop request, or else by the time.
+fn cut_short(cells: Vec<(usize, Pairs)>) -> (Vec<AbCell>, Ended) {
+    if interrupt::requested() {
+        return (finish(cells), Ended::Stopped);
+    }
+    out_of_time(cells)
 }
 
 /// The cells measured when the time ran out, and how many got no pair.

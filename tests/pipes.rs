@@ -2,22 +2,11 @@
 //! end, and a run waiting on one ends promptly on SIGTERM or SIGINT.
 #![cfg(unix)]
 
-use crate::common;
+use crate::common::{self, fifo};
 
-use std::ffi::CString;
 use std::io::Read;
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn fifo(dir: &Path, name: &str) -> PathBuf {
-    let path = dir.join(name);
-    let c_path = CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: mkfifo reads a NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-    path
-}
 
 const RUN: [&str; 9] = [
     "run",

@@ -3,7 +3,6 @@
 
 use std::io::{self, Write};
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
@@ -11,7 +10,7 @@ use crate::config::outputs::{is_stdout, Export, Exports};
 use crate::export::exporter::{exporter, CsvStream, Format, Subject};
 use crate::export::text::document::{Document, Style};
 use crate::process::destination::{Destination, Existing};
-use crate::process::interrupt;
+use crate::process::interrupt::{self, Aside};
 
 /// Writes a whole report to stdout.
 pub(super) fn print(bytes: &[u8]) -> Result<()> {
@@ -89,7 +88,7 @@ impl SavedFiles {
             if is_stdout(path) {
                 out.write(&bytes)?;
             } else {
-                write_stoppable(path, bytes)?;
+                write_file(path, &bytes)?;
             }
         }
         Ok(())
@@ -137,27 +136,15 @@ fn written_at_end(path: &Path) -> bool {
             .is_ok_and(|existing| existing == Existing::Special)
 }
 
-/// Opens and writes a FIFO or device in a thread of its own, so that a reader that never
-/// comes (or stops reading) cannot hold the process: a stop request ends the wait within
-/// a tenth of a second, leaving the thread to the process's exit.
-fn write_stoppable(path: &Path, bytes: Vec<u8>) -> Result<()> {
-    let destination = Destination::open(path)?;
-    let (done, result) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let written = destination
-            .open_special()
-            .and_then(|mut file| Ok(file.write_all(&bytes)?));
-        let _ = done.send(written);
-    });
-    loop {
-        match result.recv_timeout(Duration::from_millis(100)) {
-            Ok(written) => {
-                return written.with_context(|| format!("cannot write {}", path.display()))
-            }
-            Err(_) if interrupt::requested() => {
-                bail!("{} was not written: no reader took it", path.display())
-            }
-            Err(_) => {}
+/// Opens and writes the FIFO or device `destination` holds aside ([`interrupt::run_aside`]),
+/// so that a reader that never comes (or stops reading) cannot hold the process: a stop
+/// request ends the wait.
+fn write_stoppable(destination: Destination, path: &Path, bytes: Vec<u8>) -> Result<()> {
+    let write = move || -> Result<()> { Ok(destination.open_special()?.write_all(&bytes)?) };
+    match interrupt::run_aside(write, None) {
+        Aside::Done(written) => written.with_context(|| format!("cannot write {}", path.display())),
+        Aside::Stopped | Aside::TimedOut => {
+            bail!("{} was not written: no reader took it", path.display())
         }
     }
 }
@@ -261,7 +248,7 @@ pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let destination = Destination::open(path).with_context(cannot)?;
     match destination.existing().with_context(cannot)? {
         Existing::Directory => bail!("cannot write {}: it is a directory", path.display()),
-        Existing::Special => write_stoppable(path, bytes.to_vec()),
+        Existing::Special => write_stoppable(destination, path, bytes.to_vec()),
         Existing::Nothing | Existing::File => destination.replace(bytes).with_context(cannot),
     }
 }

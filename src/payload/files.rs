@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::body::{Payload, MAX_PAYLOAD_BYTES};
+use crate::process::interrupt::{run_aside, Aside};
 
 /// The regular files of `directory`, sorted by name, and a note for each left out: a
 /// dotfile (`.env`, `.git`) is never a payload, nor a file whose real path, links
@@ -123,7 +124,7 @@ fn payload(path: &Path, name: String, bytes: Vec<u8>) -> Result<Payload> {
 /// names the file in the error, e.g. `saved run`.
 ///
 /// Anything but a regular file (a FIFO, a device, a pipe from `<(command)`) is opened and
-/// read on a thread of its own, within [`LONGEST_READ`]: a FIFO with no writer blocks
+/// read aside ([`run_aside`]), within [`LONGEST_READ`]: a FIFO with no writer blocks
 /// its opening forever, and a stop request ends the wait at once.
 pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     let cannot_read = || format!("cannot read {what} {}", path.display());
@@ -131,28 +132,20 @@ pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8
         let file = std::fs::File::open(path).with_context(cannot_read)?;
         return read_limited_from(file, path, limit, what);
     }
-    let (done, read) = std::sync::mpsc::channel();
     let (owned, what_owned) = (path.to_path_buf(), what.to_string());
-    std::thread::spawn(move || {
-        let bytes = std::fs::File::open(&owned)
+    let read = move || {
+        std::fs::File::open(&owned)
             .with_context(|| format!("cannot read {what_owned} {}", owned.display()))
-            .and_then(|file| read_limited_from(file, &owned, limit, &what_owned));
-        let _ = done.send(bytes);
-    });
-    let started = std::time::Instant::now();
-    loop {
-        match read.recv_timeout(std::time::Duration::from_millis(50)) {
-            Ok(bytes) => return bytes,
-            Err(_) if crate::process::interrupt::requested() => {
-                bail!("{what} {} was not read: stopped", path.display())
-            }
-            Err(_) if started.elapsed() >= LONGEST_READ => bail!(
-                "{what} {} sent nothing whole within {} s (a FIFO with no writer?)",
-                path.display(),
-                LONGEST_READ.as_secs()
-            ),
-            Err(_) => {}
-        }
+            .and_then(|file| read_limited_from(file, &owned, limit, &what_owned))
+    };
+    match run_aside(read, Some(LONGEST_READ)) {
+        Aside::Done(bytes) => bytes,
+        Aside::Stopped => bail!("{what} {} was not read: stopped", path.display()),
+        Aside::TimedOut => bail!(
+            "{what} {} sent nothing whole within {} s (a FIFO with no writer?)",
+            path.display(),
+            LONGEST_READ.as_secs()
+        ),
     }
 }
 

@@ -92,3 +92,38 @@ pub(crate) async fn stopped() {
         tokio::time::sleep(STOP_POLL).await;
     }
 }
+
+/// What a blocking call run aside came to.
+pub(crate) enum Aside<T> {
+    /// It returned this.
+    Done(T),
+    /// A stop was asked for first.
+    Stopped,
+    /// The time limit passed first.
+    TimedOut,
+}
+
+/// Runs `work`, which may block for ever (opening a FIFO nobody opens from the other
+/// end), on a thread of its own, and waits for it until a stop request or `limit`. A
+/// call still blocked is left to the process's exit.
+pub(crate) fn run_aside<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+    limit: Option<std::time::Duration>,
+) -> Aside<T> {
+    let (done, result) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(work());
+    });
+    let started = std::time::Instant::now();
+    loop {
+        if let Ok(value) = result.recv_timeout(std::time::Duration::from_millis(50)) {
+            return Aside::Done(value);
+        }
+        if requested() {
+            return Aside::Stopped;
+        }
+        if limit.is_some_and(|limit| started.elapsed() >= limit) {
+            return Aside::TimedOut;
+        }
+    }
+}

@@ -220,3 +220,13 @@ pub fn script(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathB
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
     path
 }
+
+/// A FIFO at `dir/name`, nobody at either end yet.
+pub fn fifo(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt as _;
+    let path = dir.join(name);
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: mkfifo reads a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    path
+}

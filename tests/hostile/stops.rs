@@ -3,22 +3,12 @@
 //! FIFO with no writer is given up within a bound, a baseline that cannot run is
 //! refused before measuring, and `reproduce` of a run stopped early names what it holds.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt as _;
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::peer::{run, Signal};
-use crate::common::{bad_input, codecbench, succeed};
-
-fn fifo(dir: &Path, name: &str) -> PathBuf {
-    let path = dir.join(name);
-    let c_path = CString::new(path.as_os_str().as_bytes()).unwrap();
-    // SAFETY: mkfifo reads a NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-    path
-}
+use crate::common::{bad_input, codecbench, fifo, succeed};
 
 /// The hidden temporary files in `dir`.
 fn temporaries(dir: &Path) -> Vec<String> {

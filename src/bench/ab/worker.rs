@@ -98,12 +98,11 @@ impl BuildWorker {
     }
 
     /// The result of the job [`BuildWorker::start`] sent; a build that refuses version 2
-    /// for version 1 is asked again, once. `None` when a stop request or `until` (or
-    /// [`LONGEST_BATCH`], whichever comes first) ended the wait; the worker is then ended.
+    /// for version 1 is asked again, once. `None` when a stop request or `until` ended
+    /// the wait; the worker is then ended.
     pub(crate) fn finish(&mut self, job: &Job, until: Instant) -> Result<Option<PayloadResult>> {
         let running = self.running.as_mut().context("no job was sent")?;
-        let answer = running.result(until.min(Instant::now() + LONGEST_BATCH));
-        match answer {
+        match running.result(until) {
             Err(why)
                 if !self.answered
                     && self.protocol != ONE_JOB_PER_PROCESS
@@ -188,32 +187,28 @@ impl Running {
     /// once `until` has passed. A batch past [`LONGEST_BATCH`] is an error, as is a
     /// worker that exits (even with a child of its own still holding its stdout).
     fn result(&mut self, until: Instant) -> Result<Option<PayloadResult>> {
-        let started = Instant::now();
+        let batch_ends = Instant::now() + LONGEST_BATCH;
         let mut exited: Option<Instant> = None;
         loop {
             if interrupt::requested() || Instant::now() >= until {
-                if started.elapsed() >= LONGEST_BATCH {
-                    bail!(
-                        "the worker took over {} s for one batch",
-                        LONGEST_BATCH.as_secs()
-                    );
-                }
                 return Ok(None);
+            }
+            if Instant::now() >= batch_ends {
+                bail!(
+                    "the worker took over {} s for one batch",
+                    LONGEST_BATCH.as_secs()
+                );
             }
             let line = match self.lines.recv_timeout(Duration::from_millis(50)) {
                 Ok(Ok(line)) => line,
                 Ok(Err(why)) => bail!("the worker's answer could not be read: {why:#}"),
                 Err(RecvTimeoutError::Disconnected) => bail!("the worker ended without a result"),
                 Err(RecvTimeoutError::Timeout) => {
-                    match exited {
-                        Some(at) if at.elapsed() >= AFTER_EXIT => {
-                            bail!("the worker ended without a result")
-                        }
-                        Some(_) => {}
-                        None if matches!(self.child.try_wait(), Ok(Some(_))) => {
-                            exited = Some(Instant::now());
-                        }
-                        None => {}
+                    if exited.is_none() && matches!(self.child.try_wait(), Ok(Some(_))) {
+                        exited = Some(Instant::now());
+                    }
+                    if exited.is_some_and(|at| at.elapsed() >= AFTER_EXIT) {
+                        bail!("the worker ended without a result");
                     }
                     continue;
                 }

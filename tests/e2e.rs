@@ -9,6 +9,7 @@ mod servers;
 
 mod ab;
 mod analysis;
+mod apache;
 mod api;
 mod aspnetcore;
 mod caddy;

@@ -5,6 +5,7 @@
 //! response-compression middleware pays for every response; the runner times the whole
 //! call.
 
+pub(crate) mod apache;
 pub(crate) mod api;
 pub(crate) mod aspnetcore;
 pub(crate) mod bounded;
@@ -12,6 +13,7 @@ mod brotli;
 pub(crate) mod brotli_c;
 mod gzip;
 mod interface;
+mod module;
 pub(crate) mod nginx;
 pub(crate) mod rebuild;
 mod registry;

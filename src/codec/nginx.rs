@@ -16,14 +16,11 @@
 //!
 //! References: nginx's `ngx_http_gzip_filter_memory()`, ngx_brotli's
 //! `ngx_http_brotli_filter_ensure_stream_initialized()`; the sizes are checked against
-//! a real nginx in `tests/servers.rs`.
+//! a real nginx in `tests/nginx.rs`.
 
-use std::io;
-use std::ops::RangeInclusive;
-
-use super::zlib::{self, Deflate, DEFAULT_MEM_LEVEL, MAX_WINDOW_BITS};
-use super::{brotli_c, Codec, DotnetLevel};
-use crate::vocab::{CodecKind, Library, Variant};
+use super::module::{ModuleBrotli, ModuleGzip};
+use super::zlib::{Deflate, DEFAULT_MEM_LEVEL, MAX_WINDOW_BITS};
+use crate::vocab::Variant;
 
 /// The buffers nginx reads a body into before a filter sees it (`output_buffers`).
 pub(crate) const READ_BUFFER: usize = 32 * 1024;
@@ -44,7 +41,7 @@ pub(crate) fn brotli_window(length: usize) -> u8 {
 }
 
 /// nginx's deflate parameters for a body of `length` bytes at `level`.
-pub(super) fn gzip_deflate(level: i32, length: usize) -> Deflate {
+fn gzip_deflate(level: i32, length: usize) -> Deflate {
     let (mut window_bits, mut mem_level) = (MAX_WINDOW_BITS, DEFAULT_MEM_LEVEL);
     if length > 0 {
         // zlib's usable window is 262 bytes short of 2^bits.
@@ -62,88 +59,18 @@ pub(super) fn gzip_deflate(level: i32, length: usize) -> Deflate {
 }
 
 /// C brotli as ngx_brotli runs it.
-pub(crate) struct NginxBrotli;
+pub(crate) const BROTLI: ModuleBrotli = ModuleBrotli {
+    variant: Variant::Nginx,
+    window: brotli_window,
+    piece: READ_BUFFER,
+};
 
 /// madler zlib as nginx's gzip filter runs it.
-pub(crate) struct NginxGzip;
-
-impl Codec for NginxBrotli {
-    fn kind(&self) -> CodecKind {
-        CodecKind::Brotli
-    }
-
-    fn library(&self) -> Library {
-        Library::Libbrotli
-    }
-
-    fn variant(&self) -> Variant {
-        Variant::Nginx
-    }
-
-    fn version(&self) -> String {
-        brotli_c::library_version()
-    }
-
-    fn supported_levels(&self) -> RangeInclusive<i32> {
-        0..=11
-    }
-
-    fn default_levels(&self) -> Vec<i32> {
-        vec![1, 5, 11]
-    }
-
-    fn dotnet_level(&self, _level: i32) -> Option<DotnetLevel> {
-        None
-    }
-
-    fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
-        let quality = super::brotli::checked_quality(level)?;
-        let window = brotli_window(input.len());
-        brotli_c::compress_in_pieces(quality, window, input, READ_BUFFER, false)
-    }
-
-    fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
-        brotli_c::decompress(compressed)
-    }
-}
-
-impl Codec for NginxGzip {
-    fn kind(&self) -> CodecKind {
-        CodecKind::Gzip
-    }
-
-    fn library(&self) -> Library {
-        Library::Zlib
-    }
-
-    fn variant(&self) -> Variant {
-        Variant::Nginx
-    }
-
-    fn version(&self) -> String {
-        zlib::version()
-    }
-
-    fn supported_levels(&self) -> RangeInclusive<i32> {
-        1..=9
-    }
-
-    fn default_levels(&self) -> Vec<i32> {
-        vec![1, 6, 9]
-    }
-
-    fn dotnet_level(&self, _level: i32) -> Option<DotnetLevel> {
-        None
-    }
-
-    fn compress(&self, level: i32, input: &[u8]) -> io::Result<Vec<u8>> {
-        zlib::gzip(gzip_deflate(level, input.len()), input, READ_BUFFER)
-    }
-
-    fn decompress(&self, compressed: &[u8]) -> io::Result<Vec<u8>> {
-        zlib::gunzip(compressed)
-    }
-}
+pub(crate) const GZIP: ModuleGzip = ModuleGzip {
+    variant: Variant::Nginx,
+    deflate: gzip_deflate,
+    piece: READ_BUFFER,
+};
 
 #[cfg(test)]
 mod tests {

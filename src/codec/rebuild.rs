@@ -29,6 +29,7 @@ pub(crate) fn codec_named(
         }
         Variant::Nginx => of_server(Server::Nginx, codec, AspnetcoreWriter::default()),
         Variant::TowerHttp => of_server(Server::TowerHttp, codec, AspnetcoreWriter::default()),
+        Variant::Apache => of_server(Server::Apache, codec, AspnetcoreWriter::default()),
         Variant::Aspnetcore { writer } => of_server(Server::Aspnetcore, codec, writer),
         Variant::Dictionary { kib } => {
             let bytes =
@@ -63,7 +64,12 @@ mod tests {
                 kind,
                 Api::Flushed { chunk: 16_384 },
             )));
-            for server in [Server::Nginx, Server::TowerHttp, Server::Aspnetcore] {
+            for server in [
+                Server::Nginx,
+                Server::TowerHttp,
+                Server::Aspnetcore,
+                Server::Apache,
+            ] {
                 codecs.extend(of_server(server, kind, AspnetcoreWriter::default()));
             }
         }

@@ -1,13 +1,13 @@
-//! Each server's own encoder, where it runs in codecbench: nginx's modules, tower-http's
-//! middleware, ASP.NET Core's as its serializer writes.
+//! Each server's own encoder, where it runs in codecbench: nginx's and Apache's modules,
+//! tower-http's middleware, ASP.NET Core's as its serializer writes.
 
 use super::interface::Codec;
 use super::zstd::Libzstd;
-use super::{api, nginx, tower_http};
+use super::{apache, api, nginx, tower_http};
 use crate::vocab::CodecKind;
 
 /// `server`'s own encoder of `kind`, where it runs in codecbench; `None` for Caddy's,
-/// which is Go's. `writer` is how an ASP.NET Core endpoint writes its JSON.
+/// which is Go's, and for a codec the server does not send (Apache's zstd). `writer` is how an ASP.NET Core endpoint writes its JSON.
 pub(crate) fn of_server(
     server: crate::vocab::Server,
     kind: CodecKind,
@@ -19,9 +19,12 @@ pub(crate) fn of_server(
             Box::new(api::ThroughApi::new(kind, api::Api::Aspnetcore { writer }))
         }
         (Server::Nginx, CodecKind::Zstd) => Box::new(Libzstd),
-        (Server::Nginx, CodecKind::Brotli) => Box::new(nginx::NginxBrotli),
-        (Server::Nginx, CodecKind::Gzip) => Box::new(nginx::NginxGzip),
+        (Server::Nginx, CodecKind::Brotli) => Box::new(nginx::BROTLI),
+        (Server::Nginx, CodecKind::Gzip) => Box::new(nginx::GZIP),
         (Server::TowerHttp, kind) => Box::new(tower_http::TowerHttp(kind)),
-        (Server::Caddy, _) => return None,
+        (Server::Apache, CodecKind::Brotli) => Box::new(apache::BROTLI),
+        (Server::Apache, CodecKind::Gzip) => Box::new(apache::GZIP),
+        // httpd has no zstd module; Caddy's encoders are Go's.
+        (Server::Apache, CodecKind::Zstd) | (Server::Caddy, _) => return None,
     })
 }

@@ -17,10 +17,11 @@ pub(crate) fn server_notes(
     variants: impl IntoIterator<Item = crate::vocab::Variant>,
 ) -> Vec<String> {
     use crate::vocab::Variant;
-    let (mut aspnetcore, mut nginx) = (false, false);
+    let (mut aspnetcore, mut nginx, mut apache) = (false, false, false);
     for variant in variants {
         aspnetcore |= matches!(variant, Variant::Aspnetcore { .. });
         nginx |= variant == Variant::Nginx;
+        apache |= variant == Variant::Apache;
     }
     let mut notes = Vec::new();
     if aspnetcore {
@@ -32,6 +33,12 @@ pub(crate) fn server_notes(
     if nginx {
         notes.push(
             "nginx: predicted, and checked to the byte against a live nginx (tests/nginx.rs)"
+                .to_string(),
+        );
+    }
+    if apache {
+        notes.push(
+            "apache: predicted, and checked to the byte against a live Apache httpd (tests/apache.rs)"
                 .to_string(),
         );
     }

@@ -5,6 +5,7 @@
 //! do (a minimum size, a per-encoding level, an encoding). Each server's own encoders,
 //! which workers rebuild, stay in `codec/servers.rs`; the names in `vocab/server.rs`.
 
+mod apache;
 mod aspnetcore;
 mod brief;
 mod caddy;

@@ -24,17 +24,18 @@ impl Server {
                 Server::Nginx => super::nginx::can_express(id),
                 Server::Caddy => super::caddy::can_express(id),
                 Server::TowerHttp => super::tower_http::can_express(id, shared_level),
+                Server::Apache => super::apache::can_express(id),
             }
     }
 
     /// Whether `id` is a cell of the library (and variant) this server compresses with.
     fn runs(self, id: &CellId, own_cells: bool) -> bool {
         // tower-http's br is the brotli crate (through async-compression); the others
-        // link Google's C brotli. nginx links madler zlib; measured as nginx, both its
-        // encoders are the `nginx` variant.
+        // link Google's C brotli. nginx and Apache link madler zlib; measured as the
+        // server, both its encoders are its own variant.
         let (brotli, gzip) = match self {
             Server::TowerHttp => (Library::BrotliRs, Library::ZlibRs),
-            Server::Nginx if own_cells => (Library::Libbrotli, Library::Zlib),
+            Server::Nginx | Server::Apache if own_cells => (Library::Libbrotli, Library::Zlib),
             _ => (Library::Libbrotli, Library::ZlibRs),
         };
         let own_variant = match (self, id.codec) {
@@ -62,6 +63,7 @@ impl Server {
             (Server::Nginx, Variant::Nginx)
                 | (Server::TowerHttp, Variant::TowerHttp)
                 | (Server::Aspnetcore, Variant::Aspnetcore { .. })
+                | (Server::Apache, Variant::Apache)
         )
     }
 
@@ -98,6 +100,7 @@ impl Server {
             Server::Nginx => super::nginx::render(&plan),
             Server::Caddy => super::caddy::render(&plan),
             Server::TowerHttp => super::tower_http::render(&plan),
+            Server::Apache => super::apache::render(&plan),
         }
     }
 }

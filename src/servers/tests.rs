@@ -433,6 +433,7 @@ fn nothing_worth_compressing_says_so_for_every_server() {
         Server::Nginx,
         Server::Caddy,
         Server::TowerHttp,
+        Server::Apache,
     ] {
         let text = render(server, &none);
         assert!(text.contains("don't compress"), "{server:?}: {text}");

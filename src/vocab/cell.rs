@@ -106,6 +106,9 @@ pub enum Variant {
     Nginx,
     /// tower-http's `CompressionLayer` run in-process (`--server tower-http`).
     TowerHttp,
+    /// The encoder as Apache httpd's mod_deflate or mod_brotli drives it (`--server
+    /// apache`): fixed windows, zlib's memLevel 9, the file in one piece.
+    Apache,
     /// The encoder fed as ASP.NET Core's middleware feeds it a serialized JSON body
     /// (`--server aspnetcore`): in the serializer's writes, flushed where it flushes.
     Aspnetcore {
@@ -123,6 +126,7 @@ impl fmt::Display for Variant {
             Variant::OneShot => f.write_str("one-shot"),
             Variant::Nginx => f.write_str("nginx"),
             Variant::TowerHttp => f.write_str("tower-http"),
+            Variant::Apache => f.write_str("apache"),
             Variant::Aspnetcore { writer } => write!(f, "aspnetcore {}", writer.name()),
             Variant::Flushed { chunk } if chunk % 1024 == 0 => {
                 write!(f, "flush {} KiB", chunk / 1024)
@@ -143,6 +147,7 @@ impl FromStr for Variant {
             "one-shot" => Ok(Variant::OneShot),
             "nginx" => Ok(Variant::Nginx),
             "tower-http" => Ok(Variant::TowerHttp),
+            "apache" => Ok(Variant::Apache),
             _ if text.starts_with("flush ") => flushed(text),
             _ if text.starts_with("aspnetcore ") => text
                 .strip_prefix("aspnetcore ")
@@ -258,6 +263,7 @@ mod tests {
             Variant::OneShot,
             Variant::Nginx,
             Variant::TowerHttp,
+            Variant::Apache,
             Variant::Flushed { chunk: 16384 },
             Variant::Flushed { chunk: 1000 },
         ] {

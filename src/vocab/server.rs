@@ -14,6 +14,9 @@ pub(crate) enum Server {
     Caddy,
     /// tower-http's `CompressionLayer` (Rust, axum and other tower servers).
     TowerHttp,
+    /// Apache httpd 2.4 with mod_deflate (madler zlib) and mod_brotli (C brotli); it
+    /// has no zstd module.
+    Apache,
 }
 
 impl Server {
@@ -24,6 +27,7 @@ impl Server {
             Server::Nginx => "nginx",
             Server::Caddy => "caddy",
             Server::TowerHttp => "tower-http",
+            Server::Apache => "apache",
         }
     }
 

@@ -1,5 +1,5 @@
 //! Real servers on 127.0.0.1 for the end-to-end tests: Debian's nginx (with ngx_brotli's
-//! modules) and caddy, started from a configuration in a temporary directory and
+//! modules), apache2 and caddy, started from a configuration in a temporary directory and
 //! stopped when dropped. A server that is not installed skips its test with a message
 //! naming the package, except in CI, where `.ci/run` installs it and its absence fails.
 
@@ -7,6 +7,9 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod apache;
+pub use apache::{apache, APACHE2, MODULES};
 
 /// ngx_brotli's filter module as Debian installs it.
 pub const BROTLI_FILTER: &str = "/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so";
@@ -201,28 +204,38 @@ fn nginx_on(files: &[(&str, &[u8])], server_body: &str, tls: bool) -> Result<Run
         );
         std::fs::create_dir(dir.path().join("tmp")).unwrap();
         std::fs::write(dir.path().join("nginx.conf"), conf).unwrap();
-        // Errors before the log is open (a bad directive) go to stderr.
-        let stderr = std::fs::File::create(dir.path().join("stderr.log")).unwrap();
-        let child = Command::new("nginx")
-            .arg("-p")
-            .arg(dir.path())
-            .arg("-c")
-            .arg(dir.path().join("nginx.conf"))
-            .stdout(Stdio::null())
-            .stderr(stderr)
-            .spawn()
-            .unwrap();
-        let dir = match up(child, port, dir, false) {
-            Ok(running) => return Ok(running),
-            Err(dir) => dir,
-        };
-        let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
-        let log = read("stderr.log") + &read("error.log");
-        if !log.contains("Address already in use") {
-            return Err(log);
+        let mut command = Command::new("nginx");
+        command.arg("-p").arg(dir.path()).arg("-c");
+        command.arg(dir.path().join("nginx.conf"));
+        if let Some(result) = launch(command, port, dir) {
+            return result;
         }
     }
     Err("no free port in three tries".into())
+}
+
+/// Starts `command`, its stderr to `stderr.log` in `dir`, and waits for it on `port`.
+/// `None` when another process took the port meanwhile, so that the caller tries
+/// another; `Err` carries the server's stderr and `error.log`.
+fn launch(
+    mut command: Command,
+    port: u16,
+    dir: tempfile::TempDir,
+) -> Option<Result<Running, String>> {
+    // Errors before the log is open (a bad directive) go to stderr.
+    let stderr = std::fs::File::create(dir.path().join("stderr.log")).unwrap();
+    let child = command
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let dir = match up(child, port, dir, false) {
+        Ok(running) => return Some(Ok(running)),
+        Err(dir) => dir,
+    };
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
+    let log = read("stderr.log") + &read("error.log");
+    (!log.contains("Address already in use")).then_some(Err(log))
 }
 
 /// Starts caddy with a Caddyfile whose site block, on a free port, serves `files` from
@@ -290,9 +303,18 @@ pub struct Fetched {
 
 /// GETs `url` with curl, sending `accept_encoding`, and keeps the body undecoded.
 pub fn fetch(url: &str, accept_encoding: &str) -> Fetched {
+    fetch_from(url, None, accept_encoding)
+}
+
+/// As [`fetch`], with a `Host` header naming one of the server's virtual hosts.
+pub fn fetch_from(url: &str, host: Option<&str>, accept_encoding: &str) -> Fetched {
     let dir = tempfile::tempdir().unwrap();
     let body = dir.path().join("body");
-    let output = Command::new("curl")
+    let mut curl = Command::new("curl");
+    if let Some(host) = host {
+        curl.args(["-H", &format!("Host: {host}")]);
+    }
+    let output = curl
         .args(["-s", "--fail", "-H"])
         .arg(format!("Accept-Encoding: {accept_encoding}"))
         .arg("-o")

@@ -18,6 +18,7 @@ pub(crate) fn deployable(id: &CellId) -> String {
         | Variant::Flushed { .. }
         | Variant::Nginx
         | Variant::TowerHttp
+        | Variant::Apache
         | Variant::Aspnetcore { .. } => name.push_str(&format!(" ({})", id.variant)),
         Variant::Fresh | Variant::Dictionary { .. } => {}
     }

@@ -19,6 +19,7 @@ mod error;
 mod export;
 mod format;
 mod http;
+mod lab;
 mod live;
 mod payload;
 mod process;

@@ -20,6 +20,7 @@ mod hardening;
 mod hostile;
 mod http;
 mod instructions;
+mod lab;
 mod layers;
 mod limits;
 mod nginx;

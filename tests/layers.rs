@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["commands"],
     &["config"],
     &["cli"],
+    &["lab"],
     &["servers"],
     &["export"],
     &["analysis"],

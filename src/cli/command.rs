@@ -90,6 +90,15 @@ pub(crate) enum Command {
     /// first and last byte; every body decoded and compared with the identity body.
     /// With --server, the level whose predicted body matches beside it.
     Probe(ProbeArgs),
+    /// Measure through the real servers installed here: bytes sent and CPU per response.
+    ///
+    /// Starts nginx and Apache httpd on 127.0.0.1, one configuration per setting,
+    /// serves each payload, and reads the bytes each sends and the CPU time its process
+    /// spends per response beyond an identity response's (95% intervals), beside
+    /// codecbench's prediction and its in-process encode time. The run saved with
+    /// --export-json is read by compare, report and recommend --from. No server is left
+    /// running.
+    Lab(super::LabArgs),
     /// One cell of `run --measure instructions`, run under callgrind by `run` itself: a
     /// job on stdin in the worker protocol (docs/workers.md); it takes no option.
     #[command(hide = true)]

@@ -8,6 +8,7 @@ mod formats;
 #[cfg(test)]
 mod help_tests;
 mod http;
+mod lab;
 mod measure;
 mod probe;
 
@@ -18,5 +19,6 @@ pub(crate) use analysis::{
 };
 pub(crate) use command::{Cli, Command};
 pub(crate) use http::{DictionaryArgs, HttpArgs, ServeArgs};
+pub(crate) use lab::LabArgs;
 pub(crate) use measure::{MeasureArgs, Metric, OutputArgs, RunArgs};
 pub(crate) use probe::ProbeArgs;

@@ -30,6 +30,8 @@ pub(crate) fn codec_named(
         Variant::Nginx => of_server(Server::Nginx, codec, AspnetcoreWriter::default()),
         Variant::TowerHttp => of_server(Server::TowerHttp, codec, AspnetcoreWriter::default()),
         Variant::Apache => of_server(Server::Apache, codec, AspnetcoreWriter::default()),
+        // A server's own process measured it; nothing here runs as it.
+        Variant::Served { .. } => None,
         Variant::Aspnetcore { writer } => of_server(Server::Aspnetcore, codec, writer),
         Variant::Dictionary { kib } => {
             let bytes =

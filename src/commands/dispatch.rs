@@ -79,6 +79,7 @@ fn run(cli: Cli) -> Result {
         Command::Probe(args) => {
             super::probe::run(crate::config::probe::ProbeConfig::from_args(args)?)
         }
+        Command::Lab(args) => super::lab::run(crate::config::lab::LabConfig::from_args(args)?),
         Command::CountInstructions => super::count_instructions::run(),
         Command::TimeWorker => super::time_worker::run(),
     }

@@ -8,6 +8,7 @@ mod compare;
 mod count_instructions;
 mod dispatch;
 mod http;
+mod lab;
 mod measure;
 mod merge;
 mod outcome;

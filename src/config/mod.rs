@@ -5,6 +5,7 @@ mod ab;
 pub(crate) mod analysis;
 pub(crate) mod compare;
 pub(crate) mod http;
+pub(crate) mod lab;
 pub(crate) mod levels;
 mod measure;
 pub(crate) mod outputs;

@@ -51,6 +51,8 @@ pub(crate) enum Subject<'a> {
         /// The payload in progress.
         current: Option<&'a HttpPayloadResult>,
     },
+    /// What `lab` measured through the real servers.
+    Lab(&'a crate::results::lab::LabReport),
     /// A candidate judged against a baseline.
     Comparison(&'a Comparison),
     /// Runs side by side.
@@ -152,6 +154,7 @@ fn command(subject: &Subject) -> &'static str {
         Subject::Advice { .. } => "recommend",
         Subject::ZstdParams(_) => "zstd-params",
         Subject::Probe(_) => "probe",
+        Subject::Lab(_) => "lab",
     }
 }
 
@@ -190,6 +193,7 @@ impl Exporter for Csv {
             // One CSV has one set of columns: codec runs and `http` runs each have theirs.
             Subject::Merged(m) => merge::table::render_csv(m)?,
             Subject::Probe(report) => super::probe::render_csv(report),
+            Subject::Lab(lab) => super::run::csv::render_with(&lab.run, None),
             _ => bail!("this result has no CSV form"),
         })
     }
@@ -205,6 +209,7 @@ impl Exporter for Json {
                 answers, advice, ..
             } => recommend::report::render_json(answers, advice),
             Subject::Probe(report) => super::probe::render_json(report),
+            Subject::Lab(lab) => super::run::json::render_with(&lab.run, None),
             _ => bail!("this result has no JSON form"),
         })
     }
@@ -245,6 +250,7 @@ pub(crate) fn documents(subject: &Subject) -> Vec<Document> {
             .iter()
             .map(|url| super::probe::document(url, report))
             .collect(),
+        Subject::Lab(lab) => super::lab::documents(lab),
     }
 }
 

@@ -18,7 +18,13 @@ pub(crate) fn server_notes(
 ) -> Vec<String> {
     use crate::vocab::Variant;
     let (mut aspnetcore, mut nginx, mut apache) = (false, false, false);
+    let mut served = Vec::new();
     for variant in variants {
+        if let Variant::Served { server } = variant {
+            if !served.contains(&server) {
+                served.push(server);
+            }
+        }
         aspnetcore |= matches!(variant, Variant::Aspnetcore { .. });
         nginx |= variant == Variant::Nginx;
         apache |= variant == Variant::Apache;
@@ -35,6 +41,11 @@ pub(crate) fn server_notes(
             "nginx: predicted, and checked to the byte against a live nginx (tests/nginx.rs)"
                 .to_string(),
         );
+    }
+    for server in served {
+        notes.push(format!(
+            "served by {server}: measured through a live {server} (codecbench lab): the bytes it sent; as compress time, the CPU its process spent per response beyond an identity response's; as decompress time, codecbench decoding what it sent"
+        ));
     }
     if apache {
         notes.push(

@@ -12,6 +12,7 @@ pub(crate) mod findings;
 pub(crate) mod fixtures;
 pub(crate) mod html;
 pub(crate) mod http;
+pub(crate) mod lab;
 pub(crate) mod labels;
 pub(crate) mod merge;
 pub(crate) mod probe;

@@ -10,6 +10,7 @@ pub(crate) mod environment;
 #[cfg(test)]
 mod fixtures;
 pub(crate) mod http;
+pub(crate) mod lab;
 mod legacy;
 mod pooled;
 pub(crate) mod probe;

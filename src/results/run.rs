@@ -125,6 +125,24 @@ impl Status {
 }
 
 impl CellResult {
+    /// A cell of `id` with nothing measured yet: no bytes, no timings, status ok.
+    pub(crate) fn unmeasured(id: CellId, version: String, dotnet_level: Option<String>) -> Self {
+        CellResult {
+            id,
+            version,
+            dotnet_level,
+            compressed_bytes: 0,
+            encoder_bytes: None,
+            compress: None,
+            decompress: None,
+            compress_instructions: None,
+            decompress_instructions: None,
+            precision_met: None,
+            status: Status::Ok,
+            failure: None,
+        }
+    }
+
     /// Marks the cell failed, for `why`, dropping any timings: a failed cell's figures
     /// never reach a report as valid.
     pub(crate) fn fail(&mut self, why: String) {

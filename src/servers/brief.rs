@@ -32,6 +32,16 @@ impl Brief<'_> {
             .encodings
             .iter()
             .any(|e| server.owns(e.id.variant));
+        let served = self
+            .dynamic
+            .encodings
+            .iter()
+            .any(|e| matches!(e.id.variant, crate::vocab::Variant::Served { .. }));
+        if served {
+            return format!(
+                "{lead} Sizes and times measured through a live {server} (codecbench lab): its bytes, and its CPU per response.\n"
+            );
+        }
         match own {
             true => {
                 format!("{lead} Sizes measured as {server} sends them (run --server {server}).\n")

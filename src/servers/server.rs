@@ -58,6 +58,9 @@ impl Server {
 
     /// Whether cells of `variant` measure this server's own encoders (`run --server`).
     pub(crate) fn owns(self, variant: Variant) -> bool {
+        if let Variant::Served { server } = variant {
+            return server == self;
+        }
         matches!(
             (self, variant),
             (Server::Nginx, Variant::Nginx)

@@ -106,6 +106,13 @@ pub enum Variant {
     Nginx,
     /// tower-http's `CompressionLayer` run in-process (`--server tower-http`).
     TowerHttp,
+    /// Measured through the real server (`codecbench lab`): the bytes it sent, and as
+    /// the compression time, the CPU its process spent per response beyond an identity
+    /// response's.
+    Served {
+        /// The server.
+        server: super::Server,
+    },
     /// The encoder as Apache httpd's mod_deflate or mod_brotli drives it (`--server
     /// apache`): fixed windows, zlib's memLevel 9, the file in one piece.
     Apache,
@@ -127,6 +134,7 @@ impl fmt::Display for Variant {
             Variant::Nginx => f.write_str("nginx"),
             Variant::TowerHttp => f.write_str("tower-http"),
             Variant::Apache => f.write_str("apache"),
+            Variant::Served { server } => write!(f, "served by {server}"),
             Variant::Aspnetcore { writer } => write!(f, "aspnetcore {}", writer.name()),
             Variant::Flushed { chunk } if chunk % 1024 == 0 => {
                 write!(f, "flush {} KiB", chunk / 1024)
@@ -149,6 +157,11 @@ impl FromStr for Variant {
             "tower-http" => Ok(Variant::TowerHttp),
             "apache" => Ok(Variant::Apache),
             _ if text.starts_with("flush ") => flushed(text),
+            _ if text.starts_with("served by ") => text
+                .strip_prefix("served by ")
+                .and_then(super::Server::from_name)
+                .map(|server| Variant::Served { server })
+                .ok_or_else(|| format!("unknown variant '{text}'")),
             _ if text.starts_with("aspnetcore ") => text
                 .strip_prefix("aspnetcore ")
                 .and_then(super::AspnetcoreWriter::from_name)
@@ -264,6 +277,9 @@ mod tests {
             Variant::Nginx,
             Variant::TowerHttp,
             Variant::Apache,
+            Variant::Served {
+                server: crate::vocab::Server::Nginx,
+            },
             Variant::Flushed { chunk: 16384 },
             Variant::Flushed { chunk: 1000 },
         ] {

@@ -1,8 +1,8 @@
 //! The servers codecbench models: what `--server` measures as and `--emit` configures.
 
 /// A web server whose compression codecbench models.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub(crate) enum Server {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Server {
     /// ASP.NET Core 11's response-compression middleware (C#): libzstd, C brotli and
     /// zlib-ng, each fed a JSON body as Kestrel's serializer writes and flushes it
     /// (modelled from the upstream source, see `docs/servers.md`).
@@ -29,6 +29,14 @@ impl Server {
             Server::TowerHttp => "tower-http",
             Server::Apache => "apache",
         }
+    }
+
+    /// The server named `name`, as [`name`](Self::name) spells it.
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        <Self as clap::ValueEnum>::value_variants()
+            .iter()
+            .copied()
+            .find(|s| s.name() == name)
     }
 
     /// Whether `run --server` measures this server's own encoders (its profile), so that

@@ -8,7 +8,7 @@ use super::clock::Clock;
 
 use crate::bench::schedule::{Plan, Precision, Schedule, MAX_EXTRA_ROUNDS};
 use crate::codec::Codec;
-use crate::results::run::{CellResult, Status};
+use crate::results::run::CellResult;
 use crate::stats::Summary;
 
 /// What one round of one direction runs: `warmup` untimed iterations, then `iterations`
@@ -95,20 +95,11 @@ impl<'a> CellRun<'a> {
             level,
             input,
             reference: Vec::new(),
-            cell: CellResult {
-                id: codec.id(level),
-                version: codec.version(),
-                dotnet_level: codec.dotnet_level(level).map(|l| l.name().to_string()),
-                compressed_bytes: 0,
-                encoder_bytes: None,
-                compress: None,
-                decompress: None,
-                compress_instructions: None,
-                decompress_instructions: None,
-                precision_met: None,
-                status: Status::Ok,
-                failure: None,
-            },
+            cell: CellResult::unmeasured(
+                codec.id(level),
+                codec.version(),
+                codec.dotnet_level(level).map(|l| l.name().to_string()),
+            ),
             directions: None,
             precision: plan.precision,
             slowdown: crate::bench::calibrate::factor_for(&codec.id(level)),

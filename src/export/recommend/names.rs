@@ -19,6 +19,7 @@ pub(crate) fn deployable(id: &CellId) -> String {
         | Variant::Nginx
         | Variant::TowerHttp
         | Variant::Apache
+        | Variant::Served { .. }
         | Variant::Aspnetcore { .. } => name.push_str(&format!(" ({})", id.variant)),
         Variant::Fresh | Variant::Dictionary { .. } => {}
     }

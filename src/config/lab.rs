@@ -1,0 +1,91 @@
+//! Checks of `codecbench lab`'s input.
+
+use anyhow::{bail, Result};
+
+use super::levels::checked_levels;
+use super::payloads::payload_sources;
+use crate::cli::LabArgs;
+use crate::export::exporter::Format;
+use crate::lab::{Load, Setting};
+use crate::payload::{PayloadSource, RngKind};
+use crate::vocab::{CodecKind, Server};
+
+/// Settings of `codecbench lab`.
+pub(crate) struct LabConfig {
+    /// The servers to measure through, each once, in the order given.
+    pub servers: Vec<Server>,
+    /// The settings each is configured with.
+    pub settings: Vec<Setting>,
+    /// Batches and requests per setting.
+    pub load: Load,
+    /// The bodies served.
+    pub payloads: Vec<PayloadSource>,
+    /// Generator seed, for built-in payloads.
+    pub seed: i32,
+    /// Generator stream.
+    pub rng: RngKind,
+    /// What stdout shows.
+    pub format: Format,
+    /// The files written at the end.
+    pub exports: super::outputs::Exports,
+    /// No progress lines.
+    pub quiet: bool,
+}
+
+impl LabConfig {
+    /// Checks the servers, levels, load and outputs.
+    pub(crate) fn from_args(args: LabArgs) -> Result<Self> {
+        let mut servers: Vec<Server> = Vec::new();
+        for server in args.servers {
+            if !matches!(server, Server::Nginx | Server::Apache) {
+                bail!("--servers {server}: the lab starts nginx and apache");
+            }
+            if !servers.contains(&server) {
+                servers.push(server);
+            }
+        }
+        let mut settings = Vec::new();
+        for (codec, text, option) in [
+            (CodecKind::Brotli, &args.brotli_levels, "--brotli-levels"),
+            (CodecKind::Gzip, &args.gzip_levels, "--gzip-levels"),
+        ] {
+            let range = if codec == CodecKind::Brotli {
+                0..=11
+            } else {
+                1..=9
+            };
+            for level in checked_levels(text, option, codec.name(), range, "the servers")? {
+                settings.push(Setting { codec, level });
+            }
+        }
+        if !(6..=1000).contains(&args.batches) {
+            bail!(
+                "--batches {}: 6 to 1000 (6 is the fewest that gives a 95% interval)",
+                args.batches
+            );
+        }
+        if !(1..=10_000).contains(&args.requests) {
+            bail!("--requests {}: 1 to 10,000 per batch", args.requests);
+        }
+        let names = match args.payloads.is_empty() {
+            true => vec!["small".to_string()],
+            false => args.payloads,
+        };
+        let payloads = payload_sources(&names, &[])?;
+        let exports = super::outputs::exports(&args.output, &payloads)?;
+        Ok(LabConfig {
+            servers,
+            settings,
+            load: Load {
+                batches: args.batches,
+                requests: args.requests,
+            },
+            payloads,
+            seed: args.generator.seed,
+            rng: args.generator.rng,
+            format: args.output.format,
+            exports,
+            quiet: args.quiet,
+        })
+    }
+}

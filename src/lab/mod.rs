@@ -1,0 +1,16 @@
+//! `codecbench lab`: measure through the real servers. Each installed server is started
+//! on 127.0.0.1 with a configuration per setting; the lab reads the bytes it sends and
+//! the CPU time its process spends per response beyond an identity response's.
+
+mod apache;
+mod launch;
+mod measure;
+mod nginx;
+mod record;
+mod site;
+mod through;
+
+pub(crate) use measure::Load;
+pub(crate) use record::record;
+pub(crate) use site::Setting;
+pub(crate) use through::{measure_through, missing, version};

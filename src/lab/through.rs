@@ -1,0 +1,138 @@
+//! One server through which the lab measures: started in a private directory with a
+//! configuration per setting, every body measured at every setting, then stopped.
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::Path;
+
+use super::launch::{free_ports, launch};
+use super::measure::{measure, Load, Measured};
+use super::site::{Plan, Setting};
+use super::{apache, nginx};
+use crate::vocab::Server;
+
+/// Why the lab cannot start `server` here; `None` when it can.
+pub(crate) fn missing(server: Server) -> Option<String> {
+    match server {
+        Server::Nginx => nginx::missing(),
+        Server::Apache => apache::missing(),
+        other => Some(format!("the lab does not start {other} yet")),
+    }
+}
+
+/// The server's name and version, e.g. `nginx 1.22.1`.
+pub(crate) fn version(server: Server) -> String {
+    match server {
+        Server::Apache => apache::version(),
+        _ => nginx::version(),
+    }
+}
+
+/// One body at one setting, through the server.
+pub(crate) struct ServedCell {
+    /// The body's index among those given.
+    pub body: usize,
+    /// The setting.
+    pub setting: Setting,
+    /// What it cost, or why it could not be measured.
+    pub result: Result<Measured, String>,
+}
+
+/// Starts `server`, measures every body at every setting, and stops it. `progress` is
+/// told each cell before it is measured. `Err` when the server does not start.
+pub(crate) fn measure_through(
+    server: Server,
+    bodies: &[Vec<u8>],
+    settings: &[Setting],
+    load: Load,
+    progress: &dyn Fn(usize, Setting),
+) -> Result<Vec<ServedCell>, String> {
+    let dir = site(bodies).map_err(|e| format!("cannot prepare its files: {e}"))?;
+    let plan = plan(server, dir.path(), settings)?;
+    let (name, text) = &plan.config;
+    std::fs::write(dir.path().join(name), text).map_err(|e| e.to_string())?;
+    let running = launch(plan.command, &plan.ports, &dir.path().join("server.log"))?;
+    let identity = &plan.endpoints[0];
+    let mut cells = Vec::new();
+    for endpoint in &plan.endpoints[1..] {
+        let Some(setting) = endpoint.setting else {
+            continue;
+        };
+        for (index, body) in bodies.iter().enumerate() {
+            if crate::process::interrupt::requested() {
+                return Ok(cells);
+            }
+            progress(index, setting);
+            let file = file_name(index);
+            let token = setting.codec.content_coding();
+            let result = measure(
+                running.pid,
+                &identity.url(&file),
+                &endpoint.url(&file),
+                token,
+                body,
+                load,
+            )
+            .map_err(|e| format!("{e:#}"));
+            // A cell a stop cut short is left out, not failed.
+            if crate::process::interrupt::requested() {
+                return Ok(cells);
+            }
+            cells.push(ServedCell {
+                body: index,
+                setting,
+                result,
+            });
+        }
+    }
+    drop(running);
+    Ok(cells)
+}
+
+/// The name the lab gives body `index` on disk.
+fn file_name(index: usize) -> String {
+    format!("body{index}.json")
+}
+
+/// The server's plan, on free ports.
+fn plan(server: Server, root: &Path, settings: &[Setting]) -> Result<Plan, String> {
+    let ports = free_ports(settings.len() + 1).map_err(|e| format!("no free port: {e}"))?;
+    Ok(match server {
+        Server::Apache => apache::plan(root, &ports, settings),
+        _ => nginx::plan(root, ports[0], settings),
+    })
+}
+
+/// A private directory with `www/` holding the bodies, and `tmp/` for nginx. Run as
+/// root, Apache serves as www-data, which must read them: then they are readable to
+/// every local user while the lab runs.
+fn site(bodies: &[Vec<u8>]) -> std::io::Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new()
+        .prefix("codecbench-lab-")
+        .tempdir()?;
+    // The path goes into the servers' configuration, unquoted: only plain characters.
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-".contains(c);
+    let path = dir.path().to_string_lossy();
+    if !path.chars().all(plain) {
+        return Err(std::io::Error::other(format!(
+            "the temporary directory {} holds characters a server's configuration would read as syntax; set TMPDIR to a plain path",
+            crate::format::one_line(&path)
+        )));
+    }
+    let www = dir.path().join("www");
+    std::fs::create_dir(&www)?;
+    std::fs::create_dir(dir.path().join("tmp"))?;
+    for (index, body) in bodies.iter().enumerate() {
+        std::fs::write(www.join(file_name(index)), body)?;
+    }
+    // SAFETY: geteuid reads the process's effective user id.
+    if unsafe { libc::geteuid() } == 0 {
+        for path in [dir.path(), &www] {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+        }
+        for index in 0..bodies.len() {
+            let file = www.join(file_name(index));
+            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644))?;
+        }
+    }
+    Ok(dir)
+}

@@ -1,0 +1,219 @@
+//! End to end: `codecbench lab` through Debian's nginx and apache2 on 127.0.0.1. The
+//! bytes match the servers' profiles, the run it saves answers `recommend --from`, and
+//! no server outlives it, whether it ends, is stopped or is killed.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{codecbench, csv_rows, succeed};
+use crate::servers::{installed, APACHE2, BROTLI_FILTER, MODULES};
+
+fn servers_here() -> bool {
+    let brotli = format!("{MODULES}/mod_brotli.so");
+    installed(
+        "nginx",
+        &[BROTLI_FILTER],
+        "nginx libnginx-mod-http-brotli-filter",
+    ) && installed(APACHE2, &[&brotli], "apache2")
+}
+
+/// The pids of processes whose command line names `dir`: the servers a lab run with
+/// TMPDIR=`dir` started.
+fn servers_in(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        let zombie = status.contains("State:\tZ");
+        if !zombie && String::from_utf8_lossy(&cmdline).contains(&needle) {
+            found.push(format!(
+                "{name}: {}",
+                String::from_utf8_lossy(&cmdline).replace('\0', " ")
+            ));
+        }
+    }
+    found
+}
+
+/// The lab on `payload` at br `brotli` and gzip 6, its temporary directories under
+/// `tmp`.
+fn lab(tmp: &Path, payload: &str, brotli: &str, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_codecbench"));
+    command.args(["lab", "--payload", payload, "--brotli-levels", brotli]);
+    command.args(["--gzip-levels", "6"]);
+    command.args(extra).env("TMPDIR", tmp).env("NO_COLOR", "1");
+    command
+}
+
+#[test]
+fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
+    if !servers_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let saved = tmp.path().join("lab.json");
+    let args = [
+        "--batches",
+        "6",
+        "--requests",
+        "3",
+        "--quiet",
+        "--export-json",
+    ];
+    let output = lab(tmp.path(), "small", "5", &args)
+        .arg(&saved)
+        .arg("--format")
+        .arg("csv")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        servers_in(tmp.path()),
+        Vec::<String>::new(),
+        "a server outlived the lab"
+    );
+    let rows = csv_rows(&output.stdout);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for server in ["nginx", "apache"] {
+        let predicted = succeed(codecbench().args([
+            "run",
+            "--server",
+            server,
+            "--payload",
+            "small",
+            "--codecs",
+            "brotli,gzip",
+            "--brotli-levels",
+            "5",
+            "--gzip-levels",
+            "6",
+            "--iterations",
+            "1",
+            "--warmup",
+            "0",
+            "--quiet",
+            "--format",
+            "csv",
+        ]));
+        for expected in csv_rows(&predicted.stdout) {
+            let served = rows
+                .iter()
+                .find(|r| {
+                    r["variant"] == format!("served by {server}") && r["codec"] == expected["codec"]
+                })
+                .unwrap_or_else(|| panic!("{server} {}: {rows:?}", expected["codec"]));
+            assert_eq!(
+                served["compressed_bytes"], expected["compressed_bytes"],
+                "{server}"
+            );
+            assert!(served["version"].contains(if server == "nginx" {
+                "nginx 1."
+            } else {
+                "Apache httpd 2."
+            }));
+        }
+    }
+    let answer = succeed(
+        codecbench()
+            .arg("recommend")
+            .arg("--from")
+            .arg(&saved)
+            .args(["--emit", "apache"]),
+    );
+    let config = String::from_utf8(answer.stdout).unwrap();
+    assert!(
+        config.contains("measured through a live apache"),
+        "{config}"
+    );
+}
+
+/// Starts the lab on a body whose br 11 takes long, waits for its first cell, sends
+/// `signal`, and checks that it ended within 15 s with no server left.
+fn stopped_by(signal: i32) -> Option<i32> {
+    let tmp = tempfile::tempdir().unwrap();
+    let err = tmp.path().join("err");
+    let mut child = lab(tmp.path(), "large", "11", &["--batches", "100"])
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !std::fs::read_to_string(&err).unwrap().contains("brotli 11") {
+        assert!(start.elapsed() < Duration::from_secs(60), "no cell began");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !servers_in(tmp.path()).is_empty(),
+        "the server was not seen running"
+    );
+    // SAFETY: signalling our own child by its pid.
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            signalled.elapsed() < Duration::from_secs(15),
+            "the lab ran on after the signal"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // The kernel kills a server whose parent died without stopping it, at once.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !servers_in(tmp.path()).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        servers_in(tmp.path()),
+        Vec::<String>::new(),
+        "a server outlived the lab"
+    );
+    status.code()
+}
+
+#[test]
+fn a_stop_or_a_kill_leaves_no_server_running() {
+    if !servers_here() {
+        return;
+    }
+    assert_eq!(stopped_by(libc::SIGINT), Some(130));
+    assert_eq!(stopped_by(libc::SIGTERM), Some(143));
+    assert_eq!(stopped_by(libc::SIGKILL), None);
+}
+
+#[test]
+fn a_server_the_lab_cannot_start_is_skipped_with_why() {
+    if !servers_here() {
+        return;
+    }
+    // A temporary directory whose name a configuration would read as syntax.
+    let base = tempfile::tempdir().unwrap();
+    let tmp = base.path().join("a b;");
+    std::fs::create_dir(&tmp).unwrap();
+    let output = lab(
+        &tmp,
+        "single",
+        "5",
+        &["--batches", "6", "--servers", "nginx"],
+    )
+    .output()
+    .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("nginx: skipped") && stderr.contains("set TMPDIR to a plain path"),
+        "{stderr}"
+    );
+    assert_eq!(servers_in(&tmp), Vec::<String>::new());
+}

@@ -131,6 +131,13 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
             .args(["--emit", "apache"]),
     );
     let config = String::from_utf8(answer.stdout).unwrap();
+    // The report says the time it budgets on is the server's own CPU.
+    let report = succeed(codecbench().arg("recommend").arg("--from").arg(&saved));
+    let report = String::from_utf8(report.stdout).unwrap();
+    assert!(
+        report.contains("own CPU as measured through it"),
+        "{report}"
+    );
     assert!(
         config.contains("measured through a live apache"),
         "{config}"

@@ -152,8 +152,15 @@ pub(crate) fn why(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -
             ms(budget.unwrap_or(0.0))
         )
     };
+    // A lab's cell holds the server's own CPU per response, not codecbench's encoder.
+    let served = match first.id.variant {
+        crate::vocab::Variant::Served { server } => {
+            format!("compress a body, of {server}'s own CPU as measured through it")
+        }
+        _ => "compress a body".to_string(),
+    };
     let compression = match line.scenario {
-        Scenario::Dynamic => fits("compress a body"),
+        Scenario::Dynamic => fits(&served),
         Scenario::Cached => fits("compress it once"),
         Scenario::Static => format!("{} to compress it at build time", ms(first.compress_s)),
     };

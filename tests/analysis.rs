@@ -318,8 +318,8 @@ fn emit_prints_each_servers_configuration_instead_of_the_report() {
         "1",
     ]);
     assert!(slow.contains("_comp_level"), "{slow}");
-    let message = bad_input(&["recommend", "--from", base, "--emit", "apache"]);
-    assert!(message.contains("apache"), "{message}");
+    let message = bad_input(&["recommend", "--from", base, "--emit", "lighttpd"]);
+    assert!(message.contains("lighttpd"), "{message}");
 }
 
 #[test]

@@ -152,6 +152,7 @@ fn the_emitted_apache_config_loads_and_keeps_the_fallbacks() {
         ("body.txt", &body),
     ];
     let server = apache(&files, &config).expect("the emitted config loads");
+    streamed_bodies_are_compressed_whatever_their_size(&config, &body[..300]);
     let url = server.url("/body.json");
     // A browser gets br; an HTTP library that decodes gzip only gets gzip; a record
     // under both minimums and a type not listed go as they are.
@@ -194,4 +195,35 @@ fn the_emitted_apache_config_loads_and_keeps_the_fallbacks() {
         );
         assert_eq!(row["predicted_level"], level, "{row}");
     }
+}
+
+/// What the emitted config says of bodies it cannot see the length of: 300 bytes, under
+/// both minimums, from CGI with and without Content-Length, go out br.
+fn streamed_bodies_are_compressed_whatever_their_size(config: &str, short: &[u8]) {
+    let cgi = format!(
+        "{config}\nLoadModule cgi_module {MODULES}/mod_cgi.so\n\
+         <FilesMatch \"\\.cgi$\">\n  SetHandler cgi-script\n  Options +ExecCGI\n</FilesMatch>\n"
+    );
+    let script = |length: &str| {
+        format!(
+            "#!/bin/sh\nprintf 'Content-Type: application/json\\r\\n{length}\\r\\n'\nhead -c 300 short.json\n"
+        )
+    };
+    let (streamed, sized) = (script(""), script("Content-Length: 300\\r\\n"));
+    let files: [(&str, &[u8]); 3] = [
+        ("short.json", short),
+        ("streamed.cgi", streamed.as_bytes()),
+        ("sized.cgi", sized.as_bytes()),
+    ];
+    let server = apache(&files, &cgi).expect("the config with mod_cgi loads");
+    for name in ["/streamed.cgi", "/sized.cgi"] {
+        assert_sends(&server.url(name), "gzip, deflate, br, zstd", "br", short);
+    }
+    // The same 300 bytes as a file keep the minimum.
+    assert_sends(
+        &server.url("/short.json"),
+        "gzip, deflate, br, zstd",
+        "",
+        short,
+    );
 }

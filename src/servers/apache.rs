@@ -74,8 +74,10 @@ pub(super) fn render(plan: &Brief) -> String {
     if encodings.is_empty() {
         out += "# No encoding to send per request: no compression filter.\n";
     } else {
-        out += "# A client that accepts several gets the first in the chain. A body streamed\n\
-                # without Content-Length is compressed whatever its size.\n";
+        out += "# A client that accepts several gets the first in the chain. The minimum reads\n\
+                # Content-Length: files and proxied responses that send it keep it; a body\n\
+                # streamed without it, or from CGI (whose length httpd does not pass on),\n\
+                # is compressed whatever its size.\n";
         let types = type_pattern(plan.content_types);
         let mut chain = Vec::new();
         for encoding in encodings {

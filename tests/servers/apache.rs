@@ -25,7 +25,9 @@ pub fn apache(files: &[(&str, &[u8])], body: &str) -> Result<Running, String> {
         }
         for (name, _) in files {
             let file = dir.path().join("www").join(name);
-            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644)).unwrap();
+            // A `.cgi` file is a script httpd runs (with mod_cgi loaded by `body`).
+            let mode = if name.ends_with(".cgi") { 0o755 } else { 0o644 };
+            std::fs::set_permissions(file, std::fs::Permissions::from_mode(mode)).unwrap();
         }
         let port = free_port();
         let root = dir.path().display().to_string();

@@ -131,11 +131,35 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
             .args(["--emit", "apache"]),
     );
     let config = String::from_utf8(answer.stdout).unwrap();
-    // The report says the time it budgets on is the server's own CPU.
-    let report = succeed(codecbench().arg("recommend").arg("--from").arg(&saved));
-    let report = String::from_utf8(report.stdout).unwrap();
+    // One answer for two servers' cells would mix them: refused without --emit.
+    let mixed = crate::common::bad_input(&["recommend", "--from", saved.to_str().unwrap()]);
     assert!(
-        report.contains("own CPU as measured through it"),
+        mixed.contains("measured through nginx and apache"),
+        "{mixed}"
+    );
+    // Through one server, the report says the time it budgets on is that server's CPU.
+    let one = tmp.path().join("apache.json");
+    let args = [
+        "--batches",
+        "6",
+        "--requests",
+        "3",
+        "--quiet",
+        "--servers",
+        "apache",
+    ];
+    let output = lab(tmp.path(), "small", "5", &args)
+        .arg("--export-json")
+        .arg(&one)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report = succeed(codecbench().arg("recommend").arg("--from").arg(&one));
+    // The table wraps its lines: the words are checked in one line.
+    let report = String::from_utf8(report.stdout).unwrap();
+    let report = report.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        report.contains("of apache's own CPU as measured through it"),
         "{report}"
     );
     assert!(

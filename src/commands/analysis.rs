@@ -35,6 +35,9 @@ pub(super) fn recommend(config: RecommendConfig) -> crate::error::Result {
         return outcome;
     }
     refuse_unknown_weights(&run, &config.options)?;
+    if config.emit.is_empty() {
+        refuse_mixed_servers(&run)?;
+    }
     let advice = advise(&run, &config.options);
     if advice.is_empty() {
         outcome?;
@@ -86,6 +89,27 @@ fn refuse_unknown_weights(
         )
         .into()),
         None => Ok(()),
+    }
+}
+
+/// Refuses to answer for a lab run measured through several servers without `--emit`:
+/// one answer would mix cells no single server sends.
+fn refuse_mixed_servers(run: &results::LoadedRun) -> crate::error::Result {
+    let mut servers: Vec<crate::vocab::Server> = Vec::new();
+    for cell in run.codec_cells() {
+        if let crate::vocab::Variant::Served { server } = cell.key.id.variant {
+            if !servers.contains(&server) {
+                servers.push(server);
+            }
+        }
+    }
+    match servers.as_slice() {
+        [first, second, ..] => Err(anyhow::anyhow!(
+            "{} was measured through {first} and {second}: one answer would mix them; name the server with --emit {first} (or {second})",
+            run.label
+        )
+        .into()),
+        _ => Ok(()),
     }
 }
 

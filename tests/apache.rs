@@ -7,8 +7,8 @@ use crate::servers;
 
 use codecbench::{generate, RngKind};
 use codecbench::{server_codec, CodecKind};
-use common::{codecbench, csv_rows, succeed};
-use servers::{apache, assert_sends, fetch_from, installed, APACHE2, MODULES};
+use common::{codecbench, succeed};
+use servers::{apache, assert_sends, fetch_from, installed, predicted, APACHE2, MODULES};
 
 fn apache_here() -> bool {
     let modules = [
@@ -39,32 +39,6 @@ fn virtual_hosts(brotli: &[i32], gzip: &[i32]) -> String {
         );
     }
     text
-}
-
-/// `run --server apache` over `payloads`, one iteration: its CSV rows.
-fn predicted(
-    payloads: &[String],
-    brotli: &str,
-    gzip: &str,
-) -> Vec<std::collections::HashMap<String, String>> {
-    let mut command = codecbench();
-    command.args(["run", "--server", "apache", "--codecs", "brotli,gzip"]);
-    for payload in payloads {
-        command.args(["--payload", payload]);
-    }
-    command.args(["--brotli-levels", brotli, "--gzip-levels", gzip]);
-    command.args([
-        "--iterations",
-        "1",
-        "--warmup",
-        "0",
-        "--rounds",
-        "1",
-        "--quiet",
-        "--format",
-        "csv",
-    ]);
-    csv_rows(&succeed(&mut command).stdout)
 }
 
 #[test]
@@ -99,11 +73,11 @@ fn apache_sends_what_run_server_apache_predicts() {
     let server = apache(&files, &virtual_hosts(&[1, 5, 11], &[1, 6, 9])).unwrap();
     let mut paths: Vec<String> = ["single", "small", "large"].map(String::from).to_vec();
     paths.extend(["github_events", "canada", "twitter"].map(|n| format!("{real}{n}.json")));
-    let mut rows = predicted(&paths, "1,5,11", "1,6,9");
+    let mut rows = predicted("apache", &paths, "1,5,11", "1,6,9");
     assert_eq!(rows.len(), 36);
     let big = std::env::temp_dir().join(format!("codecbench-apache-{}.json", std::process::id()));
     std::fs::write(&big, &bodies[6].1).unwrap();
-    rows.extend(predicted(&[big.display().to_string()], "1", "1"));
+    rows.extend(predicted("apache", &[big.display().to_string()], "1", "1"));
     std::fs::remove_file(&big).unwrap();
     for row in &rows {
         assert_eq!(row["variant"], "apache", "{row:?}");

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{codecbench, csv_rows, succeed};
-use crate::servers::{installed, APACHE2, BROTLI_FILTER, MODULES};
+use crate::servers::{installed, predicted, APACHE2, BROTLI_FILTER, MODULES};
 
 fn servers_here() -> bool {
     let brotli = format!("{MODULES}/mod_brotli.so");
@@ -85,27 +85,8 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
     let rows = csv_rows(&output.stdout);
     assert_eq!(rows.len(), 4, "{rows:?}");
     for server in ["nginx", "apache"] {
-        let predicted = succeed(codecbench().args([
-            "run",
-            "--server",
-            server,
-            "--payload",
-            "small",
-            "--codecs",
-            "brotli,gzip",
-            "--brotli-levels",
-            "5",
-            "--gzip-levels",
-            "6",
-            "--iterations",
-            "1",
-            "--warmup",
-            "0",
-            "--quiet",
-            "--format",
-            "csv",
-        ]));
-        for expected in csv_rows(&predicted.stdout) {
+        let small = ["small".to_string()];
+        for expected in predicted(server, &small, "5", "6") {
             let served = rows
                 .iter()
                 .find(|r| {

@@ -6,8 +6,8 @@ use crate::servers;
 
 use codecbench::{generate, RngKind};
 use codecbench::{server_codec, CodecKind};
-use common::{codecbench, csv_rows, succeed};
-use servers::{assert_sends, fetch, installed, BROTLI_FILTER, BROTLI_STATIC};
+use common::{codecbench, succeed};
+use servers::{assert_sends, fetch, installed, predicted, BROTLI_FILTER, BROTLI_STATIC};
 
 const PACKAGES: &str = "nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static";
 
@@ -41,31 +41,8 @@ fn nginx_sends_what_run_server_nginx_predicts() {
     let large = generate(10_000, 42, RngKind::Dotnet);
     let files: [(&str, &[u8]); 2] = [("small.json", &small), ("large.json", &large)];
     let nginx = servers::nginx(&files, &locations(&[1, 5, 11], &[1, 6, 9])).unwrap();
-    let output = succeed(codecbench().args([
-        "run",
-        "--server",
-        "nginx",
-        "--payload",
-        "small",
-        "--payload",
-        "large",
-        "--codecs",
-        "brotli,gzip",
-        "--brotli-levels",
-        "1,5,11",
-        "--gzip-levels",
-        "1,6,9",
-        "--iterations",
-        "1",
-        "--warmup",
-        "0",
-        "--rounds",
-        "1",
-        "--quiet",
-        "--format",
-        "csv",
-    ]));
-    let rows = csv_rows(&output.stdout);
+    let payloads = ["small", "large"].map(String::from);
+    let rows = predicted("nginx", &payloads, "1,5,11", "1,6,9");
     assert_eq!(rows.len(), 12);
     for row in &rows {
         assert_eq!(row["variant"], "nginx", "{row:?}");

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::site::{version_of, Endpoint, Plan, Setting};
+use super::site::{as_root, version_of, Endpoint, Plan, Setting};
 use crate::vocab::CodecKind;
 
 /// Debian's httpd.
@@ -58,10 +58,9 @@ pub(crate) fn plan(root: &Path, ports: &[u16], settings: &[Setting]) -> Plan {
         })
         .collect();
     let dir = root.display();
-    // SAFETY: geteuid reads the process's effective user id.
-    let user = match unsafe { libc::geteuid() } {
-        0 => "User www-data\nGroup www-data\n",
-        _ => "",
+    let user = match as_root() {
+        true => "User www-data\nGroup www-data\n",
+        false => "",
     };
     let mut conf = format!(
         "ServerRoot {dir}\nDefaultRuntimeDir {dir}\nPidFile {dir}/httpd.pid\n\

@@ -61,3 +61,10 @@ pub(crate) fn version_of(program: &str, flag: &str, marker: &str) -> Option<Stri
         .collect();
     (!version.is_empty()).then_some(version)
 }
+
+/// Whether codecbench runs as root: then Apache must be told to serve as `www-data`,
+/// which must be able to read the bodies.
+pub(crate) fn as_root() -> bool {
+    // SAFETY: geteuid reads the process's effective user id.
+    unsafe { libc::geteuid() == 0 }
+}

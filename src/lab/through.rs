@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::launch::{free_ports, launch};
 use super::measure::{measure, Load, Measured};
-use super::site::{Plan, Setting};
+use super::site::{as_root, Plan, Setting};
 use super::{apache, nginx};
 use crate::vocab::Server;
 
@@ -22,8 +22,9 @@ pub(crate) fn missing(server: Server) -> Option<String> {
 /// The server's name and version, e.g. `nginx 1.22.1`.
 pub(crate) fn version(server: Server) -> String {
     match server {
+        Server::Nginx => nginx::version(),
         Server::Apache => apache::version(),
-        _ => nginx::version(),
+        other => other.name().to_string(),
     }
 }
 
@@ -98,7 +99,8 @@ fn plan(server: Server, root: &Path, settings: &[Setting]) -> Result<Plan, Strin
     let ports = free_ports(settings.len() + 1).map_err(|e| format!("no free port: {e}"))?;
     Ok(match server {
         Server::Apache => apache::plan(root, &ports, settings),
-        _ => nginx::plan(root, ports[0], settings),
+        Server::Nginx => nginx::plan(root, ports[0], settings),
+        other => return Err(format!("the lab does not start {other} yet")),
     })
 }
 
@@ -124,8 +126,7 @@ fn site(bodies: &[Vec<u8>]) -> std::io::Result<tempfile::TempDir> {
     for (index, body) in bodies.iter().enumerate() {
         std::fs::write(www.join(file_name(index)), body)?;
     }
-    // SAFETY: geteuid reads the process's effective user id.
-    if unsafe { libc::geteuid() } == 0 {
+    if as_root() {
         for path in [dir.path(), &www] {
             std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
         }

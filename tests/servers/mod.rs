@@ -356,3 +356,23 @@ pub fn assert_sends(url: &str, accept_encoding: &str, content_encoding: &str, or
         "{url}: the body decodes to what was served"
     );
 }
+
+/// What `run --server SERVER` predicts for `payloads` at these brotli and gzip levels,
+/// one iteration each: its CSV rows.
+pub fn predicted(
+    server: &str,
+    payloads: &[String],
+    brotli: &str,
+    gzip: &str,
+) -> Vec<std::collections::HashMap<String, String>> {
+    use crate::common::{codecbench, csv_rows, succeed};
+    let mut command = codecbench();
+    command.args(["run", "--server", server, "--codecs", "brotli,gzip"]);
+    for payload in payloads {
+        command.args(["--payload", payload]);
+    }
+    command.args(["--brotli-levels", brotli, "--gzip-levels", gzip]);
+    command.args(["--iterations", "1", "--warmup", "0", "--rounds", "1"]);
+    command.args(["--quiet", "--format", "csv"]);
+    csv_rows(&succeed(&mut command).stdout)
+}

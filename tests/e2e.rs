@@ -14,6 +14,7 @@ mod api;
 mod aspnetcore;
 mod caddy;
 mod compare;
+mod express;
 mod gate;
 mod har;
 mod hardening;

@@ -24,7 +24,8 @@ pub(crate) fn of_server(
         (Server::TowerHttp, kind) => Box::new(tower_http::TowerHttp(kind)),
         (Server::Apache, CodecKind::Brotli) => Box::new(apache::BROTLI),
         (Server::Apache, CodecKind::Gzip) => Box::new(apache::GZIP),
-        // httpd has no zstd module; Caddy's encoders are Go's.
-        (Server::Apache, CodecKind::Zstd) | (Server::Caddy, _) => return None,
+        // httpd has no zstd module; Caddy's encoders are Go's; Node's zlib is
+        // Chromium's fork, and its brotli a later release than codecbench's.
+        (Server::Apache, CodecKind::Zstd) | (Server::Caddy | Server::Express, _) => return None,
     })
 }

@@ -50,8 +50,11 @@ impl ProbeConfig {
             target(url).map_err(|e| anyhow::anyhow!("--dictionary {e}"))?;
         }
         let load = load(&args)?;
-        if args.server == Some(Server::Caddy) {
-            bail!("--server caddy: Caddy compresses with Go's libraries, which do not run in codecbench, so nothing can be predicted; probe without --server");
+        if let Some(server) = args.server.filter(|s| !s.has_profile()) {
+            bail!(
+                "--server {server}: {}, so nothing can be predicted; probe without --server",
+                super::settings::no_profile(server)
+            );
         }
         if args.output.markdown.is_some() {
             bail!("--export-markdown: probe writes CSV and JSON files; print Markdown with --format markdown");

@@ -85,6 +85,14 @@ fn levels_of(codec: &dyn crate::codec::Codec, list: Option<&str>) -> Result<Vec<
     }
 }
 
+/// Why `server`'s own encoders cannot run in codecbench, and what measures them.
+pub(super) fn no_profile(server: Server) -> &'static str {
+    match server {
+        Server::Express => "Node.js compresses with Chromium's zlib and a later C brotli, which do not run in codecbench; codecbench lab measures through Express",
+        _ => "Caddy compresses with Go's libraries, which do not run in codecbench; codecbench lab measures through Caddy",
+    }
+}
+
 /// The settings of `server`'s own encoders, for `codecs` at the levels asked for.
 fn server_settings(
     server: Server,
@@ -93,9 +101,7 @@ fn server_settings(
     level_options: &[(CodecKind, Option<&str>)],
 ) -> Result<Vec<CodecSetting>> {
     if !server.has_profile() {
-        bail!(
-            "--server {server}: Caddy compresses with Go's libraries, which do not run in codecbench; measure the server itself"
-        );
+        bail!("--server {server}: {}", no_profile(server));
     }
     let mut settings = Vec::new();
     for &kind in codecs {

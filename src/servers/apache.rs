@@ -4,7 +4,7 @@
 //! both gets br; the second filter then sees a body already encoded and passes it on.
 //! httpd has no zstd module, and no directive that serves precompressed files.
 
-use super::brief::{comment, Brief};
+use super::brief::{comment, type_alternatives, Brief};
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 
@@ -32,16 +32,12 @@ fn filter(codec: CodecKind) -> (&'static str, &'static str, &'static str) {
     }
 }
 
-/// An ap_expr regex matching `content_types` at the start of Content-Type. The types are
-/// restricted names (`vocab::media_type`): letters, digits and `-._+`; `.` and `+`
-/// are escaped so that they match only themselves.
+/// An ap_expr regex matching `content_types` at the start of Content-Type.
 fn type_pattern(content_types: &[String]) -> String {
-    let names: Vec<String> = content_types
-        .iter()
-        .filter(|t| t.contains('/'))
-        .map(|t| t.replace('.', "\\.").replace('+', "\\+"))
-        .collect();
-    format!("m#^({})(;|\\s|$)#i", names.join("|"))
+    format!(
+        "m#^({})(;|\\s|$)#i",
+        type_alternatives(content_types, false)
+    )
 }
 
 /// The expression under which `codec`'s filter runs: a listed type, and a declared
@@ -92,15 +88,10 @@ pub(super) fn render(plan: &Brief) -> String {
         }
         out += &format!("FilterChain {}\n", chain.join(" "));
     }
-    if !plan.fixed.encodings.is_empty() {
-        out += &format!(
-            "\n{}# Precompress each file with: {}\n\
-             # httpd has no directive that serves them: mod_rewrite and mod_headers can.\n",
-            comment("#", plan.fixed),
-            plan.precompress_commands().join("; ")
-        );
-    }
-    out
+    out + &plan.precompress_note(
+        "#",
+        "httpd has no directive that serves them: mod_rewrite and mod_headers can.",
+    )
 }
 
 #[cfg(test)]

@@ -58,6 +58,19 @@ impl Brief<'_> {
         self.dynamic.encodings.first().map(|e| e.min_body.bytes)
     }
 
+    /// The static line as comments after `lead`: its headline, the commands that
+    /// precompress a file, and `serving`, on how the server sends the copies.
+    pub(super) fn precompress_note(&self, lead: &str, serving: &str) -> String {
+        if self.fixed.encodings.is_empty() {
+            return String::new();
+        }
+        format!(
+            "\n{}{lead} Precompress each file with: {}\n{lead} {serving}\n",
+            comment(lead, self.fixed),
+            self.precompress_commands().join("; ")
+        )
+    }
+
     /// The command-line tools' invocations that precompress a file as the static line
     /// says, e.g. `zstd -19 -k FILE`.
     pub(super) fn precompress_commands(&self) -> Vec<String> {
@@ -74,6 +87,24 @@ impl Brief<'_> {
             })
             .collect()
     }
+}
+
+/// `content_types` as alternatives of a regex, `a|b`, each matching only itself. The
+/// types are restricted names (`vocab::media_type`): letters, digits and `-._+/`, so
+/// escaping `.`, `+` (and `/`, where it closes the regex) is enough.
+pub(super) fn type_alternatives(content_types: &[String], slash: bool) -> String {
+    let names: Vec<String> = content_types
+        .iter()
+        .filter(|t| t.contains('/'))
+        .map(|t| {
+            let escaped = t.replace('.', "\\.").replace('+', "\\+");
+            match slash {
+                true => escaped.replace('/', "\\/"),
+                false => escaped,
+            }
+        })
+        .collect();
+    names.join("|")
 }
 
 /// The answer's headline for `scenario`, as a comment after `marker`.

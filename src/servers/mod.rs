@@ -10,6 +10,7 @@ mod aspnetcore;
 mod brief;
 mod caddy;
 mod choice;
+mod express;
 mod nginx;
 mod server;
 #[cfg(test)]

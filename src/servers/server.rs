@@ -25,19 +25,15 @@ impl Server {
                 Server::Caddy => super::caddy::can_express(id),
                 Server::TowerHttp => super::tower_http::can_express(id, shared_level),
                 Server::Apache => super::apache::can_express(id),
+                Server::Express => super::express::can_express(id),
             }
     }
 
     /// Whether `id` is a cell of the library (and variant) this server compresses with.
     fn runs(self, id: &CellId, own_cells: bool) -> bool {
-        // tower-http's br is the brotli crate (through async-compression); the others
-        // link Google's C brotli. nginx and Apache link madler zlib; measured as the
-        // server, both its encoders are its own variant.
-        let (brotli, gzip) = match self {
-            Server::TowerHttp => (Library::BrotliRs, Library::ZlibRs),
-            Server::Nginx | Server::Apache if own_cells => (Library::Libbrotli, Library::Zlib),
-            _ => (Library::Libbrotli, Library::ZlibRs),
-        };
+        // Measured as the server (`run --server`, the lab), its cells are its own
+        // libraries and variant. Otherwise the fresh cells of what it links stand in:
+        // tower-http's brotli crate and zlib-rs, the C libraries and zlib-rs for others.
         let own_variant = match (self, id.codec) {
             // nginx's zstd, where built in, is libzstd as every server runs it.
             (Server::Nginx, CodecKind::Zstd) => false,
@@ -48,10 +44,9 @@ impl Server {
         } else {
             id.variant == Variant::Fresh
         };
-        let library = match id.codec {
-            CodecKind::Zstd => Library::Libzstd,
-            CodecKind::Brotli => brotli,
-            CodecKind::Gzip => gzip,
+        let library = match (own_cells, self) {
+            (true, _) | (false, Server::TowerHttp) => self.served_library(id.codec),
+            (false, _) => Library::servers_run(id.codec),
         };
         id.library == library && variant_fits
     }
@@ -104,6 +99,7 @@ impl Server {
             Server::Caddy => super::caddy::render(&plan),
             Server::TowerHttp => super::tower_http::render(&plan),
             Server::Apache => super::apache::render(&plan),
+            Server::Express => super::express::render(&plan),
         }
     }
 }

@@ -141,7 +141,7 @@ const TOWER_HTTP_NAMES: [&str; 26] = [
     "precompressed_zstd",
 ];
 
-fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> EncodingAnswer {
+pub(super) fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> EncodingAnswer {
     EncodingAnswer {
         id: CellId {
             codec,
@@ -175,7 +175,7 @@ fn encoding(codec: CodecKind, library: Library, level: i32, min: u64) -> Encodin
     }
 }
 
-fn answer(dynamic: Vec<EncodingAnswer>, fixed: Vec<EncodingAnswer>) -> Answer {
+pub(super) fn answer(dynamic: Vec<EncodingAnswer>, fixed: Vec<EncodingAnswer>) -> Answer {
     let line = |scenario, encodings| AnswerLine {
         scenario,
         budget_s: None,
@@ -219,7 +219,7 @@ fn typical() -> Answer {
     )
 }
 
-fn render(server: Server, answer: &Answer) -> String {
+pub(super) fn render(server: Server, answer: &Answer) -> String {
     server.render(
         answer,
         answer,

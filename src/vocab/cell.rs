@@ -24,19 +24,28 @@ pub enum Library {
     /// zlib-rs, the zlib-ng port behind `flate2`; .NET ships zlib-ng.
     #[serde(rename = "zlib-rs")]
     ZlibRs,
-    /// madler's zlib, which nginx, Apache and Node link.
+    /// madler's zlib, which nginx and Apache link.
     #[serde(rename = "zlib")]
     Zlib,
+    /// Chromium's fork of zlib, which Node.js bundles: its bytes are not madler's. Only
+    /// measured through a server (`codecbench lab`); codecbench cannot run it.
+    #[serde(rename = "zlib-chromium")]
+    ZlibChromium,
+    /// klauspost/compress, the Go encoders Caddy runs. Only measured through a server.
+    #[serde(rename = "klauspost-compress")]
+    KlauspostCompress,
 }
 
 impl Library {
     /// Every library, in report order.
-    pub const ALL: [Library; 5] = [
+    pub const ALL: [Library; 7] = [
         Library::Libzstd,
         Library::Libbrotli,
         Library::BrotliRs,
         Library::ZlibRs,
         Library::Zlib,
+        Library::ZlibChromium,
+        Library::KlauspostCompress,
     ];
 
     /// The name in reports and files, e.g. `libzstd`.
@@ -47,6 +56,8 @@ impl Library {
             Library::BrotliRs => "brotli-rs",
             Library::ZlibRs => "zlib-rs",
             Library::Zlib => "zlib",
+            Library::ZlibChromium => "zlib-chromium",
+            Library::KlauspostCompress => "klauspost-compress",
         }
     }
 

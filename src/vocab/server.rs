@@ -1,5 +1,7 @@
 //! The servers codecbench models: what `--server` measures as and `--emit` configures.
 
+use super::{CodecKind, Library};
+
 /// A web server whose compression codecbench models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum Server {
@@ -17,6 +19,9 @@ pub enum Server {
     /// Apache httpd 2.4 with mod_deflate (madler zlib) and mod_brotli (C brotli); it
     /// has no zstd module.
     Apache,
+    /// Node.js with Express's `compression` middleware: Node's zlib (Chromium's fork)
+    /// and C brotli; no zstd.
+    Express,
 }
 
 impl Server {
@@ -28,6 +33,7 @@ impl Server {
             Server::Caddy => "caddy",
             Server::TowerHttp => "tower-http",
             Server::Apache => "apache",
+            Server::Express => "express",
         }
     }
 
@@ -40,10 +46,24 @@ impl Server {
     }
 
     /// Whether `run --server` measures this server's own encoders (its profile), so that
-    /// an answer for it can rest on the bytes it sends. Caddy's Go compressors are not
-    /// modelled.
+    /// an answer for it can rest on the bytes it sends. Caddy's Go compressors and
+    /// Node's zlib are not modelled: only the lab measures them.
     pub(crate) fn has_profile(self) -> bool {
-        self != Server::Caddy
+        !matches!(self, Server::Caddy | Server::Express)
+    }
+
+    /// The library this server's `codec` encoder is, as the lab records a cell measured
+    /// through it.
+    pub(crate) fn served_library(self, codec: CodecKind) -> Library {
+        match (self, codec) {
+            (Server::Caddy, CodecKind::Zstd | CodecKind::Gzip) => Library::KlauspostCompress,
+            (Server::Express, CodecKind::Gzip) => Library::ZlibChromium,
+            (Server::TowerHttp, CodecKind::Brotli) => Library::BrotliRs,
+            (Server::TowerHttp | Server::Aspnetcore, CodecKind::Gzip) => Library::ZlibRs,
+            (_, CodecKind::Zstd) => Library::Libzstd,
+            (_, CodecKind::Brotli) => Library::Libbrotli,
+            (_, CodecKind::Gzip) => Library::Zlib,
+        }
     }
 }
 

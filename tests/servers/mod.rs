@@ -1,5 +1,5 @@
 //! Real servers on 127.0.0.1 for the end-to-end tests: Debian's nginx (with ngx_brotli's
-//! modules), apache2 and caddy, started from a configuration in a temporary directory and
+//! modules), apache2, caddy and an Express app in Node.js, started from a configuration in a temporary directory and
 //! stopped when dropped. A server that is not installed skips its test with a message
 //! naming the package, except in CI, where `.ci/run` installs it and its absence fails.
 
@@ -9,7 +9,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod apache;
+mod express;
 pub use apache::{apache, APACHE2, MODULES};
+pub use express::{express, express_installed};
 
 /// ngx_brotli's filter module as Debian installs it.
 pub const BROTLI_FILTER: &str = "/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so";
@@ -235,7 +237,9 @@ fn launch(
     };
     let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
     let log = read("stderr.log") + &read("error.log");
-    (!log.contains("Address already in use")).then_some(Err(log))
+    // nginx and httpd say "Address already in use", Node "address already in use".
+    let taken = log.to_lowercase().contains("address already in use");
+    (!taken).then_some(Err(log))
 }
 
 /// Starts caddy with a Caddyfile whose site block, on a free port, serves `files` from

@@ -3,40 +3,12 @@
 //! app, and the app sends what it says: the levels, the threshold to the byte, the types,
 //! and an encoding the answer leaves out stays off.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use crate::common;
 use crate::servers;
 
 use codecbench::{generate, RngKind};
 use common::{codecbench, succeed};
-use servers::{assert_sends, express, express_installed, fetch};
-
-/// What Node's own encoder makes of `body` at `coding` and `level`, through a stream as
-/// the middleware feeds it: one write, then the end.
-fn node_encodes(coding: &str, level: i32, body: &[u8]) -> Vec<u8> {
-    let options = match coding {
-        "br" => format!("zlib.createBrotliCompress({{ params: {{ [zlib.constants.BROTLI_PARAM_QUALITY]: {level} }} }})"),
-        _ => format!("zlib.createGzip({{ level: {level} }})"),
-    };
-    let script = format!(
-        "const zlib = require('node:zlib'); const input = require('node:fs').readFileSync(0);\n\
-         const stream = {options}; const out = [];\n\
-         stream.on('data', (c) => out.push(c)); stream.on('end', () => process.stdout.write(Buffer.concat(out)));\n\
-         stream.end(input);\n"
-    );
-    let mut node = Command::new("node")
-        .args(["-e", &script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    node.stdin.take().unwrap().write_all(body).unwrap();
-    let output = node.wait_with_output().unwrap();
-    assert!(output.status.success());
-    output.stdout
-}
+use servers::{assert_sends, express, express_installed, fetch, node_encodes};
 
 /// The number after the first `name ` in `text`.
 fn option(text: &str, name: &str) -> i32 {

@@ -1,13 +1,15 @@
-//! End to end: `codecbench lab` through Debian's nginx and apache2 on 127.0.0.1. The
-//! bytes match the servers' profiles, the run it saves answers `recommend --from`, and
-//! no server outlives it, whether it ends, is stopped or is killed.
+//! End to end: `codecbench lab` through Debian's nginx, apache2 and caddy, and an Express
+//! app in Node.js, on 127.0.0.1. The bytes match the servers' profiles (nginx, Apache)
+//! or Node's own encoders, the run it saves answers `recommend --from`, and no server
+//! outlives it, whether it ends, is stopped, is killed or fails to start.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::{codecbench, csv_rows, succeed};
-use crate::servers::{installed, predicted, APACHE2, BROTLI_FILTER, MODULES};
+use crate::servers::{express_installed, installed, node_encodes, predicted};
+use crate::servers::{APACHE2, BROTLI_FILTER, MODULES};
 
 fn servers_here() -> bool {
     let brotli = format!("{MODULES}/mod_brotli.so");
@@ -16,6 +18,11 @@ fn servers_here() -> bool {
         &[BROTLI_FILTER],
         "nginx libnginx-mod-http-brotli-filter",
     ) && installed(APACHE2, &[&brotli], "apache2")
+}
+
+/// Caddy and Express, for the tests that run the lab through them.
+fn others_here() -> bool {
+    installed("caddy", &[], "caddy") && express_installed()
 }
 
 /// The pids of processes whose command line names `dir`: the servers a lab run with
@@ -64,6 +71,8 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
         "--requests",
         "3",
         "--quiet",
+        "--servers",
+        "nginx,apache",
         "--export-json",
     ];
     let output = lab(tmp.path(), "small", "5", &args)
@@ -149,18 +158,20 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
     );
 }
 
-/// Starts the lab on a body whose br 11 takes long, waits for its first cell, sends
-/// `signal`, and checks that it ended within 15 s with no server left.
-fn stopped_by(signal: i32) -> Option<i32> {
+/// Starts the lab through `server` on a body whose br 11 (or gzip 6, for Caddy) takes
+/// long, waits for its first cell, sends `signal`, and checks that it ended within 15 s
+/// with no server left.
+fn stopped_by(signal: i32, server: &str) -> Option<i32> {
     let tmp = tempfile::tempdir().unwrap();
     let err = tmp.path().join("err");
-    let mut child = lab(tmp.path(), "large", "11", &["--batches", "100"])
+    let args = ["--batches", "100", "--servers", server];
+    let mut child = lab(tmp.path(), "large", "11", &args)
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(&err).unwrap())
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while !std::fs::read_to_string(&err).unwrap().contains("brotli 11") {
+    while !std::fs::read_to_string(&err).unwrap().contains(": large ") {
         assert!(start.elapsed() < Duration::from_secs(60), "no cell began");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -197,12 +208,81 @@ fn stopped_by(signal: i32) -> Option<i32> {
 
 #[test]
 fn a_stop_or_a_kill_leaves_no_server_running() {
-    if !servers_here() {
+    if !servers_here() || !others_here() {
         return;
     }
-    assert_eq!(stopped_by(libc::SIGINT), Some(130));
-    assert_eq!(stopped_by(libc::SIGTERM), Some(143));
-    assert_eq!(stopped_by(libc::SIGKILL), None);
+    for server in ["nginx", "apache", "caddy", "express"] {
+        assert_eq!(stopped_by(libc::SIGINT, server), Some(130), "{server}");
+        assert_eq!(stopped_by(libc::SIGTERM, server), Some(143), "{server}");
+        assert_eq!(stopped_by(libc::SIGKILL, server), None, "{server}");
+    }
+}
+
+#[test]
+fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
+    if !others_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let saved = tmp.path().join("lab.json");
+    let csv = tmp.path().join("lab.csv");
+    let args = [
+        "--batches",
+        "6",
+        "--requests",
+        "3",
+        "--servers",
+        "caddy,express",
+    ];
+    let output = lab(tmp.path(), "small", "5", &args)
+        .arg("--export-json")
+        .arg(&saved)
+        .arg("--export-csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).replace("\n  ", " ");
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("as caddy has no encoder for them: br 5."),
+        "{text}"
+    );
+    assert_eq!(servers_in(tmp.path()), Vec::<String>::new());
+    let rows = csv_rows(&std::fs::read(&csv).unwrap());
+    let row = |variant: &str, codec: &str| {
+        rows.iter()
+            .find(|r| r["variant"] == variant && r["codec"] == codec)
+            .unwrap_or_else(|| panic!("{variant} {codec}: {rows:?}"))
+    };
+    let caddy = row("served by caddy", "gzip");
+    assert_eq!(caddy["library"], "klauspost-compress");
+    assert!(caddy["version"].contains("Caddy 2."), "{caddy:?}");
+    let payload = codecbench::generate(1000, 42, codecbench::RngKind::Dotnet);
+    for (codec, coding, level) in [("brotli", "br", 5), ("gzip", "gzip", 6)] {
+        let express = row("served by express", codec);
+        let node = node_encodes(coding, level, &payload);
+        assert_eq!(
+            express["compressed_bytes"],
+            node.len().to_string(),
+            "{codec}"
+        );
+    }
+    assert_eq!(row("served by express", "gzip")["library"], "zlib-chromium");
+    for (server, words) in [("express", "threshold:"), ("caddy", "gzip 6")] {
+        let answer = succeed(
+            codecbench()
+                .arg("recommend")
+                .arg("--from")
+                .arg(&saved)
+                .args(["--emit", server]),
+        );
+        let config = String::from_utf8(answer.stdout).unwrap();
+        assert!(
+            config.contains(&format!("measured through a live {server}")),
+            "{config}"
+        );
+        assert!(config.contains(words), "{config}");
+    }
 }
 
 #[test]
@@ -228,4 +308,34 @@ fn a_server_the_lab_cannot_start_is_skipped_with_why() {
         "{stderr}"
     );
     assert_eq!(servers_in(&tmp), Vec::<String>::new());
+}
+
+#[test]
+fn an_express_app_that_fails_to_start_fails_the_lab_and_leaves_nothing() {
+    if !express_installed() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // Modules that name themselves but hold no code: Node exits at require.
+    let modules = tmp.path().join("node_modules");
+    for module in ["express", "compression"] {
+        std::fs::create_dir_all(modules.join(module)).unwrap();
+        let package =
+            format!("{{\"name\":\"{module}\",\"version\":\"9.9.9\",\"main\":\"gone.js\"}}");
+        std::fs::write(modules.join(module).join("package.json"), package).unwrap();
+    }
+    let args = ["--batches", "6", "--servers", "express", "--node-modules"];
+    let output = lab(tmp.path(), "single", "5", &args)
+        .arg(&modules)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("Express 9.9.9") && stderr.contains("did not start"),
+        "{stderr}"
+    );
+    assert_eq!(servers_in(tmp.path()), Vec::<String>::new());
+    let missing = crate::common::bad_input(&["lab", "--node-modules", "/nonexistent/modules"]);
+    assert!(missing.contains("not a directory"), "{missing}");
 }

@@ -11,16 +11,23 @@ pub(crate) struct LabArgs {
     #[arg(long = "payload", value_name = "NAME|PATH")]
     pub payloads: Vec<String>,
 
-    /// The servers to measure through, comma-separated: `nginx` (with ngx_brotli) and
-    /// `apache` (httpd with mod_deflate and mod_brotli). One not installed is skipped
-    /// with the package to install.
+    /// The servers to measure through, comma-separated: `nginx` (with ngx_brotli),
+    /// `apache` (httpd with mod_deflate and mod_brotli), `caddy` (gzip only) and
+    /// `express` (Node.js with the compression middleware). One not installed is
+    /// skipped with what to install.
     #[arg(
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "nginx,apache"
+        default_value = "nginx,apache,caddy,express"
     )]
     pub servers: Vec<crate::vocab::Server>,
+
+    /// The `node_modules` directory holding `express` and `compression` for the
+    /// Express app: your own app's, to measure its versions. Default: codecbench's
+    /// `lab/express/node_modules` (after `npm ci --prefix lab/express`).
+    #[arg(long, value_name = "DIR")]
+    pub node_modules: Option<std::path::PathBuf>,
 
     /// brotli qualities to configure, comma-separated.
     #[arg(long, value_name = "LIST", default_value = "1,5,11")]

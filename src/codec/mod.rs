@@ -11,6 +11,7 @@ pub(crate) mod aspnetcore;
 pub(crate) mod bounded;
 mod brotli;
 pub(crate) mod brotli_c;
+pub(crate) mod express;
 mod gzip;
 mod interface;
 mod module;

@@ -6,12 +6,13 @@ use super::output::{print, say, SavedFiles, Stdout};
 use crate::config::lab::LabConfig;
 use crate::error::{Error, Failing};
 use crate::export::exporter::{exporter, Subject};
-use crate::lab::{measure_through, missing, record, version, Setting};
+use crate::lab::{beside, measure_through, missing, record, serves, version, Setting};
 use crate::payload::{sha256_hex, Payload};
 use crate::process::interrupt;
 use crate::results::environment::Environment;
 use crate::results::lab::{LabReport, LabServer};
 use crate::results::run::{PayloadResult, RunReport, SCHEMA_VERSION};
+use crate::vocab::Server;
 
 /// Measures through every server of `config`; a failed cell is a failure (exit 1).
 pub(super) fn run(config: LabConfig) -> crate::error::Result {
@@ -39,11 +40,12 @@ pub(super) fn run(config: LabConfig) -> crate::error::Result {
         if interrupt::requested() {
             break;
         }
-        let version = version(server);
+        let version = version(server, &config.installs);
         let mut entry = LabServer {
             server,
             version: version.clone(),
-            skipped: missing(server),
+            skipped: missing(server, &config.installs),
+            notes: notes(server, &config.settings),
         };
         if entry.skipped.is_none() {
             let progress = |body: usize, setting: Setting| {
@@ -54,7 +56,8 @@ pub(super) fn run(config: LabConfig) -> crate::error::Result {
                     ));
                 }
             };
-            match measure_through(server, &bodies, &config.settings, config.load, &progress) {
+            let (installs, settings) = (&config.installs, &config.settings);
+            match measure_through(server, installs, &bodies, settings, config.load, &progress) {
                 Ok(cells) => {
                     for cell in &cells {
                         let (result, row) =
@@ -90,10 +93,27 @@ pub(super) fn run(config: LabConfig) -> crate::error::Result {
             files.whereabouts()
         )));
     }
-    let failed: Vec<String> = lab.rows.iter().filter_map(|r| r.failure.clone()).collect();
+    failed.extend(lab.rows.iter().filter_map(|r| r.failure.clone()));
     super::outcome::named_failures(&failed, |n| {
-        crate::format::counted(n as u64, "cell failed", "cells failed")
+        crate::format::counted(n as u64, "server or cell failed", "servers or cells failed")
     })
+}
+
+/// What the table says beside `server`'s figures, and the settings it cannot take.
+fn notes(server: Server, settings: &[Setting]) -> Vec<String> {
+    let unserved: Vec<String> = settings
+        .iter()
+        .filter(|&&s| !serves(server, s))
+        .map(|s| format!("{} {}", s.codec.content_coding(), s.level))
+        .collect();
+    let mut notes = vec![beside(server)];
+    if !unserved.is_empty() {
+        notes.push(format!(
+            "Not measured, as {server} has no encoder for them: {}.",
+            unserved.join(", ")
+        ));
+    }
+    notes
 }
 
 /// A body's entry in the run, its cells to come.

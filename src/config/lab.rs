@@ -6,7 +6,7 @@ use super::levels::checked_levels;
 use super::payloads::payload_sources;
 use crate::cli::LabArgs;
 use crate::export::exporter::Format;
-use crate::lab::{Load, Setting};
+use crate::lab::{Installs, Load, Setting};
 use crate::payload::{PayloadSource, RngKind};
 use crate::vocab::{CodecKind, Server};
 
@@ -16,6 +16,8 @@ pub(crate) struct LabConfig {
     pub servers: Vec<Server>,
     /// The settings each is configured with.
     pub settings: Vec<Setting>,
+    /// Where the Express app's modules are.
+    pub installs: Installs,
     /// Batches and requests per setting.
     pub load: Load,
     /// The bodies served.
@@ -37,8 +39,11 @@ impl LabConfig {
     pub(crate) fn from_args(args: LabArgs) -> Result<Self> {
         let mut servers: Vec<Server> = Vec::new();
         for server in args.servers {
-            if !matches!(server, Server::Nginx | Server::Apache) {
-                bail!("--servers {server}: the lab starts nginx and apache");
+            if !matches!(
+                server,
+                Server::Nginx | Server::Apache | Server::Caddy | Server::Express
+            ) {
+                bail!("--servers {server}: the lab starts nginx, apache, caddy and express");
             }
             if !servers.contains(&server) {
                 servers.push(server);
@@ -76,6 +81,7 @@ impl LabConfig {
         Ok(LabConfig {
             servers,
             settings,
+            installs: installs(args.node_modules)?,
             load: Load {
                 batches: args.batches,
                 requests: args.requests,
@@ -88,4 +94,19 @@ impl LabConfig {
             quiet: args.quiet,
         })
     }
+}
+
+/// Where the Express app's modules are: `--node-modules`, which must be a directory, or
+/// codecbench's own `lab/express`, whose absence skips Express with a word on how to
+/// install it.
+fn installs(node_modules: Option<std::path::PathBuf>) -> Result<Installs> {
+    let node_modules = match node_modules {
+        Some(dir) if !dir.is_dir() => bail!(
+            "--node-modules {}: not a directory",
+            crate::format::one_line(&dir.to_string_lossy())
+        ),
+        Some(dir) => dir,
+        None => concat!(env!("CARGO_MANIFEST_DIR"), "/lab/express/node_modules").into(),
+    };
+    Ok(Installs { node_modules })
 }

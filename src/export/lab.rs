@@ -76,11 +76,12 @@ pub(crate) fn documents(report: &LabReport) -> Vec<Document> {
         let identity = rows.iter().find_map(|r| r.identity_cpu.as_ref());
         let mut notes = vec![
             format!(
-                "server CPU: the CPU time its process spent per response beyond an identity response's ({} ms), the median of {batches} batches of {requests} requests each, with its 95% interval.",
-                identity.map_or("not measured".into(), |s| ms_figure(s.median_s))
+                "server CPU: the CPU time its process spent per response beyond an identity response's ({} ms), the median of {batches} batches of up to {requests} requests each (fewer where that many take over {} s), with its 95% interval.",
+                identity.map_or("not measured".into(), |s| ms_figure(s.median_s)),
+                crate::results::lab::BATCH_AIM.as_secs_f64()
             ),
-            format!("predicted B, in process: codecbench's profile of {} (run --server {}), its encoder timed in this process.", entry.server, entry.server),
         ];
+        notes.extend(entry.notes.iter().cloned());
         for row in rows {
             if let Some(why) = &row.failure {
                 notes.push(format!(
@@ -138,11 +139,13 @@ mod tests {
                     server: Server::Nginx,
                     version: "nginx 1.22.1".into(),
                     skipped: Some("nginx with ngx_brotli is not installed (Debian: nginx)".into()),
+                    notes: Vec::new(),
                 },
                 LabServer {
                     server: Server::Apache,
                     version: "Apache httpd 2.4.71".into(),
                     skipped: None,
+                    notes: vec!["predicted B, in process: codecbench's profile of apache (run --server apache), its encoder timed in this process.".into()],
                 },
             ],
             rows: vec![

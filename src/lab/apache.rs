@@ -93,6 +93,6 @@ pub(crate) fn plan(root: &Path, ports: &[u16], settings: &[Setting]) -> Plan {
         command,
         ports: endpoints.iter().map(|e| e.port).collect(),
         endpoints,
-        config: ("httpd.conf", conf),
+        files: vec![("httpd.conf", conf)],
     }
 }

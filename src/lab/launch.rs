@@ -1,6 +1,9 @@
 //! A server the lab started: one process in the foreground on 127.0.0.1, in a private
-//! directory, killed when dropped. The kernel kills it too if codecbench dies without
-//! dropping it (`PR_SET_PDEATHSIG`), so no server outlives the command.
+//! directory and its own process group, killed when dropped. If codecbench dies without
+//! dropping it, two things kill it: the kernel (`PR_SET_PDEATHSIG`), and a guard, a
+//! shell that waits on a pipe only codecbench writes to and kills the group when it
+//! closes. The kernel forgets the first when the server changes user (Apache run as
+//! root serves as www-data), so the guard is what holds then.
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt as _;
@@ -15,13 +18,32 @@ pub(crate) struct Launched {
     child: Child,
     /// Its process id, whose threads' CPU time the lab reads.
     pub(crate) pid: u32,
+    /// The guard that kills the server's group if codecbench dies first.
+    guard: Option<Child>,
 }
 
 impl Drop for Launched {
     fn drop(&mut self) {
+        // The guard first, so that it never signals a group id used again.
+        if let Some(guard) = &mut self.guard {
+            let _ = guard.kill();
+            let _ = guard.wait();
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A shell that reads its input to the end, which comes when every writer has closed
+/// it (codecbench, at its death), and then kills process group `group`.
+fn guard(group: u32) -> std::io::Result<Child> {
+    Command::new("/bin/sh")
+        .args(["-c", "cat >/dev/null; kill -KILL \"-$1\"", "guard"])
+        .arg(group.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
 }
 
 /// Ports nobody listens on now. Another process may take one before the server does;
@@ -46,10 +68,12 @@ pub(crate) fn launch(
     let output = std::fs::File::create(log).map_err(|e| format!("cannot write its log: {e}"))?;
     let errors = output.try_clone().map_err(|e| e.to_string())?;
     command.stdin(Stdio::null()).stdout(output).stderr(errors);
-    // SAFETY: prctl is async-signal-safe; it only sets this child's death signal.
+    // SAFETY: prctl and setpgid are async-signal-safe; they set this child's death
+    // signal and put it in a process group of its own.
     unsafe {
         command.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 || libc::setpgid(0, 0) == -1
+            {
                 return Err(std::io::Error::last_os_error());
             }
             Ok(())
@@ -61,7 +85,9 @@ pub(crate) fn launch(
     let mut launched = Launched {
         pid: child.id(),
         child,
+        guard: None,
     };
+    launched.guard = Some(guard(launched.pid).map_err(|e| format!("cannot guard it: {e}"))?);
     let deadline = Instant::now() + START;
     for &port in ports {
         let address = SocketAddr::from(([127, 0, 0, 1], port));
@@ -81,13 +107,15 @@ pub(crate) fn launch(
     Ok(launched)
 }
 
-/// The last line of a server's log, as one line of text.
+/// The last line of a server's log that names an error (Node ends its trace with its
+/// version), or else its last line, as one line of text.
 fn log_tail(log: &std::path::Path) -> String {
     let text = std::fs::read(log).unwrap_or_default();
-    let start = text.len().saturating_sub(2000);
+    let start = text.len().saturating_sub(4000);
     let text = String::from_utf8_lossy(&text[start..]);
-    let last = text.lines().rev().find(|l| !l.trim().is_empty());
-    crate::format::one_line(last.unwrap_or("no output"))
+    let lines = || text.lines().rev().filter(|l| !l.trim().is_empty());
+    let error = lines().find(|l| l.to_ascii_lowercase().contains("error"));
+    crate::format::one_line(error.or_else(|| lines().next()).unwrap_or("no output"))
 }
 
 #[cfg(test)]

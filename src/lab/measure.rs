@@ -12,6 +12,7 @@ use anyhow::{bail, Context as _, Result};
 use crate::http::encoding::decode;
 use crate::live::client::{exchange_all, target, Exchange, ProbeLoad};
 use crate::process::cpu::process_cpu_ns;
+use crate::results::lab::BATCH_AIM;
 
 /// The most a body may hold, as sent or decoded.
 const MOST_BODY: u64 = 256 * 1024 * 1024;
@@ -21,8 +22,16 @@ const MOST_BODY: u64 = 256 * 1024 * 1024;
 pub(crate) struct Load {
     /// Batches, one CPU figure each (at least 6 for a 95% interval).
     pub batches: usize,
-    /// Requests per batch.
+    /// The most requests per batch.
     pub requests: usize,
+}
+
+impl Load {
+    /// Requests per batch for a setting whose first encoded response took `one`.
+    pub(crate) fn per_batch(self, one: Duration) -> usize {
+        let fit = BATCH_AIM.as_secs_f64() / one.as_secs_f64().max(1e-9);
+        (fit.floor() as usize).clamp(1, self.requests.max(1))
+    }
 }
 
 /// What one setting cost the server on one body.
@@ -51,14 +60,16 @@ pub(crate) fn measure(
     let mut measured = Measured::default();
     // One of each first: connections, caches and the encoder's first allocation.
     send(identity_url, "identity", 1, original)?;
+    let clock = Instant::now();
     send(url, token, 1, original)?;
+    let requests = load.per_batch(clock.elapsed());
     for _ in 0..load.batches {
         let start = process_cpu_ns(pid).context("cannot read the server's CPU time")?;
-        send(identity_url, "identity", load.requests, original)?;
+        send(identity_url, "identity", requests, original)?;
         let between = process_cpu_ns(pid)?;
-        let sent = send(url, token, load.requests, original)?;
+        let sent = send(url, token, requests, original)?;
         let end = process_cpu_ns(pid)?;
-        let per = |ns: u64| ns as f64 / 1e9 / load.requests as f64;
+        let per = |ns: u64| ns as f64 / 1e9 / requests as f64;
         let identity = per(between.saturating_sub(start));
         let encoded = per(end.saturating_sub(between));
         measured.identity_cpu_s.push(identity);
@@ -131,4 +142,23 @@ fn check(exchange: &Exchange, accept: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slow_setting_gets_fewer_requests_a_batch_down_to_one() {
+        let load = Load {
+            batches: 12,
+            requests: 10,
+        };
+        let ms = Duration::from_millis;
+        assert_eq!(load.per_batch(ms(3)), 10, "fast: every request asked for");
+        assert_eq!(load.per_batch(ms(25)), 10);
+        assert_eq!(load.per_batch(ms(60)), 4, "250 ms holds four of 60 ms");
+        assert_eq!(load.per_batch(ms(600)), 1, "slower than the aim: one");
+        assert_eq!(load.per_batch(Duration::ZERO), 10);
+    }
 }

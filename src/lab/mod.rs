@@ -3,6 +3,8 @@
 //! the CPU time its process spends per response beyond an identity response's.
 
 mod apache;
+mod caddy;
+mod express;
 mod launch;
 mod measure;
 mod nginx;
@@ -11,6 +13,6 @@ mod site;
 mod through;
 
 pub(crate) use measure::Load;
-pub(crate) use record::record;
-pub(crate) use site::Setting;
-pub(crate) use through::{measure_through, missing, version};
+pub(crate) use record::{beside, record};
+pub(crate) use site::{Installs, Setting};
+pub(crate) use through::{measure_through, missing, serves, version};

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::site::{slug, version_of, Endpoint, Plan, Setting};
+use super::site::{prefixed, version_of, Endpoint, Plan, Setting};
 use crate::vocab::CodecKind;
 
 /// Debian's nginx.
@@ -43,16 +43,7 @@ fn location(endpoint: &Endpoint) -> String {
 
 /// The configuration and command for `settings`, serving `root/www` on `port`.
 pub(crate) fn plan(root: &Path, port: u16, settings: &[Setting]) -> Plan {
-    let mut endpoints = vec![Endpoint {
-        setting: None,
-        port,
-        prefix: "/identity".into(),
-    }];
-    endpoints.extend(settings.iter().map(|&s| Endpoint {
-        setting: Some(s),
-        port,
-        prefix: format!("/{}", slug(s)),
-    }));
+    let endpoints = prefixed(port, settings);
     let locations: String = endpoints.iter().map(location).collect();
     let dir = root.display();
     let conf = format!(
@@ -74,6 +65,6 @@ pub(crate) fn plan(root: &Path, port: u16, settings: &[Setting]) -> Plan {
         command,
         endpoints,
         ports: vec![port],
-        config: ("nginx.conf", conf),
+        files: vec![("nginx.conf", conf)],
     }
 }

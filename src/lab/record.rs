@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use super::through::ServedCell;
 use super::Load;
-use crate::codec::of_server;
+use crate::codec::{of_server, Codec};
 use crate::payload::Payload;
 use crate::results::lab::LabRow;
 use crate::results::run::CellResult;
 use crate::stats::Summary;
-use crate::vocab::{AspnetcoreWriter, CellId, CodecKind, Library, Server, Variant};
+use crate::vocab::{AspnetcoreWriter, CellId, CodecKind, Server, Variant};
 
 /// The least CPU time a run's cell holds, 1 ns.
 const MEASURABLE_S: f64 = 1e-9;
@@ -28,11 +28,7 @@ pub(crate) fn record(
     let codec = cell.setting.codec;
     let id = CellId {
         codec,
-        library: match codec {
-            CodecKind::Brotli => Library::Libbrotli,
-            CodecKind::Gzip => Library::Zlib,
-            CodecKind::Zstd => Library::Libzstd,
-        },
+        library: server.served_library(codec),
         variant: Variant::Served { server },
         level: cell.setting.level,
     };
@@ -72,6 +68,24 @@ pub(crate) fn record(
     (result, row)
 }
 
+/// What codecbench sets beside `server`'s figures, as the lab table's note says it.
+pub(crate) fn beside(server: Server) -> String {
+    match server {
+        Server::Express => "in process: codecbench's C brotli and madler zlib at Node's defaults, timed in this process. Node runs brotli 1.1.0 and Chromium's zlib: its bytes are not predicted.".into(),
+        Server::Caddy => "Caddy compresses with Go's klauspost/compress, which codecbench can neither predict nor time in process.".into(),
+        _ => format!("predicted B, in process: codecbench's profile of {server} (run --server {server}), its encoder timed in this process."),
+    }
+}
+
+/// codecbench's encoder for `server`'s `codec`, and whether it predicts the bytes (a
+/// profile) or only stands in for the time (Node's, a near estimate).
+fn encoder(server: Server, codec: CodecKind) -> Option<(Box<dyn Codec>, bool)> {
+    match server {
+        Server::Express => crate::codec::express::estimate(codec).map(|e| (e, false)),
+        _ => of_server(server, codec, AspnetcoreWriter::default()).map(|e| (e, true)),
+    }
+}
+
 /// What codecbench's profile of `server` predicts for the body, and its encode time in
 /// this process over `load.batches` calls.
 fn in_process(
@@ -81,7 +95,7 @@ fn in_process(
     body: &[u8],
     load: Load,
 ) -> (Option<u64>, Option<Summary>) {
-    let Some(encoder) = of_server(server, codec, AspnetcoreWriter::default()) else {
+    let Some((encoder, exact)) = encoder(server, codec) else {
         return (None, None);
     };
     let Ok(predicted) = encoder.compress(level, body) else {
@@ -97,7 +111,7 @@ fn in_process(
         samples.push(clock.elapsed());
     }
     (
-        Some(predicted.len() as u64),
+        exact.then_some(predicted.len() as u64),
         Summary::from_durations(&samples),
     )
 }

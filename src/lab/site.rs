@@ -40,8 +40,30 @@ pub(crate) struct Plan {
     pub endpoints: Vec<Endpoint>,
     /// Every port it listens on.
     pub ports: Vec<u16>,
-    /// Its configuration: the file's name in the server's directory, and its text.
-    pub config: (&'static str, String),
+    /// Its configuration: each file's name in the server's directory, and its text.
+    pub files: Vec<(&'static str, String)>,
+}
+
+/// What the lab takes from outside the servers' packages.
+#[derive(Clone, Debug)]
+pub(crate) struct Installs {
+    /// The `node_modules` directory the Express app requires its modules from.
+    pub node_modules: std::path::PathBuf,
+}
+
+/// Endpoints on one port told apart by their path: `/identity`, then `/br5` and so on.
+pub(crate) fn prefixed(port: u16, settings: &[Setting]) -> Vec<Endpoint> {
+    let mut endpoints = vec![Endpoint {
+        setting: None,
+        port,
+        prefix: "/identity".into(),
+    }];
+    endpoints.extend(settings.iter().map(|&s| Endpoint {
+        setting: Some(s),
+        port,
+        prefix: format!("/{}", slug(s)),
+    }));
+    endpoints
 }
 
 /// `br5` or `gzip6`: a setting's name in paths and host blocks.

@@ -6,26 +6,35 @@ use std::path::Path;
 
 use super::launch::{free_ports, launch};
 use super::measure::{measure, Load, Measured};
-use super::site::{as_root, Plan, Setting};
-use super::{apache, nginx};
+use super::site::{as_root, Installs, Plan, Setting};
+use super::{apache, caddy, express, nginx};
 use crate::vocab::Server;
 
 /// Why the lab cannot start `server` here; `None` when it can.
-pub(crate) fn missing(server: Server) -> Option<String> {
+pub(crate) fn missing(server: Server, installs: &Installs) -> Option<String> {
     match server {
         Server::Nginx => nginx::missing(),
         Server::Apache => apache::missing(),
-        other => Some(format!("the lab does not start {other} yet")),
+        Server::Caddy => caddy::missing(),
+        Server::Express => express::missing(&installs.node_modules),
+        Server::Aspnetcore | Server::TowerHttp => Some(format!("the lab does not start {server}")),
     }
 }
 
 /// The server's name and version, e.g. `nginx 1.22.1`.
-pub(crate) fn version(server: Server) -> String {
+pub(crate) fn version(server: Server, installs: &Installs) -> String {
     match server {
         Server::Nginx => nginx::version(),
         Server::Apache => apache::version(),
-        other => other.name().to_string(),
+        Server::Caddy => caddy::version(),
+        Server::Express => express::version(&installs.node_modules),
+        Server::Aspnetcore | Server::TowerHttp => server.name().to_string(),
     }
+}
+
+/// Whether the lab can configure `server` with `setting`: Caddy has no br encoder.
+pub(crate) fn serves(server: Server, setting: Setting) -> bool {
+    server != Server::Caddy || caddy::serves(setting)
 }
 
 /// One body at one setting, through the server.
@@ -42,15 +51,22 @@ pub(crate) struct ServedCell {
 /// told each cell before it is measured. `Err` when the server does not start.
 pub(crate) fn measure_through(
     server: Server,
+    installs: &Installs,
     bodies: &[Vec<u8>],
     settings: &[Setting],
     load: Load,
     progress: &dyn Fn(usize, Setting),
 ) -> Result<Vec<ServedCell>, String> {
     let dir = site(bodies).map_err(|e| format!("cannot prepare its files: {e}"))?;
-    let plan = plan(server, dir.path(), settings)?;
-    let (name, text) = &plan.config;
-    std::fs::write(dir.path().join(name), text).map_err(|e| e.to_string())?;
+    let settings: Vec<Setting> = settings
+        .iter()
+        .copied()
+        .filter(|&s| serves(server, s))
+        .collect();
+    let plan = plan(server, dir.path(), &settings, installs)?;
+    for (name, text) in &plan.files {
+        std::fs::write(dir.path().join(name), text).map_err(|e| e.to_string())?;
+    }
     let running = launch(plan.command, &plan.ports, &dir.path().join("server.log"))?;
     let identity = &plan.endpoints[0];
     let mut cells = Vec::new();
@@ -95,16 +111,25 @@ fn file_name(index: usize) -> String {
 }
 
 /// The server's plan, on free ports.
-fn plan(server: Server, root: &Path, settings: &[Setting]) -> Result<Plan, String> {
+fn plan(
+    server: Server,
+    root: &Path,
+    settings: &[Setting],
+    installs: &Installs,
+) -> Result<Plan, String> {
     let ports = free_ports(settings.len() + 1).map_err(|e| format!("no free port: {e}"))?;
     Ok(match server {
         Server::Apache => apache::plan(root, &ports, settings),
         Server::Nginx => nginx::plan(root, ports[0], settings),
-        other => return Err(format!("the lab does not start {other} yet")),
+        Server::Caddy => caddy::plan(root, ports[0], settings),
+        Server::Express => express::plan(root, ports[0], settings, &installs.node_modules),
+        Server::Aspnetcore | Server::TowerHttp => {
+            return Err(format!("the lab does not start {server}"))
+        }
     })
 }
 
-/// A private directory with `www/` holding the bodies, and `tmp/` for nginx. Run as
+/// A private directory with `www/` holding the bodies, and `tmp/` for nginx and Caddy. Run as
 /// root, Apache serves as www-data, which must read them: then they are readable to
 /// every local user while the lab runs.
 fn site(bodies: &[Vec<u8>]) -> std::io::Result<tempfile::TempDir> {

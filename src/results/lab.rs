@@ -6,6 +6,12 @@ use crate::results::run::RunReport;
 use crate::stats::Summary;
 use crate::vocab::{CellId, Server};
 
+/// The time a batch of encoded responses aims at: a setting slower than this over
+/// `--requests` responses gets fewer a batch, down to one, so that br 11 on a large body
+/// does not take minutes. Its CPU figure is hundreds of times the noise (identity's
+/// cost, the scheduler's), so fewer responses still bound it.
+pub(crate) const BATCH_AIM: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// A lab's results.
 #[derive(Clone, Debug)]
 pub(crate) struct LabReport {
@@ -28,6 +34,8 @@ pub(crate) struct LabServer {
     pub version: String,
     /// Why it was not measured; `None` when it was.
     pub skipped: Option<String>,
+    /// What the table sets beside its figures, and the settings it was not given.
+    pub notes: Vec<String>,
 }
 
 /// One setting on one body through one server.

@@ -32,6 +32,15 @@ pub(super) const CHECKED_WITH: &str = "Caddy 2.6.2 (Debian 12: caddy)";
 pub(super) fn render(plan: &Brief) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
+    let caddy = crate::vocab::Server::Caddy;
+    if plan
+        .dynamic
+        .encodings
+        .iter()
+        .any(|e| caddy.owns(e.id.variant))
+    {
+        out += &plan.measured_as(caddy, "#");
+    }
     if plan.dynamic.encodings.is_empty() {
         out += "# Sending bodies uncompressed was faster at every size measured: no encode.\n";
     } else {

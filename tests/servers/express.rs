@@ -2,7 +2,8 @@
 //! --prefix lab/express`): the JavaScript under test, then a route that sends each file
 //! in one `res.send`, typed by its extension, as `res.json` sends a body.
 
-use std::process::Command;
+use std::io::Write as _;
+use std::process::{Command, Stdio};
 
 use super::{free_port, launch, site, Running};
 
@@ -55,4 +56,29 @@ pub fn express(files: &[(&str, &[u8])], snippet: &str) -> Result<Running, String
         }
     }
     Err("no free port in three tries".into())
+}
+
+/// What Node's own encoder makes of `body` at `coding` and `level`, through a stream as
+/// the middleware feeds it: one write, then the end.
+pub fn node_encodes(coding: &str, level: i32, body: &[u8]) -> Vec<u8> {
+    let options = match coding {
+        "br" => format!("zlib.createBrotliCompress({{ params: {{ [zlib.constants.BROTLI_PARAM_QUALITY]: {level} }} }})"),
+        _ => format!("zlib.createGzip({{ level: {level} }})"),
+    };
+    let script = format!(
+        "const zlib = require('node:zlib'); const input = require('node:fs').readFileSync(0);\n\
+         const stream = {options}; const out = [];\n\
+         stream.on('data', (c) => out.push(c)); stream.on('end', () => process.stdout.write(Buffer.concat(out)));\n\
+         stream.end(input);\n"
+    );
+    let mut node = Command::new("node")
+        .args(["-e", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    node.stdin.take().unwrap().write_all(body).unwrap();
+    let output = node.wait_with_output().unwrap();
+    assert!(output.status.success());
+    output.stdout
 }

@@ -42,15 +42,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_time_grows_as_this_process_works() {
-        let pid = std::process::id();
-        let before = process_cpu_ns(pid).unwrap();
-        let mut x = 0u64;
-        for i in 0..20_000_000u64 {
-            x = x.wrapping_mul(31).wrapping_add(i);
-        }
-        std::hint::black_box(x);
-        let after = process_cpu_ns(pid).unwrap();
+    fn the_time_grows_as_a_process_works() {
+        // A process of its own: this test binary's other threads end at any time and
+        // take their time with them, so its own sum can fall.
+        let mut busy = std::process::Command::new("/bin/sh")
+            .args(["-c", "while :; do :; done"])
+            .spawn()
+            .unwrap();
+        let before = process_cpu_ns(busy.id()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let after = process_cpu_ns(busy.id()).unwrap();
+        let _ = busy.kill();
+        let _ = busy.wait();
         assert!(after > before, "{before} then {after}");
         assert!(process_cpu_ns(u32::MAX).is_err());
     }

@@ -11,7 +11,7 @@ use crate::payload::Payload;
 use crate::results::lab::LabRow;
 use crate::results::run::CellResult;
 use crate::stats::Summary;
-use crate::vocab::{AspnetcoreWriter, CellId, CodecKind, Server, Variant};
+use crate::vocab::{AspnetcoreWriter, CellId, CodecKind, Library, Server, Variant};
 
 /// The least CPU time a run's cell holds, 1 ns.
 const MEASURABLE_S: f64 = 1e-9;
@@ -28,7 +28,7 @@ pub(crate) fn record(
     let codec = cell.setting.codec;
     let id = CellId {
         codec,
-        library: server.served_library(codec),
+        library: Library::served_by(server, codec),
         variant: Variant::Served { server },
         level: cell.setting.level,
     };

@@ -45,7 +45,7 @@ impl Server {
             id.variant == Variant::Fresh
         };
         let library = match (own_cells, self) {
-            (true, _) | (false, Server::TowerHttp) => self.served_library(id.codec),
+            (true, _) | (false, Server::TowerHttp) => Library::served_by(self, id.codec),
             (false, _) => Library::servers_run(id.codec),
         };
         id.library == library && variant_fits

@@ -61,6 +61,21 @@ impl Library {
         }
     }
 
+    /// The library `server`'s `codec` encoder is, as the lab records a cell measured
+    /// through it.
+    pub(crate) fn served_by(server: super::Server, codec: CodecKind) -> Library {
+        use super::Server;
+        match (server, codec) {
+            (Server::Caddy, CodecKind::Zstd | CodecKind::Gzip) => Library::KlauspostCompress,
+            (Server::Express, CodecKind::Gzip) => Library::ZlibChromium,
+            (Server::TowerHttp, CodecKind::Brotli) => Library::BrotliRs,
+            (Server::TowerHttp | Server::Aspnetcore, CodecKind::Gzip) => Library::ZlibRs,
+            (_, CodecKind::Zstd) => Library::Libzstd,
+            (_, CodecKind::Brotli) => Library::Libbrotli,
+            (_, CodecKind::Gzip) => Library::Zlib,
+        }
+    }
+
     /// The library web servers run for `codec`: the one a reference cell uses.
     pub fn servers_run(codec: CodecKind) -> Library {
         match codec {

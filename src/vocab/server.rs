@@ -1,7 +1,5 @@
 //! The servers codecbench models: what `--server` measures as and `--emit` configures.
 
-use super::{CodecKind, Library};
-
 /// A web server whose compression codecbench models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
 pub enum Server {
@@ -50,20 +48,6 @@ impl Server {
     /// Node's zlib are not modelled: only the lab measures them.
     pub(crate) fn has_profile(self) -> bool {
         !matches!(self, Server::Caddy | Server::Express)
-    }
-
-    /// The library this server's `codec` encoder is, as the lab records a cell measured
-    /// through it.
-    pub(crate) fn served_library(self, codec: CodecKind) -> Library {
-        match (self, codec) {
-            (Server::Caddy, CodecKind::Zstd | CodecKind::Gzip) => Library::KlauspostCompress,
-            (Server::Express, CodecKind::Gzip) => Library::ZlibChromium,
-            (Server::TowerHttp, CodecKind::Brotli) => Library::BrotliRs,
-            (Server::TowerHttp | Server::Aspnetcore, CodecKind::Gzip) => Library::ZlibRs,
-            (_, CodecKind::Zstd) => Library::Libzstd,
-            (_, CodecKind::Brotli) => Library::Libbrotli,
-            (_, CodecKind::Gzip) => Library::Zlib,
-        }
     }
 }
 

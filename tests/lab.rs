@@ -73,6 +73,8 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
         "--quiet",
         "--servers",
         "nginx,apache",
+        "--cuts",
+        "none",
         "--export-json",
     ];
     let output = lab(tmp.path(), "small", "5", &args)
@@ -249,9 +251,14 @@ fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
     );
     assert_eq!(servers_in(tmp.path()), Vec::<String>::new());
     let rows = csv_rows(&std::fs::read(&csv).unwrap());
+    // Each setting on the body and on the four bodies cut from it.
+    let express_br = rows
+        .iter()
+        .filter(|r| r["variant"] == "served by express" && r["codec"] == "brotli");
+    assert_eq!(express_br.count(), 5, "{rows:?}");
     let row = |variant: &str, codec: &str| {
         rows.iter()
-            .find(|r| r["variant"] == variant && r["codec"] == codec)
+            .find(|r| r["variant"] == variant && r["codec"] == codec && r["payload"] == "small")
             .unwrap_or_else(|| panic!("{variant} {codec}: {rows:?}"))
     };
     let caddy = row("served by caddy", "gzip");
@@ -281,6 +288,9 @@ fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
             config.contains(&format!("measured through a live {server}")),
             "{config}"
         );
+        // The cuts measured beside the body bracket the minimum: no estimate.
+        let headline = config.lines().next().unwrap();
+        assert!(!headline.contains("(estimated)"), "{config}");
         assert!(config.contains(words), "{config}");
     }
 }
@@ -338,4 +348,6 @@ fn an_express_app_that_fails_to_start_fails_the_lab_and_leaves_nothing() {
     assert_eq!(servers_in(tmp.path()), Vec::<String>::new());
     let missing = crate::common::bad_input(&["lab", "--node-modules", "/nonexistent/modules"]);
     assert!(missing.contains("not a directory"), "{missing}");
+    let cuts = crate::common::bad_input(&["lab", "--cuts", "1KiB,8"]);
+    assert!(cuts.contains("--cuts 8: sizes from 16 bytes"), "{cuts}");
 }

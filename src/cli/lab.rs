@@ -29,6 +29,12 @@ pub(crate) struct LabArgs {
     #[arg(long, value_name = "DIR")]
     pub node_modules: Option<std::path::PathBuf>,
 
+    /// Smaller bodies cut from each payload (its leading records), measured beside it
+    /// so that `recommend --from` places a minimum body size between sizes measured
+    /// rather than estimating one: sizes, comma-separated, or `none`.
+    #[arg(long, value_name = "LIST", default_value = "1KiB,4KiB,16KiB,64KiB")]
+    pub cuts: String,
+
     /// brotli qualities to configure, comma-separated.
     #[arg(long, value_name = "LIST", default_value = "1,5,11")]
     pub brotli_levels: String,

@@ -16,8 +16,9 @@ use crate::vocab::Server;
 
 /// Measures through every server of `config`; a failed cell is a failure (exit 1).
 pub(super) fn run(config: LabConfig) -> crate::error::Result {
-    let payloads = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
-    let bodies: Vec<Vec<u8>> = payloads.iter().map(|p| p.bytes.clone()).collect();
+    let loaded = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
+    let (payloads, cut_from): (Vec<Payload>, Vec<Option<String>>) =
+        with_cuts(loaded, &config.cuts).into_iter().unzip();
     let mut lab = LabReport {
         run: RunReport {
             schema_version: SCHEMA_VERSION,
@@ -26,7 +27,8 @@ pub(super) fn run(config: LabConfig) -> crate::error::Result {
             rng: config.rng.to_string(),
             payloads: payloads
                 .iter()
-                .map(|p| payload_result(p, &config))
+                .zip(&cut_from)
+                .map(|(p, from)| payload_result(p, from.as_deref(), &config))
                 .collect(),
             instructions: None,
         },
@@ -40,41 +42,14 @@ pub(super) fn run(config: LabConfig) -> crate::error::Result {
         if interrupt::requested() {
             break;
         }
-        let version = version(server, &config.installs);
-        let mut entry = LabServer {
-            server,
-            version: version.clone(),
-            skipped: missing(server, &config.installs),
-            notes: notes(server, &config.settings),
-        };
-        if entry.skipped.is_none() {
-            let progress = |body: usize, setting: Setting| {
-                if !config.quiet {
-                    say(format_args!(
-                        "{version}: {} {} {}",
-                        payloads[body].name, setting.codec, setting.level
-                    ));
-                }
-            };
-            let (installs, settings) = (&config.installs, &config.settings);
-            match measure_through(server, installs, &bodies, settings, config.load, &progress) {
-                Ok(cells) => {
-                    for cell in &cells {
-                        let (result, row) =
-                            record(server, &version, &payloads[cell.body], cell, config.load);
-                        lab.run.payloads[cell.body].cells.push(result);
-                        lab.rows.push(row);
-                    }
-                }
-                Err(why) => {
-                    let why = format!("{version} did not start: {why}");
-                    failed.push(why.clone());
-                    entry.skipped = Some(why);
-                }
+        let (entry, did_not_start) = through(server, &config, &payloads, &mut lab);
+        if let Some(why) = &entry.skipped {
+            if !config.quiet {
+                say(format_args!("{server}: skipped: {why}"));
             }
-        }
-        if let (Some(why), false) = (&entry.skipped, config.quiet) {
-            say(format_args!("{server}: skipped: {why}"));
+            if did_not_start {
+                failed.push(why.clone());
+            }
         }
         lab.servers.push(entry);
     }
@@ -99,6 +74,51 @@ pub(super) fn run(config: LabConfig) -> crate::error::Result {
     })
 }
 
+/// Measures every body at every setting through `server`, its cells into `lab`: the
+/// server's entry, and whether it failed to start.
+fn through(
+    server: Server,
+    config: &LabConfig,
+    payloads: &[Payload],
+    lab: &mut LabReport,
+) -> (LabServer, bool) {
+    let version = version(server, &config.installs);
+    let mut entry = LabServer {
+        server,
+        version: version.clone(),
+        skipped: missing(server, &config.installs),
+        notes: notes(server, &config.settings),
+    };
+    let mut failed = false;
+    if entry.skipped.is_none() {
+        let progress = |body: usize, setting: Setting| {
+            if !config.quiet {
+                say(format_args!(
+                    "{version}: {} {} {}",
+                    payloads[body].name, setting.codec, setting.level
+                ));
+            }
+        };
+        let bodies: Vec<Vec<u8>> = payloads.iter().map(|p| p.bytes.clone()).collect();
+        let (installs, settings) = (&config.installs, &config.settings);
+        match measure_through(server, installs, &bodies, settings, config.load, &progress) {
+            Ok(cells) => {
+                for cell in &cells {
+                    let (result, row) =
+                        record(server, &version, &payloads[cell.body], cell, config.load);
+                    lab.run.payloads[cell.body].cells.push(result);
+                    lab.rows.push(row);
+                }
+            }
+            Err(why) => {
+                entry.skipped = Some(format!("{version} did not start: {why}"));
+                failed = true;
+            }
+        }
+    }
+    (entry, failed)
+}
+
 /// What the table says beside `server`'s figures, and the settings it cannot take.
 fn notes(server: Server, settings: &[Setting]) -> Vec<String> {
     let unserved: Vec<String> = settings
@@ -116,8 +136,28 @@ fn notes(server: Server, settings: &[Setting]) -> Vec<String> {
     notes
 }
 
+/// Each payload, and after it the bodies cut from it at `cuts` (each smaller than it
+/// and than the next), each with the name of the payload it was cut from.
+fn with_cuts(payloads: Vec<Payload>, cuts: &[u64]) -> Vec<(Payload, Option<String>)> {
+    let mut bodies = Vec::new();
+    for payload in payloads {
+        let mut sizes: Vec<usize> = vec![payload.bytes.len()];
+        let mut cut_bodies = Vec::new();
+        for &size in cuts {
+            let cut = crate::payload::smaller::cut_at(&payload, size as usize);
+            if let Some(cut) = cut.filter(|c| !sizes.contains(&c.bytes.len())) {
+                sizes.push(cut.bytes.len());
+                cut_bodies.push((cut, Some(payload.name.clone())));
+            }
+        }
+        bodies.push((payload, None));
+        bodies.extend(cut_bodies);
+    }
+    bodies
+}
+
 /// A body's entry in the run, its cells to come.
-fn payload_result(payload: &Payload, config: &LabConfig) -> PayloadResult {
+fn payload_result(payload: &Payload, cut_from: Option<&str>, config: &LabConfig) -> PayloadResult {
     PayloadResult {
         payload: payload.name.clone(),
         input_bytes: payload.bytes.len() as u64,
@@ -130,7 +170,7 @@ fn payload_result(payload: &Payload, config: &LabConfig) -> PayloadResult {
         precision: None,
         interrupted: false,
         content_type: payload.content_type.clone(),
-        cut_from: None,
+        cut_from: cut_from.map(String::from),
         cells: Vec::new(),
     }
 }

@@ -22,6 +22,8 @@ pub(crate) struct LabConfig {
     pub load: Load,
     /// The bodies served.
     pub payloads: Vec<PayloadSource>,
+    /// The sizes of the smaller bodies cut from each, ascending.
+    pub cuts: Vec<u64>,
     /// Generator seed, for built-in payloads.
     pub seed: i32,
     /// Generator stream.
@@ -79,6 +81,7 @@ impl LabConfig {
         let payloads = payload_sources(&names, &[])?;
         let exports = super::outputs::exports(&args.output, &payloads)?;
         Ok(LabConfig {
+            cuts: cuts(&args.cuts)?,
             servers,
             settings,
             installs: installs(args.node_modules)?,
@@ -109,4 +112,24 @@ fn installs(node_modules: Option<std::path::PathBuf>) -> Result<Installs> {
         None => concat!(env!("CARGO_MANIFEST_DIR"), "/lab/express/node_modules").into(),
     };
     Ok(Installs { node_modules })
+}
+
+/// `--cuts`: sizes from 16 bytes to 256 MiB, or `none`.
+fn cuts(text: &str) -> Result<Vec<u64>> {
+    if text.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    let mut sizes = Vec::new();
+    for word in text.split(',') {
+        match crate::format::parse_bytes(word) {
+            Some(size @ 16..=0x1000_0000) => sizes.push(size),
+            _ => bail!(
+                "--cuts {}: sizes from 16 bytes to 256MiB, e.g. 1KiB,64KiB, or none",
+                crate::format::one_line(word)
+            ),
+        }
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    Ok(sizes)
 }

@@ -6,7 +6,7 @@ use crate::servers;
 
 use codecbench::{generate, RngKind};
 use common::{codecbench, succeed};
-use servers::{assert_sends, installed};
+use servers::{assert_sends, installed, json_of};
 
 #[test]
 fn the_emitted_caddyfile_loads_and_keeps_gzip() {
@@ -17,10 +17,27 @@ fn the_emitted_caddyfile_loads_and_keeps_gzip() {
     let output = succeed(codecbench().args(["recommend", "--from", reference, "--emit", "caddy"]));
     let config = String::from_utf8(output.stdout).unwrap();
     assert!(config.contains("\tgzip "), "gzip is kept:\n{config}");
+    // The answer's minimum, as its headline states it: a body of that size is encoded,
+    // one a byte shorter is not (Caddy encodes bodies longer than `minimum_length`).
+    let headline = config.lines().next().unwrap();
+    let under = &headline[headline.find("bodies under ").unwrap() + 13..];
+    let digits: String = under
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .collect();
+    let minimum: usize = digits.replace(',', "").parse().unwrap();
+    let (at, below) = (json_of(minimum), json_of(minimum - 1));
     let body = generate(335, 42, RngKind::Dotnet);
     let record = generate(1, 42, RngKind::Dotnet);
-    let files: [(&str, &[u8]); 2] = [("body.json", &body), ("record.json", &record)];
+    let files: [(&str, &[u8]); 4] = [
+        ("body.json", &body),
+        ("record.json", &record),
+        ("at.json", &at),
+        ("below.json", &below),
+    ];
     let caddy = servers::caddy(&files, &config).expect("the emitted Caddyfile loads");
+    assert_sends(&caddy.url("/at.json"), "zstd", "zstd", &at);
+    assert_sends(&caddy.url("/below.json"), "zstd", "", &below);
     let url = caddy.url("/body.json");
     assert_sends(&url, "gzip", "gzip", &body);
     assert_sends(&url, "gzip, deflate, br, zstd", "zstd", &body);

@@ -8,7 +8,7 @@ use crate::servers;
 
 use codecbench::{generate, RngKind};
 use common::{codecbench, succeed};
-use servers::{assert_sends, express, express_installed, fetch, node_encodes};
+use servers::{assert_sends, express, express_installed, fetch, json_of, node_encodes};
 
 /// The number after the first `name ` in `text`.
 fn option(text: &str, name: &str) -> i32 {
@@ -23,14 +23,6 @@ fn option(text: &str, name: &str) -> i32 {
         .filter(char::is_ascii_digit)
         .collect();
     digits.parse().unwrap()
-}
-
-/// A JSON body of exactly `bytes` bytes.
-fn json_of(bytes: usize) -> Vec<u8> {
-    let mut body = b"{\"pad\":\"".to_vec();
-    body.resize(bytes - 2, b'a');
-    body.extend_from_slice(b"\"}");
-    body
 }
 
 #[test]

@@ -228,6 +228,7 @@ fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
     let tmp = tempfile::tempdir().unwrap();
     let saved = tmp.path().join("lab.json");
     let csv = tmp.path().join("lab.csv");
+    // A cut under 512 B too: Caddy's default minimum, which `minimum_length 0` means.
     let args = [
         "--batches",
         "6",
@@ -235,6 +236,8 @@ fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
         "3",
         "--servers",
         "caddy,express",
+        "--cuts",
+        "400,1KiB,4KiB,16KiB,64KiB",
     ];
     let output = lab(tmp.path(), "small", "5", &args)
         .arg("--export-json")
@@ -251,11 +254,11 @@ fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
     );
     assert_eq!(servers_in(tmp.path()), Vec::<String>::new());
     let rows = csv_rows(&std::fs::read(&csv).unwrap());
-    // Each setting on the body and on the four bodies cut from it.
+    // Each setting on the body and on the five bodies cut from it.
     let express_br = rows
         .iter()
         .filter(|r| r["variant"] == "served by express" && r["codec"] == "brotli");
-    assert_eq!(express_br.count(), 5, "{rows:?}");
+    assert_eq!(express_br.count(), 6, "{rows:?}");
     let row = |variant: &str, codec: &str| {
         rows.iter()
             .find(|r| r["variant"] == variant && r["codec"] == codec && r["payload"] == "small")

@@ -28,12 +28,14 @@ pub(crate) fn serves(setting: Setting) -> bool {
     setting.codec == CodecKind::Gzip
 }
 
-/// Caddy's route for one endpoint: its prefix stripped, one encoding on, from 0 bytes.
+/// Caddy's route for one endpoint: its prefix stripped, one encoding on for bodies of
+/// 2 bytes and more (it encodes bodies longer than `minimum_length`, and reads 0 as its
+/// default, 512).
 fn route(endpoint: &Endpoint) -> String {
     let encode = match endpoint.setting {
         None => String::new(),
         Some(Setting { level, .. }) => {
-            format!("\t\tencode {{\n\t\t\tgzip {level}\n\t\t\tminimum_length 0\n\t\t}}\n")
+            format!("\t\tencode {{\n\t\t\tgzip {level}\n\t\t\tminimum_length 1\n\t\t}}\n")
         }
     };
     format!(

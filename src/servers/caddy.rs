@@ -25,10 +25,19 @@ pub(super) fn can_express(id: &CellId) -> bool {
     }
 }
 
-/// Caddyfile lines, for a site block.
+/// Caddy's `minimum_length` for bodies of at least `bytes`: it encodes only a body
+/// longer than the setting, and takes 0 for its default, 512 (caddyserver/caddy
+/// `modules/caddyhttp/encode/encode.go`: `len(p) > rw.config.MinLength`, and
+/// `defaultMinLength` when 0; Caddy 2.6.2 checked in `tests/caddy.rs`). So one less,
+/// and never 0.
+fn minimum_length(bytes: u64) -> u64 {
+    bytes.saturating_sub(1).max(1)
+}
+
 /// The Caddy this output was loaded into and fetched from in the tests.
 pub(super) const CHECKED_WITH: &str = "Caddy 2.6.2 (Debian 12: caddy)";
 
+/// Caddyfile lines, for a site block.
 pub(super) fn render(plan: &Brief) -> String {
     let mut out = comment("# codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
@@ -58,7 +67,7 @@ pub(super) fn render(plan: &Brief) -> String {
             };
         }
         if let Some(bytes) = plan.min_bytes() {
-            out += &format!("\tminimum_length {bytes}\n");
+            out += &format!("\tminimum_length {}\n", minimum_length(bytes));
         }
         out += "\tmatch {\n";
         for content_type in plan.content_types {

@@ -380,3 +380,11 @@ pub fn predicted(
     command.args(["--quiet", "--format", "csv"]);
     csv_rows(&succeed(&mut command).stdout)
 }
+
+/// A JSON body of exactly `bytes` bytes.
+pub fn json_of(bytes: usize) -> Vec<u8> {
+    let mut body = b"{\"pad\":\"".to_vec();
+    body.resize(bytes - 2, b'a');
+    body.extend_from_slice(b"\"}");
+    body
+}

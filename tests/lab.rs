@@ -158,6 +158,8 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
         config.contains("measured through a live apache"),
         "{config}"
     );
+    // Apache's output names Apache's figures only, its static line too.
+    assert!(!config.contains("served by nginx"), "{config}");
 }
 
 /// Starts the lab through `server` on a body whose br 11 (or gzip 6, for Caddy) takes

@@ -51,7 +51,6 @@ pub(crate) fn emit(
     zstd_module: bool,
 ) -> String {
     let content_types = content_types(run);
-    let general = answers(run, options);
     let mut sections = Vec::new();
     for &server in servers {
         let (shared, unshared) = server_answers(run, options, server);
@@ -60,6 +59,7 @@ pub(crate) fn emit(
             .then(|| first_dynamic(&unshared).cloned())
             .flatten();
         let answers = shared.unwrap_or(unshared);
+        let general = not_served_elsewhere(run, options, server);
         if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
             let alone = alone.as_ref();
             let rendered = server.render(dynamic, fixed, &content_types, zstd_module, alone);
@@ -68,6 +68,23 @@ pub(crate) fn emit(
         }
     }
     sections.join("\n")
+}
+
+/// The general answers, without the cells a lab run measured through other servers: a
+/// file precompressed elsewhere suits any server, but `server`'s output should not name
+/// another's figures.
+fn not_served_elsewhere(
+    run: &results::LoadedRun,
+    options: &AdviceOptions,
+    server: Server,
+) -> Vec<Answer> {
+    use crate::vocab::Variant;
+    let elsewhere =
+        |id: &CellId| matches!(id.variant, Variant::Served { server: s } if s != server);
+    if !run.codec_cells().iter().any(|c| elsewhere(&c.key.id)) {
+        return answers(run, options);
+    }
+    answers_among(run, options, &|id| !elsewhere(id))
 }
 
 /// What `server`'s per-request line names in place of the general answer's, and why:

@@ -511,3 +511,40 @@ fn a_server_whose_encoders_do_not_run_here_is_refused_in_one_line() {
     let message = bad_input(&["run", "--server", "nginx", "--api", "oneshot"]);
     assert!(message.contains("cannot be used with"), "{message}");
 }
+
+#[test]
+fn a_pinned_run_still_names_every_core_of_the_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("pinned.json");
+    succeed(
+        codecbench()
+            .args([
+                "run",
+                "--payload",
+                "single",
+                "--codecs",
+                "zstd",
+                "--zstd-levels",
+                "1",
+            ])
+            .args([
+                "--iterations",
+                "1",
+                "--warmup",
+                "0",
+                "--rounds",
+                "1",
+                "--quiet",
+            ])
+            .args(["--pin", "0", "--export-json"])
+            .arg(&saved),
+    );
+    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&saved).unwrap()).unwrap();
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(
+        run["environment"]["logical_cores"], cores,
+        "{}",
+        run["environment"]
+    );
+    assert_eq!(run["environment"]["pin"]["cpu"], 0);
+}

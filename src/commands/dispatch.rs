@@ -19,6 +19,8 @@ pub fn main() -> std::process::ExitCode {
         eprintln!("codecbench: error: {err:#}");
         return std::process::ExitCode::from(1);
     }
+    // Counted before any command pins its measuring thread to one CPU.
+    crate::results::environment::machine_cores();
     let cli = match <Cli as clap::Parser>::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

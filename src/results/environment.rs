@@ -49,9 +49,7 @@ impl Environment {
             git_commit: option_env!("CODECBENCH_GIT_COMMIT").map(String::from),
             timestamp: utc_timestamp(std::time::SystemTime::now()),
             cpu: cpu_model(),
-            logical_cores: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
+            logical_cores: machine_cores(),
             os: std::env::consts::OS.to_string(),
             arch: std::env::consts::ARCH.to_string(),
             rustc: option_env!("CODECBENCH_RUSTC_VERSION").map(String::from),
@@ -80,13 +78,25 @@ impl Environment {
     /// One line naming the machine, e.g. `AMD EPYC, 2 cores, linux x86_64`.
     pub(crate) fn machine(&self) -> String {
         format!(
-            "{}, {} cores, {} {}",
+            "{}, {}, {} {}",
             self.cpu.as_deref().unwrap_or("unknown CPU"),
-            self.logical_cores,
+            crate::format::counted(self.logical_cores as u64, "core", "cores"),
             self.os,
             self.arch
         )
     }
+}
+
+/// The logical CPUs this process may use, as counted the first time it is asked:
+/// `main` asks before anything pins a thread. `--pin` narrows the pinned thread's
+/// affinity to one CPU, and counting after it would name a 2-core machine "1 cores".
+pub(crate) fn machine_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 /// The CPU model from /proc/cpuinfo (Linux); `None` elsewhere.
@@ -135,5 +145,14 @@ mod tests {
         assert!(env.codecs["zlib-rs"].starts_with("zlib-rs 0."));
         assert!(env.logical_cores >= 1);
         assert!(env.machine().contains(&env.os));
+    }
+
+    #[test]
+    fn one_core_is_one_core() {
+        let env = Environment {
+            logical_cores: 1,
+            ..Environment::current()
+        };
+        assert!(env.machine().contains(", 1 core, "), "{}", env.machine());
     }
 }

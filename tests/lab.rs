@@ -3,6 +3,7 @@
 //! or Node's own encoders, the run it saves answers `recommend --from`, and no server
 //! outlives it, whether it ends, is stopped, is killed or fails to start.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -95,26 +96,8 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
     );
     let rows = csv_rows(&output.stdout);
     assert_eq!(rows.len(), 4, "{rows:?}");
-    for server in ["nginx", "apache"] {
-        let small = ["small".to_string()];
-        for expected in predicted(server, &small, "5", "6") {
-            let served = rows
-                .iter()
-                .find(|r| {
-                    r["variant"] == format!("served by {server}") && r["codec"] == expected["codec"]
-                })
-                .unwrap_or_else(|| panic!("{server} {}: {rows:?}", expected["codec"]));
-            assert_eq!(
-                served["compressed_bytes"], expected["compressed_bytes"],
-                "{server}"
-            );
-            assert!(served["version"].contains(if server == "nginx" {
-                "nginx 1."
-            } else {
-                "Apache httpd 2."
-            }));
-        }
-    }
+    sent_as_predicted(&rows, "nginx", "nginx 1.");
+    sent_as_predicted(&rows, "apache", "Apache httpd 2.");
     let answer = succeed(
         codecbench()
             .arg("recommend")
@@ -129,7 +112,20 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
         mixed.contains("measured through nginx and apache"),
         "{mixed}"
     );
-    // Through one server, the report says the time it budgets on is that server's CPU.
+    assert!(
+        config.contains("measured through a live apache"),
+        "{config}"
+    );
+    // Apache's output names Apache's figures only, its static line too.
+    assert!(!config.contains("served by nginx"), "{config}");
+}
+
+#[test]
+fn a_run_through_one_server_says_its_budget_is_that_servers_cpu() {
+    if !servers_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
     let one = tmp.path().join("apache.json");
     let args = [
         "--batches",
@@ -139,6 +135,8 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
         "--quiet",
         "--servers",
         "apache",
+        "--cuts",
+        "none",
     ];
     let output = lab(tmp.path(), "small", "5", &args)
         .arg("--export-json")
@@ -154,12 +152,25 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
         report.contains("of apache's own CPU as measured through it"),
         "{report}"
     );
-    assert!(
-        config.contains("measured through a live apache"),
-        "{config}"
-    );
-    // Apache's output names Apache's figures only, its static line too.
-    assert!(!config.contains("served by nginx"), "{config}");
+}
+
+/// Checks that the lab's CSV `rows` hold, for `server` (named `version` and more), the
+/// bytes `run --server` predicts for small at br 5 and gzip 6.
+fn sent_as_predicted(rows: &[HashMap<String, String>], server: &str, version: &str) {
+    let small = ["small".to_string()];
+    for expected in predicted(server, &small, "5", "6") {
+        let served = rows
+            .iter()
+            .find(|r| {
+                r["variant"] == format!("served by {server}") && r["codec"] == expected["codec"]
+            })
+            .unwrap_or_else(|| panic!("{server} {}: {rows:?}", expected["codec"]));
+        assert_eq!(
+            served["compressed_bytes"], expected["compressed_bytes"],
+            "{server}"
+        );
+        assert!(served["version"].contains(version), "{served:?}");
+    }
 }
 
 /// Starts the lab through `server` on a body whose br 11 (or gzip 6, for Caddy) takes
@@ -280,24 +291,29 @@ fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
         );
     }
     assert_eq!(row("served by express", "gzip")["library"], "zlib-chromium");
-    for (server, words) in [("express", "threshold:"), ("caddy", "gzip 6")] {
-        let answer = succeed(
-            codecbench()
-                .arg("recommend")
-                .arg("--from")
-                .arg(&saved)
-                .args(["--emit", server]),
-        );
-        let config = String::from_utf8(answer.stdout).unwrap();
-        assert!(
-            config.contains(&format!("measured through a live {server}")),
-            "{config}"
-        );
-        // The cuts measured beside the body bracket the minimum: no estimate.
-        let headline = config.lines().next().unwrap();
-        assert!(!headline.contains("(estimated)"), "{config}");
-        assert!(config.contains(words), "{config}");
-    }
+    answers_as_served(&saved, "express", "threshold:");
+    answers_as_served(&saved, "caddy", "gzip 6");
+}
+
+/// Checks that `recommend --from saved --emit server` says it was measured through the
+/// live server, places its minimum between sizes measured, and holds `words`.
+fn answers_as_served(saved: &Path, server: &str, words: &str) {
+    let answer = succeed(
+        codecbench()
+            .arg("recommend")
+            .arg("--from")
+            .arg(saved)
+            .args(["--emit", server]),
+    );
+    let config = String::from_utf8(answer.stdout).unwrap();
+    assert!(
+        config.contains(&format!("measured through a live {server}")),
+        "{config}"
+    );
+    // The cuts measured beside the body bracket the minimum: no estimate.
+    let headline = config.lines().next().unwrap();
+    assert!(!headline.contains("(estimated)"), "{config}");
+    assert!(config.contains(words), "{config}");
 }
 
 #[test]

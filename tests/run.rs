@@ -548,3 +548,52 @@ fn a_pinned_run_still_names_every_core_of_the_machine() {
     );
     assert_eq!(run["environment"]["pin"]["cpu"], 0);
 }
+
+#[test]
+fn a_run_slowed_on_purpose_says_so_in_its_file_and_its_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("slowed.json");
+    succeed(
+        codecbench()
+            .env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:1=1.50")
+            .args([
+                "run",
+                "--payload",
+                "single",
+                "--codecs",
+                "zstd",
+                "--zstd-levels",
+                "1",
+            ])
+            .args([
+                "--iterations",
+                "3",
+                "--warmup",
+                "0",
+                "--quiet",
+                "--export-json",
+            ])
+            .arg(&saved),
+    );
+    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&saved).unwrap()).unwrap();
+    assert_eq!(run["environment"]["calibration"], "zstd:1=1.5");
+    let page = dir.path().join("report.html");
+    succeed(
+        codecbench()
+            .arg("report")
+            .arg(&saved)
+            .arg("--out")
+            .arg(&page),
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("cells slowed on purpose: zstd:1=1.5"),
+        "{html}"
+    );
+    let unreadable = codecbench()
+        .env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:1=fast")
+        .args(["run", "--payload", "single", "--codecs", "zstd"])
+        .output()
+        .unwrap();
+    assert_eq!(unreadable.status.code(), Some(2));
+}

@@ -78,6 +78,17 @@ fn configured() -> &'static [Slowdown] {
     })
 }
 
+/// The slowdowns this process runs under, as a run records them (`zstd:3=1.05`), read
+/// back from their parsed values so that nothing else of the variable is kept; `None`
+/// without any.
+pub(crate) fn described() -> Option<String> {
+    let all: Vec<String> = configured()
+        .iter()
+        .map(|s| format!("{}:{}={}", s.codec.name(), s.level, s.factor))
+        .collect();
+    (!all.is_empty()).then(|| all.join(","))
+}
+
 /// Refuses a `CODECBENCH_CALIBRATE_SLOWDOWN` this process cannot read.
 pub(crate) fn check_environment() -> Result<()> {
     match std::env::var(SLOWDOWN_VARIABLE) {

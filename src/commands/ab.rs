@@ -8,7 +8,6 @@ use super::output::{print, write_file};
 use super::progress::Progress;
 use crate::bench::ab::pairs::{measure_pairs, AbObserver, Builds, Ended};
 use crate::bench::ab::worker::BuildWorker;
-use crate::bench::calibrate::SLOWDOWN_VARIABLE;
 use crate::bench::protocol::BodyFile;
 use crate::bench::workers::ChildBody;
 use crate::config::AbConfig;
@@ -17,6 +16,7 @@ use crate::export::exporter::Format;
 use crate::export::text::document::Style;
 use crate::export::text::draw::render;
 use crate::results::ab::AbReport;
+use crate::results::environment::Environment;
 
 /// Progress on stderr: one line per round of pairs.
 struct Rounds<'a>(&'a Progress);
@@ -71,11 +71,15 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
     )
     .failing()?;
     let ab = AbReport {
-        environment: report.environment,
+        // The hook reaches the candidate's workers only; `calibration` says so.
+        environment: Environment {
+            calibration: None,
+            ..report.environment
+        },
         baseline: config.baseline.display().to_string(),
         baseline_protocol: builds.baseline.protocol(),
         threshold: config.plan.threshold,
-        calibration: std::env::var(SLOWDOWN_VARIABLE).ok(),
+        calibration: crate::bench::calibrate::described(),
         seconds: started.elapsed().as_secs_f64(),
         interrupted: ended == Ended::Stopped,
         out_of_time: matches!(ended, Ended::OutOfTime(_)),

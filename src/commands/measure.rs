@@ -49,6 +49,7 @@ pub(super) fn prepare(config: &mut MeasureConfig) -> Result<(Vec<Payload>, RunRe
         schema_version: SCHEMA_VERSION,
         environment: Environment {
             pin,
+            calibration: crate::bench::calibrate::described(),
             ..Environment::current()
         },
         seed: config.seed,

@@ -21,6 +21,8 @@ pub(crate) struct RunConfig {
 impl RunConfig {
     /// Validates `args`; see [`MeasureConfig::from_args`].
     pub(crate) fn from_args(args: RunArgs) -> Result<Self> {
+        // A hook that cannot be read would measure every cell as it is, unsaid.
+        crate::bench::calibrate::check_environment()?;
         let mut measure = MeasureConfig::from_args(args.measure)?;
         if args.metrics.contains(&Metric::Instructions) {
             measure.instructions = Some(InstructionPlan { calls: 1 });

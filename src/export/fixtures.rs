@@ -50,6 +50,7 @@ pub(crate) fn report() -> RunReport {
                 cpu: 1,
                 pinned: true,
             }),
+            calibration: None,
             codecs: [
                 ("zstd-lib", "zstd-lib 1.0"),
                 ("brotli-lib", "brotli-lib 1.0"),

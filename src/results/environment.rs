@@ -30,6 +30,10 @@ pub(crate) struct Environment {
     /// Each codec library's name and version, keyed by library name, e.g.
     /// `"libzstd": "libzstd 1.5.7"`.
     pub codecs: std::collections::BTreeMap<String, String>,
+    /// The cells the calibration hook slowed on purpose (`CODECBENCH_CALIBRATE_SLOWDOWN`),
+    /// e.g. `zstd:3=1.05`; absent for a run measured as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<String>,
 }
 
 /// The outcome of `--pin CPU`.
@@ -54,6 +58,7 @@ impl Environment {
             arch: std::env::consts::ARCH.to_string(),
             rustc: option_env!("CODECBENCH_RUSTC_VERSION").map(String::from),
             pin: None,
+            calibration: None,
             codecs: all_implementations()
                 .iter()
                 .map(|codec| (codec.library().name().to_string(), codec.label()))
@@ -75,10 +80,16 @@ impl Environment {
         all.join(", ")
     }
 
-    /// One line naming the machine, e.g. `AMD EPYC, 2 cores, linux x86_64`.
+    /// One line naming the machine, e.g. `AMD EPYC, 2 cores, linux x86_64`, and the
+    /// cells slowed on purpose where the calibration hook ran.
     pub(crate) fn machine(&self) -> String {
+        let slowed = self
+            .calibration
+            .as_deref()
+            .map(|c| format!("; cells slowed on purpose: {}", crate::format::one_line(c)))
+            .unwrap_or_default();
         format!(
-            "{}, {}, {} {}",
+            "{}, {}, {} {}{slowed}",
             self.cpu.as_deref().unwrap_or("unknown CPU"),
             crate::format::counted(self.logical_cores as u64, "core", "cores"),
             self.os,

@@ -12,6 +12,9 @@ use crate::common::{codecbench, csv_rows, succeed};
 use crate::servers::{express_installed, installed, node_encodes, predicted};
 use crate::servers::{APACHE2, BROTLI_FILTER, MODULES};
 
+/// The fewest batches that give an interval, of 3 requests: the tests' load.
+const FEW: [&str; 4] = ["--batches", "6", "--requests", "3"];
+
 fn servers_here() -> bool {
     let brotli = format!("{MODULES}/mod_brotli.so");
     installed(
@@ -66,18 +69,8 @@ fn lab_sends_what_the_profiles_predict_and_its_run_answers_recommend() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let saved = tmp.path().join("lab.json");
-    let args = [
-        "--batches",
-        "6",
-        "--requests",
-        "3",
-        "--quiet",
-        "--servers",
-        "nginx,apache",
-        "--cuts",
-        "none",
-        "--export-json",
-    ];
+    let args = [&FEW[..], &["--quiet", "--servers", "nginx,apache"]].concat();
+    let args = [&args[..], &["--cuts", "none", "--export-json"]].concat();
     let output = lab(tmp.path(), "small", "5", &args)
         .arg(&saved)
         .arg("--format")
@@ -128,16 +121,10 @@ fn a_run_through_one_server_says_its_budget_is_that_servers_cpu() {
     let tmp = tempfile::tempdir().unwrap();
     let one = tmp.path().join("apache.json");
     let args = [
-        "--batches",
-        "6",
-        "--requests",
-        "3",
-        "--quiet",
-        "--servers",
-        "apache",
-        "--cuts",
-        "none",
-    ];
+        &FEW[..],
+        &["--quiet", "--servers", "apache", "--cuts", "none"],
+    ]
+    .concat();
     let output = lab(tmp.path(), "small", "5", &args)
         .arg("--export-json")
         .arg(&one)
@@ -242,16 +229,8 @@ fn caddy_and_express_send_their_own_bytes_and_their_runs_answer_recommend() {
     let saved = tmp.path().join("lab.json");
     let csv = tmp.path().join("lab.csv");
     // A cut under 512 B too: Caddy's default minimum, which `minimum_length 0` means.
-    let args = [
-        "--batches",
-        "6",
-        "--requests",
-        "3",
-        "--servers",
-        "caddy,express",
-        "--cuts",
-        "400,1KiB,4KiB,16KiB,64KiB",
-    ];
+    let cuts = "400,1KiB,4KiB,16KiB,64KiB";
+    let args = [&FEW[..], &["--servers", "caddy,express", "--cuts", cuts]].concat();
     let output = lab(tmp.path(), "small", "5", &args)
         .arg("--export-json")
         .arg(&saved)

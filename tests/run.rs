@@ -512,34 +512,32 @@ fn a_server_whose_encoders_do_not_run_here_is_refused_in_one_line() {
     assert!(message.contains("cannot be used with"), "{message}");
 }
 
+/// `command` (codecbench, its environment set) running zstd 1 on single three times,
+/// with `extra`, saved to `saved`: the saved run.
+fn zstd_1_on_single(
+    mut command: assert_cmd::Command,
+    extra: &[&str],
+    saved: &std::path::Path,
+) -> serde_json::Value {
+    command.args([
+        "run",
+        "--payload",
+        "single",
+        "--codecs",
+        "zstd",
+        "--zstd-levels",
+        "1",
+    ]);
+    command.args(["--iterations", "3", "--warmup", "0", "--quiet"]);
+    succeed(command.args(extra).arg("--export-json").arg(saved));
+    serde_json::from_slice(&std::fs::read(saved).unwrap()).unwrap()
+}
+
 #[test]
 fn a_pinned_run_still_names_every_core_of_the_machine() {
     let dir = tempfile::tempdir().unwrap();
     let saved = dir.path().join("pinned.json");
-    succeed(
-        codecbench()
-            .args([
-                "run",
-                "--payload",
-                "single",
-                "--codecs",
-                "zstd",
-                "--zstd-levels",
-                "1",
-            ])
-            .args([
-                "--iterations",
-                "1",
-                "--warmup",
-                "0",
-                "--rounds",
-                "1",
-                "--quiet",
-            ])
-            .args(["--pin", "0", "--export-json"])
-            .arg(&saved),
-    );
-    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&saved).unwrap()).unwrap();
+    let run = zstd_1_on_single(codecbench(), &["--pin", "0"], &saved);
     let cores = std::thread::available_parallelism().unwrap().get();
     assert_eq!(
         run["environment"]["logical_cores"], cores,
@@ -553,29 +551,9 @@ fn a_pinned_run_still_names_every_core_of_the_machine() {
 fn a_run_slowed_on_purpose_says_so_in_its_file_and_its_report() {
     let dir = tempfile::tempdir().unwrap();
     let saved = dir.path().join("slowed.json");
-    succeed(
-        codecbench()
-            .env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:1=1.50")
-            .args([
-                "run",
-                "--payload",
-                "single",
-                "--codecs",
-                "zstd",
-                "--zstd-levels",
-                "1",
-            ])
-            .args([
-                "--iterations",
-                "3",
-                "--warmup",
-                "0",
-                "--quiet",
-                "--export-json",
-            ])
-            .arg(&saved),
-    );
-    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&saved).unwrap()).unwrap();
+    let mut slowed = codecbench();
+    slowed.env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:1=1.50");
+    let run = zstd_1_on_single(slowed, &[], &saved);
     assert_eq!(run["environment"]["calibration"], "zstd:1=1.5");
     let page = dir.path().join("report.html");
     succeed(

@@ -99,9 +99,8 @@ fn through(
                 ));
             }
         };
-        let bodies: Vec<Vec<u8>> = payloads.iter().map(|p| p.bytes.clone()).collect();
         let (installs, settings) = (&config.installs, &config.settings);
-        match measure_through(server, installs, &bodies, settings, config.load, &progress) {
+        match measure_through(server, installs, payloads, settings, config.load, &progress) {
             Ok(cells) => {
                 for cell in &cells {
                     let (result, row) =

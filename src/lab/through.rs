@@ -8,6 +8,7 @@ use super::launch::{free_ports, launch};
 use super::measure::{measure, Load, Measured};
 use super::site::{as_root, Installs, Plan, Setting};
 use super::{apache, caddy, express, nginx};
+use crate::payload::Payload;
 use crate::vocab::Server;
 
 /// Why the lab cannot start `server` here; `None` when it can.
@@ -52,7 +53,7 @@ pub(crate) struct ServedCell {
 pub(crate) fn measure_through(
     server: Server,
     installs: &Installs,
-    bodies: &[Vec<u8>],
+    bodies: &[Payload],
     settings: &[Setting],
     load: Load,
     progress: &dyn Fn(usize, Setting),
@@ -86,7 +87,7 @@ pub(crate) fn measure_through(
                 &identity.url(&file),
                 &endpoint.url(&file),
                 token,
-                body,
+                &body.bytes,
                 load,
             )
             .map_err(|e| format!("{e:#}"));
@@ -132,7 +133,7 @@ fn plan(
 /// A private directory with `www/` holding the bodies, and `tmp/` for nginx and Caddy. Run as
 /// root, Apache serves as www-data, which must read them: then they are readable to
 /// every local user while the lab runs.
-fn site(bodies: &[Vec<u8>]) -> std::io::Result<tempfile::TempDir> {
+fn site(bodies: &[Payload]) -> std::io::Result<tempfile::TempDir> {
     let dir = tempfile::Builder::new()
         .prefix("codecbench-lab-")
         .tempdir()?;
@@ -149,7 +150,7 @@ fn site(bodies: &[Vec<u8>]) -> std::io::Result<tempfile::TempDir> {
     std::fs::create_dir(&www)?;
     std::fs::create_dir(dir.path().join("tmp"))?;
     for (index, body) in bodies.iter().enumerate() {
-        std::fs::write(www.join(file_name(index)), body)?;
+        std::fs::write(www.join(file_name(index)), &body.bytes)?;
     }
     if as_root() {
         for path in [dir.path(), &www] {

@@ -4,18 +4,8 @@
 //! both gets br; the second filter then sees a body already encoded and passes it on.
 //! httpd has no zstd module, and no directive that serves precompressed files.
 
-use super::brief::{comment, type_alternatives, Brief};
-use crate::vocab::CellId;
+use super::brief::{brotli_or_gzip, comment, type_alternatives, Brief};
 use crate::vocab::CodecKind;
-
-/// brotli 0..=11, gzip 1..=9, no zstd.
-pub(super) fn can_express(id: &CellId) -> bool {
-    match id.codec {
-        CodecKind::Zstd => false,
-        CodecKind::Brotli => (0..=11).contains(&id.level),
-        CodecKind::Gzip => (1..=9).contains(&id.level),
-    }
-}
 
 /// The httpd this output was loaded into and fetched from in the tests.
 pub(super) const CHECKED_WITH: &str = "Apache httpd 2.4.71 (Debian 12: apache2)";
@@ -62,7 +52,7 @@ pub(super) fn render(plan: &Brief) -> String {
         .dynamic
         .encodings
         .iter()
-        .filter(|e| can_express(&e.id))
+        .filter(|e| brotli_or_gzip(&e.id))
         .collect();
     if plan.dynamic.encodings.len() > encodings.len() {
         out += "# httpd has no zstd module: zstd is left out.\n";

@@ -89,6 +89,16 @@ impl Brief<'_> {
     }
 }
 
+/// brotli 0..=11 and gzip 1..=9, no zstd: what Apache's modules and Express's
+/// middleware can be set to.
+pub(super) fn brotli_or_gzip(id: &crate::vocab::CellId) -> bool {
+    match id.codec {
+        CodecKind::Zstd => false,
+        CodecKind::Brotli => (0..=11).contains(&id.level),
+        CodecKind::Gzip => (1..=9).contains(&id.level),
+    }
+}
+
 /// `content_types` as alternatives of a regex, `a|b`, each matching only itself. The
 /// types are restricted names (`vocab::media_type`): letters, digits and `-._+/`, so
 /// escaping `.`, `+` (and `/`, where it closes the regex) is enough.

@@ -8,18 +8,9 @@
 //! changes only the release of a closed stream): `PREFERRED_ENCODING`, `threshold`,
 //! `opts.brotli.params`, `filter` before `negotiator.encoding`.
 
-use super::brief::{comment, type_alternatives, Brief};
+use super::brief::{brotli_or_gzip, comment, type_alternatives, Brief};
 use crate::analysis::recommend::EncodingAnswer;
-use crate::vocab::{CellId, CodecKind, Server};
-
-/// brotli 0..=11, gzip 1..=9 (zlib's levels), no zstd.
-pub(super) fn can_express(id: &CellId) -> bool {
-    match id.codec {
-        CodecKind::Zstd => false,
-        CodecKind::Brotli => (0..=11).contains(&id.level),
-        CodecKind::Gzip => (1..=9).contains(&id.level),
-    }
-}
+use crate::vocab::{CodecKind, Server};
 
 /// The Node.js app this output was run in by the tests (`lab/express`).
 pub(super) const CHECKED_WITH: &str = "Node.js 20, Express 5.3.0 and compression 1.8.2";
@@ -126,7 +117,7 @@ pub(super) fn render(plan: &Brief) -> String {
         .dynamic
         .encodings
         .iter()
-        .filter(|e| can_express(&e.id))
+        .filter(|e| brotli_or_gzip(&e.id))
         .collect();
     if plan.dynamic.encodings.len() > encodings.len() {
         out += "// compression has no zstd: zstd is left out.\n";

@@ -24,8 +24,8 @@ impl Server {
                 Server::Nginx => super::nginx::can_express(id),
                 Server::Caddy => super::caddy::can_express(id),
                 Server::TowerHttp => super::tower_http::can_express(id, shared_level),
-                Server::Apache => super::apache::can_express(id),
-                Server::Express => super::express::can_express(id),
+                // mod_brotli and mod_deflate; compression's br and gzip.
+                Server::Apache | Server::Express => super::brief::brotli_or_gzip(id),
             }
     }
 

@@ -149,6 +149,40 @@ pub(crate) fn read_limited(path: &Path, limit: u64, what: &str) -> Result<Vec<u8
     }
 }
 
+/// The regular file at `path`, opened and within `limit` bytes by its size, for a reader
+/// that streams it (and bounds what it reads to the limit); `None` for anything else,
+/// which [`read_limited`] reads whole.
+pub(crate) fn open_regular(path: &Path, limit: u64, what: &str) -> Result<Option<std::fs::File>> {
+    let cannot_read = || format!("cannot read {what} {}", path.display());
+    if !std::fs::metadata(path).with_context(cannot_read)?.is_file() {
+        return Ok(None);
+    }
+    let file = std::fs::File::open(path).with_context(cannot_read)?;
+    within_limit(&file, path, limit, what)?;
+    Ok(Some(file))
+}
+
+/// Refuses a file whose size is over `limit`, naming it.
+fn within_limit(file: &std::fs::File, path: &Path, limit: u64, what: &str) -> Result<()> {
+    let size = file
+        .metadata()
+        .with_context(|| format!("cannot read {what} {}", path.display()))?
+        .len();
+    if size > limit {
+        let mib = format!("{:.1} MiB ({size} bytes)", size as f64 / 1024.0 / 1024.0);
+        return Err(too_big(path, limit, what, &mib));
+    }
+    Ok(())
+}
+
+fn too_big(path: &Path, limit: u64, what: &str, size: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{what} {} is {size}; codecbench reads up to {} MiB",
+        path.display(),
+        limit / 1024 / 1024
+    )
+}
+
 /// The longest a FIFO or device may take to be read whole.
 const LONGEST_READ: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -156,24 +190,14 @@ const LONGEST_READ: std::time::Duration = std::time::Duration::from_secs(10);
 fn read_limited_from(file: std::fs::File, path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     use std::io::Read;
     let cannot_read = || format!("cannot read {what} {}", path.display());
-    let too_big = |size: &str| {
-        anyhow::anyhow!(
-            "{what} {} is {size}; codecbench reads up to {} MiB",
-            path.display(),
-            limit / 1024 / 1024
-        )
-    };
+    within_limit(&file, path, limit, what)?;
     let size = file.metadata().with_context(cannot_read)?.len();
-    if size > limit {
-        let mib = format!("{:.1} MiB ({size} bytes)", size as f64 / 1024.0 / 1024.0);
-        return Err(too_big(&mib));
-    }
     let mut bytes = Vec::with_capacity(size as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .with_context(cannot_read)?;
     if bytes.len() as u64 > limit {
-        return Err(too_big("larger than that, as read"));
+        return Err(too_big(path, limit, what, "larger than that, as read"));
     }
     Ok(bytes)
 }

@@ -14,7 +14,7 @@ pub(crate) mod smaller;
 mod source;
 
 pub(crate) use self::body::{Payload, MAX_PAYLOAD_BYTES};
-pub(crate) use self::files::read_limited;
+pub(crate) use self::files::{open_regular, read_limited};
 pub use self::generate::{generate, sha256_hex, RngKind};
 pub(crate) use self::generate::{BuiltinPayload, DEFAULT_SEED, MAX_RECORDS};
 pub(crate) use self::source::{load, PayloadSource};

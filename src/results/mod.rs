@@ -6,6 +6,7 @@ pub(crate) mod ab;
 pub(crate) mod columns;
 mod csv_row;
 mod cursor;
+mod document;
 pub(crate) mod environment;
 #[cfg(test)]
 mod fixtures;

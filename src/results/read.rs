@@ -5,9 +5,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use super::document::{first_byte, Document};
 use super::http::{HttpPayloadResult, HttpReport, HTTP_KIND};
 use super::probe::ProbeReport;
-use super::run::{RunReport, Status, SCHEMA_VERSION};
+use super::run::{RunReport, Status};
 use super::saved::{LoadedRun, Results};
 use crate::results::environment::Environment;
 use crate::vocab::Encoding;
@@ -15,17 +16,43 @@ use crate::vocab::Encoding;
 /// Reads a run saved by `run`, `http` or `probe` (JSON or CSV); the format is told by
 /// the content.
 pub(crate) fn load(path: &Path) -> Result<LoadedRun> {
-    let bytes = read_saved(path)?;
     let label = path
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string());
-    parse(&bytes, &label, &path.display().to_string())
+    let source = path.display().to_string();
+    match json_file(path)? {
+        Some(file) => {
+            let document = Document::File {
+                file: &file,
+                limit: MAX_STREAMED_RUN_BYTES,
+            };
+            from_document(document, &label, &source)
+        }
+        None => parse(&read_saved(path)?, &label, &source),
+    }
 }
 
-/// The largest saved run read: 256 MiB, a hundred times the reference run's JSON and
-/// room for a million CSV rows; a larger file is refused before it is read.
+/// The largest saved JSON run streamed from a regular file: 1 GiB, four hundred times
+/// the reference run's JSON and room for 800,000 cells of 15 samples a direction. It is
+/// never held whole; a larger file is refused before it is read.
+pub(crate) const MAX_STREAMED_RUN_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// The largest saved run read whole (CSV, or anything from a FIFO or a device): 256
+/// MiB, room for a million CSV rows; a larger file is refused before it is read.
 pub(crate) const MAX_SAVED_RUN_BYTES: u64 = 256 * 1024 * 1024;
+
+/// `path` opened, when it is a regular file of JSON within [`MAX_STREAMED_RUN_BYTES`];
+/// `None` for anything to be read whole.
+fn json_file(path: &Path) -> Result<Option<std::fs::File>> {
+    let Some(file) = crate::payload::open_regular(path, MAX_STREAMED_RUN_BYTES, "saved run")?
+    else {
+        return Ok(None);
+    };
+    let first =
+        first_byte(&file).with_context(|| format!("cannot read saved run {}", path.display()))?;
+    Ok((first == Some(b'{')).then_some(file))
+}
 
 /// A saved run's bytes, at most [`MAX_SAVED_RUN_BYTES`].
 fn read_saved(path: &Path) -> Result<Vec<u8>> {
@@ -42,15 +69,29 @@ pub(crate) fn parse(bytes: &[u8], label: &str, source: &str) -> Result<LoadedRun
         Some(b'[') => bail!(
             "{source} is a JSON array (a payload?), not a saved run: save one with `run --export-json FILE`"
         ),
-        Some(b'{') => from_json(bytes)
-            .map(|(environment, results)| (Some(environment), results))
-            .with_context(|| format!("{source} is not a valid codecbench JSON run"))?,
+        Some(b'{') => return from_document(Document::Bytes(bytes), label, source),
         Some(_) => (
             None,
             super::read_csv::from_csv(bytes)
                 .with_context(|| format!("{source} is not a valid codecbench CSV run"))?,
         ),
     };
+    loaded(label, source, environment, results)
+}
+
+/// A saved JSON run read from `document`.
+fn from_document(document: Document, label: &str, source: &str) -> Result<LoadedRun> {
+    let (environment, results) = from_json(document)
+        .with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
+    loaded(label, source, Some(environment), results)
+}
+
+fn loaded(
+    label: &str,
+    source: &str,
+    environment: Option<Environment>,
+    results: Results,
+) -> Result<LoadedRun> {
     if results.is_empty() {
         bail!("{source} holds no results");
     }
@@ -69,13 +110,15 @@ pub(crate) fn load_report(path: &Path) -> Result<RunReport> {
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         bail!("{source} is not a JSON run: pool reads the files `run --export-json` writes");
     }
-    let value =
-        document(&bytes).with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
-    if let Some(kind) = value.get("kind").and_then(|k| k.as_str()) {
+    let document = Document::Bytes(&bytes);
+    let head = document
+        .head()
+        .with_context(|| format!("{source} is not a valid codecbench JSON run"))?;
+    if let Some(kind) = &head.kind {
         bail!("{source} is a `{kind}` run: pool reads the files `run --export-json` writes");
     }
     let report = || -> Result<RunReport> {
-        let mut report: RunReport = serde_json::from_value(value)?;
+        let mut report: RunReport = document.typed(&head)?;
         type_content_types(&mut report)?;
         validate_run(&report)?;
         Ok(report)
@@ -83,35 +126,21 @@ pub(crate) fn load_report(path: &Path) -> Result<RunReport> {
     report().with_context(|| format!("{source} is not a valid codecbench JSON run"))
 }
 
-/// A saved JSON document at this codecbench's schema, version 1 upgraded.
-fn document(bytes: &[u8]) -> Result<serde_json::Value> {
-    let mut value: serde_json::Value = serde_json::from_slice(bytes)?;
-    match value.get("schema_version").and_then(|v| v.as_u64()) {
-        Some(version) if version == u64::from(SCHEMA_VERSION) => {}
-        Some(1) => super::legacy::upgrade_v1(&mut value)?,
-        Some(version) => bail!(
-            "schema_version {version} is not supported (this codecbench reads 1 and {SCHEMA_VERSION})"
-        ),
-        None => bail!("no schema_version"),
-    }
-    Ok(value)
-}
-
-fn from_json(bytes: &[u8]) -> Result<(Environment, Results)> {
-    let value = document(bytes)?;
-    if value.get("kind").and_then(|k| k.as_str()) == Some(super::probe::PROBE_KIND) {
-        let report: ProbeReport = serde_json::from_value(value)?;
+fn from_json(document: Document) -> Result<(Environment, Results)> {
+    let head = document.head()?;
+    if head.kind.as_deref() == Some(super::probe::PROBE_KIND) {
+        let report: ProbeReport = document.typed(&head)?;
         report.validate()?;
         let urls = report.urls;
         return Ok((report.environment, Results::Probe { urls }));
     }
-    if value.get("kind").and_then(|k| k.as_str()) == Some(HTTP_KIND) {
-        let report: HttpReport = serde_json::from_value(value)?;
+    if head.kind.as_deref() == Some(HTTP_KIND) {
+        let report: HttpReport = document.typed(&head)?;
         validate_http(&report.payloads)?;
         let (load, payloads) = (report.load, report.payloads);
         return Ok((report.environment, Results::Http { load, payloads }));
     }
-    let mut report: RunReport = serde_json::from_value(value)?;
+    let mut report: RunReport = document.typed(&head)?;
     type_content_types(&mut report)?;
     validate_run(&report)?;
     let results = Results::Codec {

@@ -16,6 +16,31 @@ fn sparse(dir: &tempfile::TempDir, name: &str, bytes: u64) -> String {
     path.display().to_string()
 }
 
+/// A sparse file of `bytes` bytes that opens like a JSON run: `{` and then nothing.
+fn sparse_json(dir: &tempfile::TempDir, name: &str, bytes: u64) -> String {
+    let path = sparse(dir, name, bytes);
+    let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    std::io::Write::write_all(&mut file, b"{").unwrap();
+    path
+}
+
+#[test]
+fn a_json_run_is_streamed_to_its_own_ceiling_and_never_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let past = sparse_json(&dir, "past.json", 1_100_000_000);
+    refused(
+        &["compare", &past, &past],
+        &["saved run", "codecbench reads up to 1024 MiB"],
+    );
+    // Within the ceiling, past the one for runs read whole: streamed, so the peak stays
+    // small whatever the file's size, and the first byte that is no JSON ends it.
+    let within = sparse_json(&dir, "within.json", 520_000_000);
+    refused(
+        &["compare", &within, &within],
+        &["not a valid codecbench JSON run"],
+    );
+}
+
 #[test]
 fn saved_runs_and_captures_past_their_ceiling_are_refused_unread() {
     let dir = tempfile::tempdir().unwrap();

@@ -14,7 +14,7 @@
 //! interval: a figure, not a decision, so redraws would only blur it.
 
 use super::answer::{judged_all, line_of, line_once, Answer, AnswerLine, EncodingAnswer};
-use super::draws::{decide, redraws, tally, Decision, Settle, TieBreak, DRAWS};
+use super::draws::{decide, tally, Decision, Redraws, Settle, TieBreak, DRAWS};
 use super::placed::placed_by;
 use super::span::BYTES_EVEN;
 use super::{AdviceOptions, Body, Scenario};
@@ -36,12 +36,12 @@ pub(crate) fn answer(
     let (traffic, cuts): (Vec<&Body>, Vec<&Body>) =
         sorted.iter().partition(|b| b.cut_from.is_none());
     let identity_s = identity_mean(&traffic, options);
-    let redrawn = redraws(&traffic, DRAWS);
-    let redrawn: Vec<Vec<&Body>> = redrawn.iter().map(|d| d.iter().collect()).collect();
+    let redrawn = Redraws::new(&traffic, DRAWS);
     let group_of = Group {
         traffic: &traffic,
         cuts: &cuts,
         redrawn: &redrawn,
+        kept: &|_| true,
         identity_s,
         options,
         allowed,
@@ -78,7 +78,9 @@ fn scale_weights(bodies: &mut [Body], options: &AdviceOptions) {
 struct Group<'a> {
     traffic: &'a [&'a Body],
     cuts: &'a [&'a Body],
-    redrawn: &'a [Vec<&'a Body>],
+    redrawn: &'a Redraws<'a>,
+    /// The bodies of each redraw the line is decided on.
+    kept: &'a dyn Fn(&Body) -> bool,
     identity_s: f64,
     options: &'a AdviceOptions,
     allowed: &'a dyn Fn(&CellId) -> bool,
@@ -129,25 +131,19 @@ impl Group<'_> {
         if left_out.is_empty() {
             return self.decided(scenario);
         }
-        let kept = |b: &&Body| !left_out.contains(&b.payload);
-        let traffic: Vec<&Body> = self.traffic.iter().copied().filter(kept).collect();
-        let redrawn: Vec<Vec<&Body>> = self
-            .redrawn
-            .iter()
-            .map(|d| d.iter().copied().filter(kept).collect())
-            .collect();
+        let kept = |b: &Body| !left_out.contains(&b.payload);
+        let traffic: Vec<&Body> = self.traffic.iter().copied().filter(|b| kept(b)).collect();
         let group = Group {
             traffic: &traffic,
             cuts: self.cuts,
-            redrawn: &redrawn,
+            redrawn: self.redrawn,
+            kept: &kept,
             identity_s: identity_mean(&traffic, self.options),
             options: self.options,
             allowed: self.allowed,
         };
-        AnswerLine {
-            left_out,
-            ..group.decided(scenario)
-        }
+        let line = group.decided(scenario);
+        AnswerLine { left_out, ..line }
     }
 
     /// The line for `scenario` over this group's bodies, decided over the redraws.
@@ -170,7 +166,7 @@ impl Group<'_> {
             self.allowed,
         );
         let measured = line_of(judged.clone(), scenario, self.identity_s, self.options);
-        let mut drawn: Vec<AnswerLine> = self.redrawn.iter().map(|d| once(d)).collect();
+        let mut drawn: Vec<AnswerLine> = self.redrawn.map(self.kept, once);
         let standing = stand_ins(&judged, &mut drawn);
         let figures = |id: &CellId| judged.iter().find(|e| e.id == *id);
         let settle = |id: &CellId| figures(id).map(|e| (e.within_budget, e.bytes_sent));

@@ -56,22 +56,44 @@ fn point(span: Span, rng: &mut ChaCha8Rng) -> (f64, Span) {
     (at, Span::exactly(at))
 }
 
-/// `count` redraws of `bodies`: each setting's compression and decompression time moved,
-/// independently, to a point inside its interval, which then has no width.
-pub(crate) fn redraws(bodies: &[&Body], count: u32) -> Vec<Vec<Body>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    (0..count)
-        .map(|_| {
-            let mut drawn: Vec<Body> = bodies.iter().map(|b| (*b).clone()).collect();
-            for setting in drawn.iter_mut().flat_map(|b| b.settings.iter_mut()) {
+/// The redraws of some bodies, made one at a time from the fixed seed: each setting's
+/// compression and decompression time moved, independently, to a point inside its
+/// interval, which then has no width. Every pass makes the same redraws, and none is
+/// kept: a run of many cells would otherwise hold [`DRAWS`] copies of itself.
+pub(crate) struct Redraws<'a> {
+    bodies: &'a [&'a Body],
+    count: u32,
+}
+
+impl<'a> Redraws<'a> {
+    /// `count` redraws of `bodies`.
+    pub(crate) fn new(bodies: &'a [&'a Body], count: u32) -> Self {
+        Redraws { bodies, count }
+    }
+
+    /// `each` of every redraw in turn, given the redrawn bodies that are `kept`.
+    pub(crate) fn map<T>(
+        &self,
+        kept: &dyn Fn(&Body) -> bool,
+        mut each: impl FnMut(&[&Body]) -> T,
+    ) -> Vec<T> {
+        let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+        let mut drawn: Vec<Body> = self.bodies.iter().map(|b| (*b).clone()).collect();
+        let mut results = Vec::with_capacity(self.count as usize);
+        for _ in 0..self.count {
+            let originals = self.bodies.iter().flat_map(|b| b.settings.iter());
+            let settings = drawn.iter_mut().flat_map(|b| b.settings.iter_mut());
+            for (setting, original) in settings.zip(originals) {
                 (setting.compress_s, setting.compress_span) =
-                    point(setting.compress_span, &mut rng);
+                    point(original.compress_span, &mut rng);
                 (setting.decompress_s, setting.decompress_span) =
-                    point(setting.decompress_span, &mut rng);
+                    point(original.decompress_span, &mut rng);
             }
-            drawn
-        })
-        .collect()
+            let bodies: Vec<&Body> = drawn.iter().filter(|b| kept(b)).collect();
+            results.push(each(&bodies));
+        }
+        results
+    }
 }
 
 /// A setting named beside the answer, and how many draws picked it.
@@ -246,7 +268,12 @@ mod tests {
         let run = super::super::fixtures::run();
         let bodies = super::super::body::bodies(&run);
         let refs: Vec<&Body> = bodies.iter().collect();
-        let (first, second) = (redraws(&refs, 3), redraws(&refs, 3));
+        let copies = |d: &[&Body]| d.iter().map(|b| (*b).clone()).collect::<Vec<Body>>();
+        let redraws = Redraws::new(&refs, 3);
+        let (first, second) = (
+            redraws.map(&|_| true, copies),
+            redraws.map(&|_| true, copies),
+        );
         assert_eq!(first, second);
         for (drawn, original) in first[0][0].settings.iter().zip(&bodies[0].settings) {
             let span = original.compress_span;

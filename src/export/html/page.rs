@@ -16,11 +16,16 @@ const SCRIPT: &str = include_str!("report.js");
 const POLICY: &str =
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
+/// Where the body goes in the page's frame: markup no text can hold, since every text
+/// is escaped (`<` becomes `&lt;`), and nothing but the page's own script follows it.
+const BODY_AT: &str = "<!--body-->";
+
 /// A whole page titled `title` around `body`. Bidi and control characters from saved
 /// runs are shown as escapes (`\u{202e}`), never obeyed: the page embeds no data, so
-/// nothing but text and attributes holds them.
+/// nothing but text and attributes holds them. The body is moved in, not copied: a
+/// report of many cells is tens of megabytes.
 pub(crate) fn page(title: &str, body: Markup) -> String {
-    let page = html! {
+    let frame = html! {
         (DOCTYPE)
         html lang="en" {
             head {
@@ -32,7 +37,7 @@ pub(crate) fn page(title: &str, body: Markup) -> String {
             }
             body {
                 h1 { (title) }
-                (body)
+                (PreEscaped(BODY_AT))
                 footer {
                     "Written by codecbench " (env!("CARGO_PKG_VERSION"))
                     ". One file: nothing in it is fetched from anywhere."
@@ -42,7 +47,19 @@ pub(crate) fn page(title: &str, body: Markup) -> String {
         }
     }
     .into_string();
-    crate::format::visible(&page).into_owned()
+    let (before, after) = frame
+        .rsplit_once(BODY_AT)
+        .expect("the frame holds the mark");
+    let body = body.into_string();
+    let mut page = String::with_capacity(before.len() + body.len() + after.len());
+    page.push_str(before);
+    page.push_str(&body);
+    drop(body);
+    page.push_str(after);
+    match crate::format::visible(&page) {
+        std::borrow::Cow::Borrowed(_) => page,
+        std::borrow::Cow::Owned(shown) => shown,
+    }
 }
 
 /// The page of any report's documents, one after another: what `--export-html` writes.

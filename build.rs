@@ -17,6 +17,23 @@ fn main() {
     }
     if let Some(commit) = command_output("git", &["rev-parse", "HEAD"]) {
         println!("cargo:rustc-env=CODECBENCH_GIT_COMMIT={commit}");
+        // Whether what the binary is built from differs from that commit: an edit to a
+        // source or the lock file. Rerun on any, so that the flag stays true.
+        let built_from = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
+        for path in built_from {
+            println!("cargo:rerun-if-changed={path}");
+        }
+        let status = [
+            &["status", "--porcelain", "--untracked-files=no", "--"][..],
+            &built_from,
+        ]
+        .concat();
+        if let Ok(output) = Command::new("git").args(&status).output() {
+            if output.status.success() {
+                let dirty = !output.stdout.iter().all(u8::is_ascii_whitespace);
+                println!("cargo:rustc-env=CODECBENCH_GIT_DIRTY={dirty}");
+            }
+        }
     }
     let lock = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("Cargo.lock");
     println!("cargo:rerun-if-changed={}", lock.display());

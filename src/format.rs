@@ -102,6 +102,40 @@ pub(crate) fn parse_bytes(text: &str) -> Option<u64> {
     number.checked_mul(unit)
 }
 
+/// A change in time, the one way every page and the terminal write one: words, then
+/// the interval's ends as signed changes, `+` slower. `ratio` is new ÷ old time, and
+/// so are the interval's ends: `30.0% slower [+26.0%, +34.1%]`, `12.0% faster
+/// [-15.0%, -9.0%]`. An interval is never written as a ±, which a log band cannot be.
+pub(crate) fn time_change(ratio: f64, interval: Option<(f64, f64)>) -> String {
+    // A change that rounds to 0.0% is none, either way.
+    let percent = (ratio - 1.0) * 100.0;
+    let headline = match percent {
+        p if p >= 0.05 => format!("{p:.1}% slower"),
+        p if p <= -0.05 => format!("{:.1}% faster", -p),
+        _ => "no change".to_string(),
+    };
+    match interval {
+        Some((low, high)) => format!(
+            "{headline} [{}, {}]",
+            signed_change(low.min(high)),
+            signed_change(low.max(high))
+        ),
+        None => headline,
+    }
+}
+
+/// A time ratio as a signed change: `+26.0%` slower, `-9.0%` faster.
+pub(crate) fn signed_change(ratio: f64) -> String {
+    format!("{:+.1}%", (ratio - 1.0) * 100.0)
+}
+
+/// A change in time from a log time ratio and its band (half-width, log units): the
+/// centre and the band's ends as ratios, for [`time_change`].
+pub(crate) fn log_band(log_ratio: f64, band: Option<f64>) -> (f64, Option<(f64, f64)>) {
+    let interval = band.map(|b| ((log_ratio - b).exp(), (log_ratio + b).exp()));
+    (log_ratio.exp(), interval)
+}
+
 /// `text` with what a terminal would act on made visible: C0 controls but line feed
 /// and tab, DEL, C1 controls (ECMA-48's escape sequences start with one of these) and
 /// the bidirectional controls (Unicode TR9, "Trojan Source"), each as `\u{..}`.
@@ -211,5 +245,26 @@ mod tests {
     fn counts_agree_with_their_noun() {
         assert_eq!(counted(2, "size drift", "size drifts"), "2 size drifts");
         assert_eq!(count(1u64, "cell"), "1 cell");
+    }
+
+    #[test]
+    fn a_change_in_time_reads_the_same_way_up_everywhere() {
+        assert_eq!(
+            time_change(1.3, Some((1.26, 1.341))),
+            "30.0% slower [+26.0%, +34.1%]"
+        );
+        assert_eq!(
+            time_change(0.88, Some((0.91, 0.85))),
+            "12.0% faster [-15.0%, -9.0%]"
+        );
+        assert_eq!(time_change(1.0, None), "no change");
+        assert_eq!(
+            time_change(0.9999, Some((0.996, 1.004))),
+            "no change [-0.4%, +0.4%]"
+        );
+        // A band of ±0.262 in log units around a 30% slowdown is not ±26%: its ends
+        // are +0.0% and +68.9%, not added to the centre.
+        let (ratio, interval) = log_band(1.3f64.ln(), Some(0.262));
+        assert_eq!(time_change(ratio, interval), "30.0% slower [+0.0%, +68.9%]");
     }
 }

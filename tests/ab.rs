@@ -67,8 +67,7 @@ const AB_PAGE: &str = "(() => {
         bannerSeen: seen(document.querySelector('.verdict')),
         fails,
         identitySeen: seen(document.querySelector('table.identity')),
-        zstd3: [g.getAttribute('class'), bar.x + bar.width < strip.x],
-        pageWidth: document.documentElement.scrollWidth,
+        zstd3: [g.getAttribute('class'), bar.x > strip.x + strip.width],
     };
 })()";
 
@@ -96,6 +95,20 @@ fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
     assert!(!verdicts(&report, 1).contains(&"slower".to_string()));
     assert_eq!(report["baseline_protocol"], 2);
     assert_eq!(report["calibration"], "zstd:3=3");
+    // The baseline said which build it is: here, this one.
+    let (baseline, candidate) = (&report["baseline_build"], &report["environment"]);
+    assert_eq!(
+        baseline["codecbench_version"],
+        env!("CARGO_PKG_VERSION"),
+        "{report}"
+    );
+    assert_eq!(baseline["git_commit"], candidate["git_commit"], "{report}");
+    assert_eq!(baseline["rustc"], candidate["rustc"], "{report}");
+    assert_eq!(baseline["codecs"], candidate["codecs"], "{report}");
+    assert!(baseline["codecs"]["libzstd"]
+        .as_str()
+        .unwrap()
+        .starts_with("libzstd 1.5"));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("<strong>Fails</strong>: 1 slower"), "{html}");
     if !crate::browser::installed() {
@@ -110,17 +123,20 @@ fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
         serde_json::json!([["single zstd 3 (libzstd)", "slower", true]]),
         "{first}"
     );
-    // Slowed 3x: its bar lies wholly left of the threshold strip, drawn as slower.
+    // Slowed 3x: its bar lies wholly right of the threshold strip, drawn as slower.
     assert_eq!(
         first["zstd3"],
         serde_json::json!(["change regressed", true]),
         "{first}"
     );
-    assert!(first["pageWidth"].as_u64().unwrap() <= 1300, "{first}");
-    // On a phone too: the long baseline path wraps, the tables scroll in their boxes.
-    browser.set_width(390, 900);
-    let narrow = browser.eval(AB_PAGE);
-    assert!(narrow["pageWidth"].as_u64().unwrap() <= 390, "{narrow}");
+    // From a phone to a desktop: the long baseline path wraps, the tables scroll in
+    // their boxes, the page never sideways.
+    let laid_out = crate::report_screens::widths(&mut browser);
+    let wider: Vec<_> = laid_out
+        .iter()
+        .filter(|(w, wide)| *wide > u64::from(*w))
+        .collect();
+    assert!(wider.is_empty(), "{wider:?} (window, page)");
     assert!(browser.errors.is_empty(), "{:?}", browser.errors);
 }
 
@@ -128,7 +144,8 @@ fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
 fn a_baseline_that_speaks_only_protocol_1_gets_a_worker_per_batch() {
     let dir = tempfile::tempdir().unwrap();
     // A protocol 1 build: it refuses version 2 as such a build does, and answers a
-    // version 1 job (through this build, which reads it as version 2).
+    // version 1 job (through this build, which reads it as version 2), never saying
+    // which build it is.
     let exe = this_build();
     let old = script(
         dir.path(),
@@ -137,7 +154,7 @@ fn a_baseline_that_speaks_only_protocol_1_gets_a_worker_per_batch() {
             r#"[ "$1" = time-worker ] || exit 2
 read -r job
 case "$job" in
-  *'"protocol":1,'*) printf '%s\n' "$job" | sed 's/"protocol":1,/"protocol":2,/' | exec "{}" time-worker ;;
+  *'"protocol":1,'*) printf '%s\n' "$job" | sed 's/"protocol":1,/"protocol":2,/' | "{}" time-worker | grep -v '^{{"build"' ;;
   *) echo '{{"refused":"protocol 2 is not spoken here: this build speaks 1"}}'; exit 2 ;;
 esac"#,
             exe.display()
@@ -150,6 +167,11 @@ esac"#,
     assert!(stdout.starts_with("Passes: 0 of 2 cells"), "{stdout}");
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["baseline_protocol"], 1);
+    assert_eq!(report["baseline_build"], Value::Null, "{report}");
+    assert!(
+        stdout.contains("codecbench not said (a build from before ab asked)"),
+        "{stdout}"
+    );
     assert!(
         report["cells"][0]["compress"]["ratios"]
             .as_array()

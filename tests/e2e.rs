@@ -35,6 +35,7 @@ mod processes;
 mod report;
 mod report_charts;
 mod report_first;
+mod report_screens;
 mod run;
 mod serve;
 mod spreadsheet;

@@ -23,22 +23,7 @@ fn variant(dir: &std::path::Path, name: &str, change: impl Fn(&mut Value)) -> St
 
 /// Every compression timing of `codec`'s cells `factor` times as long.
 fn slow(run: &mut Value, codec: &str, factor: f64) {
-    for cell in run["payloads"][0]["cells"].as_array_mut().unwrap() {
-        if cell["codec"] != codec {
-            continue;
-        }
-        for (key, value) in cell["compress"].as_object_mut().unwrap().iter_mut() {
-            match value {
-                Value::Array(samples) => samples
-                    .iter_mut()
-                    .for_each(|s| *s = json!(s.as_f64().unwrap() * factor)),
-                Value::Number(n) if key.ends_with("_s") => {
-                    *value = json!(n.as_f64().unwrap() * factor)
-                }
-                _ => {}
-            }
-        }
-    }
+    crate::report_screens::slow(run, factor, &["compress"], |cell| cell["codec"] == codec);
 }
 
 /// The reference run's report, in a directory of its own.
@@ -133,17 +118,17 @@ fn a_failed_gate_names_its_cells_and_both_runs_above_the_fold() {
             first["quietOpen"], false,
             "unchanged rows are folded: {first}"
         );
-        // The change drawn with its band: gzip's bar lies wholly left of the strip.
+        // The change drawn with its band: gzip's bar lies wholly right of the strip.
         let drawn = browser.eval(
             "(() => { const f = document.querySelector('figure.forest');
                const strip = f.querySelector('rect.strip').getBBox();
                const g = [...f.querySelectorAll('g.change')].find(g => g.textContent.startsWith('single gzip 1'));
                const bar = g.querySelector('line').getBBox();
-               return { class: g.getAttribute('class'), left: bar.x + bar.width < strip.x }; })()",
+               return { class: g.getAttribute('class'), right: bar.x > strip.x + strip.width }; })()",
         );
         assert_eq!(
             drawn,
-            json!({"class": "change regressed", "left": true}),
+            json!({"class": "change regressed", "right": true}),
             "{drawn}"
         );
         assert!(browser.errors.is_empty(), "{:?}", browser.errors);
@@ -316,12 +301,14 @@ fn three_runs_draw_each_cell_over_time_labelled_by_commit() {
            const rows = [...h.querySelectorAll('table.history tbody tr')];
            const gzip = rows.find(r => r.cells[0].textContent.startsWith('gzip 1'));
            const points = [...gzip.cells[2].querySelectorAll('g.pt')];
-           const ys = points.map(p => Number(p.querySelector('circle').getAttribute('cy')));
+           const ys = gzip.cells[2].querySelector('polyline').getAttribute('points')
+               .split(' ').map(p => Number(p.split(',')[1]));
            return { marks: [...h.querySelectorAll('ol.marks li')].map(l => l.textContent.split(',')[1].trim()),
                     rows: rows.length, points: points.length,
                     rising: ys[0] > ys[1] && ys[1] > ys[2],
-                    tip: points[2].dataset.t, change: gzip.cells[3].textContent,
-                    bars: gzip.cells[2].querySelectorAll('line').length }; })()",
+                    tip: points[2].dataset.t,
+                    steps: [...gzip.cells[2].querySelectorAll('g.step')].map(g => g.dataset.run),
+                    bars: gzip.cells[2].querySelectorAll('g.pt line').length }; })()",
     );
     assert_eq!(
         history["marks"],
@@ -332,7 +319,8 @@ fn three_runs_draw_each_cell_over_time_labelled_by_commit() {
     assert_eq!(history["points"], 3, "{history}");
     assert_eq!(history["bars"], 3, "{history}");
     assert_eq!(history["rising"], true, "slower draws higher: {history}");
-    assert_eq!(history["change"], "+50.0%", "{history}");
+    // 20% then 25% slower, each past the 10% threshold: both runs marked.
+    assert_eq!(history["steps"], json!(["2", "3"]), "{history}");
     assert!(
         history["tip"]
             .as_str()

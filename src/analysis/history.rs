@@ -66,11 +66,48 @@ pub(crate) struct History {
     pub marks: Vec<Mark>,
     /// Per payload, in first-seen order, its cells' series.
     pub payloads: Vec<(String, Vec<Series>)>,
+    /// The change in time, as a fraction, past which a step from one run to the next
+    /// is a slowdown (`compare`'s threshold).
+    pub threshold: f64,
 }
 
-/// The history of `runs`' codec cells; `None` with fewer than [`MIN_RUNS`] `run`
-/// results or no cell measured twice.
-pub(crate) fn history(runs: &[&LoadedRun]) -> Option<History> {
+/// A run in which a cell became slower than in the run before that measured it: by
+/// more than the threshold, and with the two 95% intervals apart where both have one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Step {
+    /// The run it happened in, as an index into [`History::marks`].
+    pub run: usize,
+    /// The run before it that measured the cell.
+    pub from: usize,
+    /// This run's median time ÷ that run's.
+    pub ratio: f64,
+}
+
+/// Each step of `points` (one per run, `None` where a run did not measure) slower than
+/// the one before by more than `threshold`, its interval clear of the one before.
+pub(crate) fn slowdowns(points: &[Option<Point>], threshold: f64) -> Vec<Step> {
+    let measured: Vec<(usize, Point)> = points
+        .iter()
+        .enumerate()
+        .filter_map(|(run, p)| Some((run, (*p)?)))
+        .collect();
+    measured
+        .windows(2)
+        .filter_map(|pair| {
+            let [(from, before), (run, after)] = [pair[0], pair[1]];
+            let ratio = after.median_s / before.median_s;
+            let apart = match (after.low_s, before.high_s) {
+                (Some(low), Some(high)) => low > high,
+                _ => true,
+            };
+            (ratio > 1.0 + threshold && apart).then_some(Step { run, from, ratio })
+        })
+        .collect()
+}
+
+/// The history of `runs`' codec cells, a step slower than `threshold` marked; `None`
+/// with fewer than [`MIN_RUNS`] `run` results or no cell measured twice.
+pub(crate) fn history(runs: &[&LoadedRun], threshold: f64) -> Option<History> {
     let mut ordered: Vec<&LoadedRun> = runs
         .iter()
         .copied()
@@ -97,7 +134,11 @@ pub(crate) fn history(runs: &[&LoadedRun]) -> Option<History> {
         return None;
     }
     let marks = ordered.iter().map(|run| mark(run)).collect();
-    Some(History { marks, payloads })
+    Some(History {
+        marks,
+        payloads,
+        threshold,
+    })
 }
 
 /// The series of `key`, added empty if new.
@@ -173,7 +214,7 @@ mod tests {
         let late = run("c.json", "2026-12-03T10:00:00Z", "cccccccccc", 1.2);
         let early = run("a.json", "2026-12-01T10:00:00Z", "aaaaaaaaaa", 1.0);
         let middle = run("b.json", "2026-12-02T10:00:00Z", "bbbbbbbbbb", 1.1);
-        let history = history(&[&late, &early, &middle]).unwrap();
+        let history = history(&[&late, &early, &middle], 0.1).unwrap();
         let labels: Vec<&str> = history.marks.iter().map(|m| m.label.as_str()).collect();
         assert_eq!(labels, ["a.json", "b.json", "c.json"]);
         assert_eq!(history.marks[0].commit.as_deref(), Some("aaaaaaa"));
@@ -191,6 +232,35 @@ mod tests {
     #[test]
     fn one_run_is_no_history() {
         let only = run("a.json", "2026-12-01T10:00:00Z", "a", 1.0);
-        assert_eq!(history(&[&only]), None);
+        assert_eq!(history(&[&only], 0.1), None);
+    }
+
+    fn at(median_s: f64, half: Option<f64>) -> Option<Point> {
+        Some(Point {
+            median_s,
+            low_s: half.map(|h| median_s - h),
+            high_s: half.map(|h| median_s + h),
+        })
+    }
+
+    #[test]
+    fn a_step_past_the_threshold_with_its_interval_clear_is_a_slowdown_where_it_happened() {
+        // 3-7% noise, then 35% slower in the third run, then back.
+        let points = [
+            at(1.0, Some(0.02)),
+            at(1.05, Some(0.02)),
+            None,
+            at(1.4, Some(0.02)),
+            at(1.0, Some(0.02)),
+        ];
+        let steps = slowdowns(&points, 0.1);
+        assert_eq!(steps.len(), 1, "{steps:?}");
+        assert_eq!((steps[0].run, steps[0].from), (3, 1));
+        assert!((steps[0].ratio - 1.4 / 1.05).abs() < 1e-12);
+        // Past the threshold, but the intervals overlap: not a step anyone can stand on.
+        let wide = [at(1.0, Some(0.2)), at(1.15, Some(0.2))];
+        assert!(slowdowns(&wide, 0.1).is_empty());
+        // Without intervals (CSV), the threshold alone decides.
+        assert_eq!(slowdowns(&[at(1.0, None), at(1.2, None)], 0.1).len(), 1);
     }
 }

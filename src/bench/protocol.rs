@@ -22,6 +22,7 @@ use super::schedule::Plan;
 use super::settings::CodecSetting;
 use super::Step;
 use crate::codec::rebuild::codec_named;
+use crate::results::environment::Environment;
 use crate::results::run::PayloadResult;
 use crate::vocab::{CodecKind, Library, Variant};
 
@@ -43,6 +44,10 @@ pub(crate) struct Job {
     pub work: Work,
     /// The settings, in the run's order.
     pub settings: Vec<SettingName>,
+    /// Whether the worker is to say first which build it is ([`Answer::Build`]). A
+    /// worker from before this field ignores it, and never says.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub identify: bool,
 }
 
 /// What a job asks of its worker.
@@ -123,6 +128,9 @@ pub(crate) enum Answer {
     Result(Box<PayloadResult>),
     /// The job was refused: why, in one line.
     Refused(String),
+    /// Which build the worker is (its version, commit, compiler and libraries), before
+    /// anything else, when the job asks.
+    Build(Box<Environment>),
 }
 
 impl BodyFile {
@@ -150,6 +158,7 @@ impl Job {
                 .filter(|s| !s.levels.is_empty())
                 .map(named)
                 .collect(),
+            identify: false,
         }
     }
 
@@ -166,6 +175,7 @@ impl Job {
             body,
             work,
             settings: vec![SettingName::of(codec, vec![level])],
+            identify: false,
         }
     }
 

@@ -123,6 +123,9 @@ fn run_worker(
                 Ok(Answer::Step(step)) => on_step(step),
                 Ok(Answer::Result(part)) => result = Some(*part),
                 Ok(Answer::Refused(why)) => bail!("the worker refused its job: {why}"),
+                // Its own build, which `run` does not ask: a worker that says it anyway
+                // is this build, in one process of the run.
+                Ok(Answer::Build(_)) => {}
                 Err(_) => bail!("the worker answered a line that is no answer"),
             }
         }

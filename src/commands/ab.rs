@@ -78,6 +78,7 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
         },
         baseline: config.baseline.display().to_string(),
         baseline_protocol: builds.baseline.protocol(),
+        baseline_build: builds.baseline.build().cloned(),
         threshold: config.plan.threshold,
         calibration: crate::bench::calibrate::described(),
         seconds: started.elapsed().as_secs_f64(),

@@ -42,7 +42,7 @@ pub(super) fn run(config: ReportConfig) -> crate::error::Result {
             }
         })
         .collect();
-    let history = history(&runs.iter().collect::<Vec<_>>());
+    let history = history(&runs.iter().collect::<Vec<_>>(), config.options.threshold);
     let page = ReportPage {
         sections,
         history,

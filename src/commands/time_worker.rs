@@ -46,6 +46,10 @@ fn measure(taken: Taken) -> crate::error::Result {
             "time-worker times; this job counts instructions"
         ));
     };
+    if job.identify {
+        let build = crate::results::environment::Environment::current();
+        answer(&Answer::Build(Box::new(build))).failing()?;
+    }
     let mut on_step = |step: Step| {
         // A coordinator that stopped reading ends this worker at the result.
         let _ = answer(&Answer::Step(step));

@@ -3,32 +3,67 @@
 
 use super::text::document::{Document, Table};
 use crate::analysis::compare::MUST_SEE;
-use crate::format::thousands;
+use crate::bench::protocol::PROTOCOL;
+use crate::format::{thousands, time_change};
 use crate::results::ab::{AbCell, AbReport, AbVerdict, PairedTimes};
+use crate::results::environment::Environment;
 
 /// The cell table's columns.
 const HEADER: [&str; 7] = [
     "payload",
     "setting",
     "pairs",
-    "compress",
+    "compress time\n(+ slower)",
     "verdict",
-    "decompress",
+    "decompress time\n(+ slower)",
     "verdict",
 ];
 /// Which of [`HEADER`]'s columns hold figures.
 const NUMERIC: [bool; 7] = [false, false, true, true, false, true, false];
 
-/// `1.052 (1.03–1.07)`: candidate ÷ baseline time and its 95% interval.
+/// `5.2% slower [+3.0%, +7.0%]`: the candidate's time against the baseline's, with
+/// its 95% interval.
 fn ratio(times: &PairedTimes) -> String {
     match (times.estimate, times.low, times.high) {
-        (Some(estimate), Some(low), Some(high)) => {
-            format!("{estimate:.3} ({low:.2}–{high:.2})")
-        }
-        _ => times
-            .median_ratio()
-            .map_or(String::new(), |m| format!("{m:.3} (too few pairs)")),
+        (Some(estimate), Some(low), Some(high)) => time_change(estimate, Some((low, high))),
+        _ => times.median_ratio().map_or(String::new(), |m| {
+            format!("{} (too few pairs)", time_change(m, None))
+        }),
     }
+}
+
+/// What the baseline said of its build, for a build from before builds said.
+const NOT_SAID: &str = "not said (a build from before ab asked)";
+
+/// Both builds side by side, a line each: the program, its version and commit, its
+/// compiler, its libraries and the worker protocol, as `(what, candidate, baseline)`.
+pub(crate) fn builds(report: &AbReport) -> Vec<(&'static str, String, String)> {
+    let (this, base) = (&report.environment, report.baseline_build.as_ref());
+    let said = |fact: &dyn Fn(&Environment) -> Option<String>| {
+        base.map_or(NOT_SAID.to_string(), |b| {
+            fact(b).unwrap_or_else(|| "not recorded".into())
+        })
+    };
+    let compiler = |e: &Environment| e.rustc.clone();
+    vec![
+        ("program", "this build".to_string(), report.baseline.clone()),
+        ("codecbench", this.build(), said(&|b| Some(b.build()))),
+        (
+            "compiler",
+            compiler(this).unwrap_or_else(|| "not recorded".into()),
+            said(&compiler),
+        ),
+        (
+            "libraries",
+            this.libraries(),
+            said(&|b| Some(b.libraries())),
+        ),
+        (
+            "worker protocol",
+            PROTOCOL.to_string(),
+            report.baseline_protocol.to_string(),
+        ),
+    ]
 }
 
 /// One cell's row under [`HEADER`].
@@ -138,13 +173,15 @@ pub(crate) fn document(report: &AbReport) -> Document {
         format!(", on {name} ({} bytes)", thousands(bytes))
     });
     notes.push(format!(
-        "Candidate time ÷ baseline time with its 95% interval{on}, in {:.0} s.",
+        "The candidate's change in time against the baseline (+ slower) with its 95% interval{on}, in {:.0} s.",
         report.seconds
     ));
-    notes.push(format!(
-        "Baseline: {}, worker protocol {}.",
-        report.baseline, report.baseline_protocol
-    ));
+    let baseline = builds(report)
+        .into_iter()
+        .map(|(what, _, baseline)| format!("{what} {baseline}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    notes.push(format!("Baseline: {baseline}."));
     if let Some(calibration) = &report.calibration {
         notes.push(format!("Calibration hook on the candidate: {calibration}."));
     }

@@ -40,6 +40,7 @@ pub(crate) fn report() -> RunReport {
         environment: Environment {
             codecbench_version: "0.0.0-test".into(),
             git_commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            git_dirty: Some(true),
             timestamp: "2026-11-30T10:00:00Z".into(),
             cpu: Some("Test CPU @ 1 GHz".into()),
             logical_cores: 2,
@@ -138,6 +139,13 @@ pub(crate) fn ab_report() -> AbReport {
         environment: report().environment,
         baseline: "../base/target/release/codecbench".into(),
         baseline_protocol: 2,
+        baseline_build: Some(Environment {
+            codecbench_version: "0.0.9".into(),
+            git_commit: Some("b4se11ne0000".into()),
+            git_dirty: Some(false),
+            rustc: Some("rustc 1.94.0".into()),
+            ..report().environment
+        }),
         threshold: 0.02,
         calibration: Some("zstd:3=1.05".into()),
         seconds: 181.0,

@@ -183,6 +183,9 @@ pub(crate) struct AbReport {
     pub baseline: String,
     /// The worker protocol version the baseline spoke.
     pub baseline_protocol: u32,
+    /// Which build the baseline said it is (version, commit, compiler, libraries);
+    /// `None` for a build from before builds said.
+    pub baseline_build: Option<Environment>,
     /// The threshold, e.g. 0.02.
     pub threshold: f64,
     /// The calibration hook the candidate ran under, if any.

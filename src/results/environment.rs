@@ -12,6 +12,10 @@ pub(crate) struct Environment {
     pub codecbench_version: String,
     /// The git commit codecbench was built from; `None` when built outside a git checkout.
     pub git_commit: Option<String>,
+    /// Whether its sources or lock file had changes not in that commit; `None` where
+    /// the build did not say (outside a checkout, or a build before this field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_dirty: Option<bool>,
     /// When the run started, UTC, RFC 3339 (e.g. `2026-11-30T10:00:00Z`).
     pub timestamp: String,
     /// CPU model as the OS reports it; `None` where it cannot be read.
@@ -51,6 +55,7 @@ impl Environment {
         Environment {
             codecbench_version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: option_env!("CODECBENCH_GIT_COMMIT").map(String::from),
+            git_dirty: option_env!("CODECBENCH_GIT_DIRTY").map(|d| d == "true"),
             timestamp: utc_timestamp(std::time::SystemTime::now()),
             cpu: cpu_model(),
             logical_cores: machine_cores(),
@@ -63,6 +68,19 @@ impl Environment {
                 .iter()
                 .map(|codec| (codec.library().name().to_string(), codec.label()))
                 .collect(),
+        }
+    }
+
+    /// The build it was measured with: its version, and its commit where recorded, with
+    /// whether its sources differed from that commit, e.g. `0.1.0 at 3063b6d...`.
+    pub(crate) fn build(&self) -> String {
+        let changes = match self.git_dirty {
+            Some(true) => " with uncommitted changes",
+            _ => "",
+        };
+        match &self.git_commit {
+            Some(commit) => format!("{} at {commit}{changes}", self.codecbench_version),
+            None => self.codecbench_version.clone(),
         }
     }
 

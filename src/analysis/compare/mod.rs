@@ -61,7 +61,7 @@ mod spread;
 mod tests;
 mod verdict;
 
-pub(crate) use comparison::Comparison;
+pub(crate) use comparison::{Comparison, MachineChange};
 pub(crate) use direction::Direction;
 pub(crate) use options::{parse_reference, CompareOptions, SpeedBasis};
 pub(crate) use pair::compare;

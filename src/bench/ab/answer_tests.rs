@@ -31,6 +31,7 @@ fn answered() -> (PayloadResult, Job) {
             levels: vec![id.level],
             dictionary: None,
         }],
+        identify: false,
     };
     (result, job)
 }

@@ -17,6 +17,7 @@ use anyhow::{bail, Context as _, Result};
 use crate::bench::calibrate::SLOWDOWN_VARIABLE;
 use crate::bench::protocol::{read_line, Answer, Job, PROTOCOL};
 use crate::process::interrupt;
+use crate::results::environment::Environment;
 use crate::results::run::PayloadResult;
 
 /// The longest one batch may take, whatever the worker says meanwhile.
@@ -40,13 +41,17 @@ pub(crate) struct BuildWorker {
     running: Option<Running>,
     /// Whether it has answered a job yet.
     answered: bool,
+    /// Which build it said it is, when asked with its first job; `None` for a build
+    /// from before builds said.
+    build: Option<Environment>,
 }
 
-/// A started worker: its stdin, and its answers as lines.
+/// A started worker: its stdin, its answers as lines, and the build it said it is.
 struct Running {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<String>>,
+    build: Option<Environment>,
 }
 
 impl BuildWorker {
@@ -58,6 +63,7 @@ impl BuildWorker {
             protocol: PROTOCOL,
             running: None,
             answered: false,
+            build: None,
         }
     }
 
@@ -76,6 +82,11 @@ impl BuildWorker {
         self.protocol
     }
 
+    /// Which build it said it is: its version, commit, compiler and libraries.
+    pub(crate) fn build(&self) -> Option<&Environment> {
+        self.build.as_ref()
+    }
+
     /// `job` measured by this build; `None` when a stop request or `until` ended the
     /// wait.
     pub(crate) fn measure(&mut self, job: &Job, until: Instant) -> Result<Option<PayloadResult>> {
@@ -87,6 +98,8 @@ impl BuildWorker {
     pub(crate) fn start(&mut self, job: &Job) -> Result<()> {
         let mut job = job.clone();
         job.protocol = self.protocol;
+        // The first job asks which build this is; an older build ignores the question.
+        job.identify = !self.answered;
         let one_job = self.protocol == ONE_JOB_PER_PROCESS;
         let running = match &mut self.running {
             Some(running) if !one_job => running,
@@ -118,6 +131,9 @@ impl BuildWorker {
             }
             answer => {
                 self.answered = true;
+                if let Some(build) = running.build.take() {
+                    self.build = Some(build);
+                }
                 answer
             }
         }
@@ -162,6 +178,7 @@ impl Running {
             stdin: child.stdin.take(),
             child,
             lines,
+            build: None,
         })
     }
 
@@ -217,6 +234,7 @@ impl Running {
                 Ok(Answer::Step(_)) => {}
                 Ok(Answer::Result(part)) => return Ok(Some(*part)),
                 Ok(Answer::Refused(why)) => bail!("the worker refused its job: {why}"),
+                Ok(Answer::Build(build)) => self.build = Some(*build),
                 Err(_) => bail!("the worker answered a line that is no answer"),
             }
         }

@@ -7,30 +7,19 @@ use crate::analysis::compare::{
 use crate::format::significant;
 use crate::vocab::CellId;
 
+/// One speed change written as a change in time, with its interval and its verdict.
 pub(crate) fn speed_text(change: &Option<SpeedChange>) -> String {
     let Some(change) = change else {
         return "n/a".to_string();
     };
-    // The band is in log units; show the bound on the side of the change, as a percentage.
-    // The reference cell has no noise against itself: show none rather than ±0.0%.
-    let noise = change
-        .noise
-        .filter(|n| *n > 0.0)
-        .map(|n| {
-            let bound = if change.judged_change < 0.0 {
-                -(-n).exp_m1()
-            } else {
-                n.exp_m1()
-            };
-            format!(" ±{:.1}%", bound * 100.0)
-        })
-        .unwrap_or_default();
-    let word = change.verdict.word();
-    let text = format!("{:+.1}%{noise}", change.judged_change * 100.0);
-    if word.is_empty() {
-        text
-    } else {
-        format!("{text} {word}")
+    // The judged change is in speed; written as a change in time, its band's ends
+    // apart. The reference cell has no noise against itself: no interval.
+    let band = change.noise.filter(|n| *n > 0.0);
+    let (ratio, interval) = crate::format::log_band(-change.judged_change.ln_1p(), band);
+    let text = crate::format::time_change(ratio, interval);
+    match change.verdict.word() {
+        "" => text,
+        word => format!("{text} {word}"),
     }
 }
 
@@ -121,12 +110,33 @@ pub(crate) fn summary_lines(comparison: &Comparison) -> Vec<String> {
     lines.extend(finding_lines(comparison));
     lines.extend(sight_line(comparison));
     let failures = failure_lines(comparison);
-    lines.push(if failures.is_empty() {
+    let mut verdict = if failures.is_empty() {
         "verdict: pass".to_string()
     } else {
         format!("verdict: FAIL ({})", failures.join(", "))
-    });
+    };
+    verdict.push_str(&absolute_verdict(comparison));
+    lines.push(verdict);
     lines
+}
+
+/// The machine-level verdict beside the normalised one, with its weight: `; in absolute
+/// time: FAIL (...)`. Under `--absolute` it is among the failures already.
+fn absolute_verdict(comparison: &Comparison) -> String {
+    if comparison.basis == SpeedBasis::Absolute || comparison.machine.is_empty() {
+        return String::new();
+    }
+    let slower = comparison
+        .machine_changes()
+        .filter(|m| m.verdict == Verdict::Regressed)
+        .count() as u64;
+    match slower {
+        0 => "; in absolute time: pass".to_string(),
+        n => format!(
+            "; in absolute time: FAIL ({}; the exit code follows normalised speeds, --absolute gates on it)",
+            crate::format::counted(n, "machine-level slowdown", "machine-level slowdowns")
+        ),
+    }
 }
 
 /// Every finding by name: library changes, size drifts, regressions, failures, missing
@@ -213,32 +223,25 @@ fn drift_lines(comparison: &Comparison) -> Vec<String> {
 /// Machine-level changes beyond threshold and noise: warnings, or failures with
 /// `--absolute`.
 fn machine_lines(comparison: &Comparison) -> Vec<String> {
-    let word = match comparison.basis {
-        SpeedBasis::Absolute => "FAILS",
-        SpeedBasis::Normalized { .. } => "warning; --absolute fails on it",
-    };
     comparison
         .machine_changes()
         .map(|m| {
-            let noise = m
-                .noise
-                .map(|n| format!(" ±{:.1}%", n.exp_m1() * 100.0))
-                .unwrap_or_default();
+            let (ratio, interval) = crate::format::log_band(-m.change.ln_1p(), m.noise);
             let subject = if m.what == "reference" {
                 "the reference itself".to_string()
             } else {
                 format!("all {} cells together (median)", m.cells)
             };
             format!(
-                "machine-level change ({}): {} {}: {subject} {:+.1}%{noise} in absolute speed",
+                "machine-level change ({}): {} {}: {subject} {} in absolute time",
                 if m.verdict == Verdict::Regressed {
-                    word
+                    "FAILS"
                 } else {
                     "faster"
                 },
                 m.payload,
                 m.direction.name(),
-                m.change * 100.0
+                crate::format::time_change(ratio, interval)
             )
         })
         .collect()

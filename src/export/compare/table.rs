@@ -7,13 +7,13 @@ use crate::format::thousands;
 use crate::results::probe::ProbeKey;
 use crate::results::{CellKey, HttpKey};
 
-/// Speed changes: minus is slower, the opposite sign of a time change.
+/// Changes in time, as every page writes them: `+` is slower.
 const HEADER: [&str; 5] = [
     "payload",
     "setting",
     "bytes",
-    "compress speed\n(− slower)",
-    "decompress speed\n(− slower)",
+    "compress time\n(+ slower)",
+    "decompress time\n(+ slower)",
 ];
 const NUMERIC: [bool; 5] = [false, false, true, true, true];
 
@@ -22,7 +22,7 @@ const HTTP_HEADER: [&str; 5] = [
     "encoding",
     "load",
     "body bytes",
-    "speed\n(− slower)",
+    "time\n(+ slower)",
 ];
 const HTTP_NUMERIC: [bool; 5] = [false, false, false, true, true];
 
@@ -67,7 +67,7 @@ const PROBE_HEADER: [&str; 5] = [
     "Accept-Encoding",
     "sent",
     "body bytes",
-    "speed\n(− slower)",
+    "time\n(+ slower)",
 ];
 const PROBE_NUMERIC: [bool; 5] = [false, false, false, true, true];
 

@@ -7,9 +7,8 @@ use maud::{html, Markup};
 
 use super::document::table;
 use super::forest::{draw, Entry};
-use super::verdict::build_text;
 use crate::analysis::compare::MUST_SEE;
-use crate::export::ab::{failing, sight_line, table as cells_table, tally};
+use crate::export::ab::{builds, failing, sight_line, table as cells_table, tally};
 use crate::export::text::document::Table;
 use crate::results::ab::{AbCell, AbReport, AbVerdict, PairedTimes};
 
@@ -96,48 +95,39 @@ fn failing_table(report: &AbReport) -> Markup {
     }
 }
 
-/// Both builds, the machine and what the run was, a line each.
+/// Both builds side by side (a line that differs marked), then the machine and what
+/// the run was.
 fn identity(report: &AbReport) -> Markup {
     let env = &report.environment;
-    let mut lines = vec![
-        (
-            "candidate",
-            format!("this build: codecbench {}", build_text(env)),
-        ),
-        (
-            "baseline",
-            format!(
-                "{} (worker protocol {})",
-                report.baseline, report.baseline_protocol
-            ),
-        ),
+    let mut shared = vec![
         ("machine", env.machine()),
         (
             "measured",
             format!("{}, for {:.0} s", env.timestamp, report.seconds),
         ),
-        (
-            "compiler",
-            env.rustc.clone().unwrap_or_else(|| "not recorded".into()),
-        ),
-        ("libraries", env.libraries()),
     ];
     if let Some(calibration) = &report.calibration {
         let slowed = format!("{calibration} (the candidate slowed on purpose)");
-        lines.push(("calibration", slowed));
+        shared.push(("calibration", slowed));
     }
     html! {
         div.scroll { table.identity {
+            thead { tr { th {} th scope="col" { "candidate" } th scope="col" { "baseline" } } }
             tbody {
-                @for (name, fact) in &lines {
-                    tr { th scope="row" { (name) } td { (fact) } }
+                @for (name, candidate, baseline) in builds(report) {
+                    tr class=[(name != "program" && candidate != baseline).then_some("differs")] {
+                        th scope="row" { (name) } td { (candidate) } td { (baseline) }
+                    }
+                }
+                @for (name, fact) in &shared {
+                    tr { th scope="row" { (name) } td colspan="2" { (fact) } }
                 }
             }
         } }
     }
 }
 
-/// Every cell's change in speed with its interval, the failing and undecided first.
+/// Every cell's change in time with its interval, the failing and undecided first.
 fn forest(report: &AbReport) -> Markup {
     let mut cells: Vec<&AbCell> = report
         .cells
@@ -159,9 +149,9 @@ fn forest(report: &AbReport) -> Markup {
         .take(MOST_DRAWN)
         .collect();
     let caption = html! {
-        "Each cell's change in speed (left is slower: the candidate takes longer) with its 95% "
-        "interval; the shaded strip is the " (format!("±{:.0}%", report.threshold * 100.0))
-        " threshold. A bar wholly inside the strip is the same. A bar wholly outside it is "
+        "Each cell's change in time (right is slower: the candidate takes longer) with its 95% "
+        "interval; the shaded strip is the " (format!("{:.0}%", report.threshold * 100.0))
+        " threshold either way. A bar wholly inside the strip is the same. A bar wholly outside it is "
         "slower or faster only while it stays off zero with any one pair left out."
     };
     draw(&entries, report.threshold, caption)
@@ -177,11 +167,11 @@ fn rank(cell: &AbCell) -> u8 {
     }
 }
 
-/// One direction of a cell as a speed change: the time ratio's inverse, so that left
-/// is slower as on compare's page. `None` without an interval.
+/// One direction of a cell as a change in time, right slower as on compare's page.
+/// `None` without an interval.
 fn entry(cell: &AbCell, direction: &str, times: &PairedTimes, verdict: AbVerdict) -> Option<Entry> {
     let (estimate, low, high) = (times.estimate?, times.low?, times.high?);
-    let band = (-high.ln(), -estimate.ln(), -low.ln());
+    let band = (low.ln(), estimate.ln(), high.ln());
     let class = match verdict {
         AbVerdict::Slower => "regressed",
         AbVerdict::Faster => "improved",

@@ -1,8 +1,9 @@
 //! A comparison's changes drawn with their bands, a row each, as a forest plot draws
 //! effects with their intervals: the threshold a shaded strip around zero, each change a
 //! dot with its noise band as a bar. A bar wholly outside the strip is a verdict; one
-//! that crosses its edge is inconclusive. The axis is logarithmic in the speed ratio, so
-//! twice as fast and half as fast sit equally far from zero.
+//! that crosses its edge is inconclusive. The axis is the change in time, right slower,
+//! as every table writes it; it is logarithmic, so twice and half the time sit equally
+//! far from zero.
 
 use maud::{html, Markup};
 
@@ -10,23 +11,25 @@ use crate::analysis::compare::{Comparison, Direction, Row, SpeedChange, Verdict}
 
 /// The most rows drawn; the table above lists them all.
 const MOST_ROWS: usize = 60;
-/// Widths in CSS pixels: the labels' column, the plot, and a row's height.
-const LABEL_WIDTH: f64 = 300.0;
+/// Sizes in CSS pixels: the plot's width, its side margin, and a row's height: a row is
+/// its label on a line of its own, then its bar, so the plot stays narrow enough for a
+/// phone (it scales down below its width) and no label hides a bar.
 const PLOT_WIDTH: f64 = 380.0;
-const ROW_HEIGHT: f64 = 18.0;
+const SIDE: f64 = 8.0;
+const ROW_HEIGHT: f64 = 30.0;
 /// The top margin, for the axis's tick labels.
 const TOP: f64 = 22.0;
 
-/// One row: what changed, and its change with its band, as log speed ratios (below
+/// One row: what changed, and its change with its band, as log time ratios (above
 /// zero is slower), drawn in its verdict's class.
 pub(super) struct Entry {
     /// What changed, cut to fit the labels' column.
     pub label: String,
-    /// The band's slow end.
+    /// The band's fast end.
     pub low: f64,
     /// The change.
     pub centre: f64,
-    /// The band's fast end.
+    /// The band's slow end.
     pub high: f64,
     /// The verdict's class: regressed, improved, inconclusive or unchanged.
     pub class: &'static str,
@@ -62,9 +65,9 @@ pub(crate) fn forest(comparison: &Comparison, rows: &[&Row]) -> Markup {
         .take(MOST_ROWS)
         .collect();
     let caption = html! {
-        "Each speed change (left is slower) with its noise band; the shaded strip is the "
-        (format!("±{:.0}%", comparison.threshold * 100.0))
-        " threshold. A bar wholly outside the strip is a verdict."
+        "Each change in time (right is slower) with its noise band; the shaded strip is the "
+        (format!("{:.0}%", comparison.threshold * 100.0))
+        " threshold either way. A bar wholly outside the strip is a verdict."
     };
     draw(&entries, comparison.threshold, caption)
 }
@@ -82,13 +85,13 @@ pub(super) fn draw(entries: &[Entry], threshold: f64, caption: Markup) -> Markup
         .fold(2.0 * limit, f64::max)
         // At least ±10% either way: −10% is ln 0.9 ≈ −0.105 from zero.
         .clamp(0.11, 4f64.ln());
-    let x = |log: f64| LABEL_WIDTH + (log.clamp(-reach, reach) / reach + 1.0) / 2.0 * PLOT_WIDTH;
+    let x = |log: f64| SIDE + (log.clamp(-reach, reach) / reach + 1.0) / 2.0 * PLOT_WIDTH;
     let height = TOP + entries.len() as f64 * ROW_HEIGHT + 4.0;
-    let width = LABEL_WIDTH + PLOT_WIDTH + 10.0;
+    let width = PLOT_WIDTH + 2.0 * SIDE;
     html! {
         figure.forest {
             svg width=(width) height=(height) viewBox=(format!("0 0 {width} {height}")) role="img"
-                aria-label="Each speed change with its noise band" {
+                aria-label="Each change in time with its noise band" {
                 rect.strip x=(fmt(x(-limit))) y=(fmt(TOP - 4.0)) width=(fmt(x(limit) - x(-limit)))
                     height=(fmt(height - TOP)) {}
                 @for (log, text) in ticks(reach) {
@@ -96,9 +99,9 @@ pub(super) fn draw(entries: &[Entry], threshold: f64, caption: Markup) -> Markup
                     text.tick x=(fmt(x(log))) y="12" text-anchor="middle" { (text) }
                 }
                 @for (i, e) in entries.iter().enumerate() {
-                    @let y = TOP + (i as f64 + 0.5) * ROW_HEIGHT;
+                    @let y = TOP + (i as f64 + 0.75) * ROW_HEIGHT;
                     g class=(format!("change {}", e.class)) {
-                        text x="0" y=(fmt(y + 4.0)) { (e.label) }
+                        text x=(fmt(SIDE)) y=(fmt(y - 9.0)) { (e.label) }
                         line x1=(fmt(x(e.low))) x2=(fmt(x(e.high))) y1=(fmt(y)) y2=(fmt(y)) {}
                         circle cx=(fmt(x(e.centre))) cy=(fmt(y)) r="3.5" {}
                     }
@@ -110,7 +113,7 @@ pub(super) fn draw(entries: &[Entry], threshold: f64, caption: Markup) -> Markup
 }
 
 fn entry(row: &Row, direction: Direction, change: &SpeedChange) -> Entry {
-    let centre = change.judged_change.ln_1p();
+    let centre = -change.judged_change.ln_1p();
     let band = change.noise.unwrap_or(0.0);
     let label = format!("{} {}", row.key, direction.name());
     Entry::new(
@@ -129,7 +132,7 @@ fn class(verdict: Verdict) -> &'static str {
     }
 }
 
-/// Ticks at round speed changes within `reach` (a log ratio) each side, the small ones
+/// Ticks at round changes in time within `reach` (a log ratio) each side, the small ones
 /// left out on a wide axis, where their labels would touch.
 fn ticks(reach: f64) -> Vec<(f64, String)> {
     let smallest = match reach {
@@ -153,7 +156,7 @@ fn ticks(reach: f64) -> Vec<(f64, String)> {
 
 /// `text` cut to fit the labels' column, with an ellipsis where it was cut.
 fn fitted(text: String) -> String {
-    const MOST: usize = 44;
+    const MOST: usize = 56;
     match text.char_indices().nth(MOST) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text,

@@ -5,7 +5,9 @@
 use maud::{html, Markup};
 
 use super::document::table;
-use crate::analysis::compare::{Comparison, Row, RowKey, SpeedBasis, Verdict, MUST_SEE};
+use crate::analysis::compare::{
+    Comparison, MachineChange, Row, RowKey, SpeedBasis, Verdict, MUST_SEE,
+};
 use crate::export::compare::notes::{failure_lines, sight_text, speed_text, summary_lines};
 use crate::export::compare::table::{rows_table, split_rows};
 use crate::export::text::document::Table;
@@ -43,7 +45,14 @@ pub(crate) fn comparison(
     html! {
         section.comparison {
             h2 { (candidate.label) " against " (baseline.label) }
-            (banner(comparison))
+            // A failing verdict opens the page, whichever of the two it is.
+            @if failure_lines(comparison).is_empty() && machine_slower(comparison) {
+                (machine_banner(comparison))
+                (banner(comparison))
+            } @else {
+                (banner(comparison))
+                (machine_banner(comparison))
+            }
             (failing_table(comparison))
             (identity(baseline, candidate))
             h3 { "Results that changed" }
@@ -90,6 +99,63 @@ fn banner(comparison: &Comparison) -> Markup {
             p.sight { "It could see " (seen) "." }
         }
     }
+}
+
+/// The machine-level verdict, beside the one above and with its weight: whether every
+/// cell together, or the reference itself, changed in absolute time. Normalised speeds
+/// cancel such a change (a slower machine, a build without optimisations), so the
+/// verdict above cannot show it. Under `--absolute` it is among the failures already.
+fn machine_banner(comparison: &Comparison) -> Markup {
+    if comparison.basis == SpeedBasis::Absolute || comparison.machine.is_empty() {
+        return html! {};
+    }
+    let slower: Vec<String> = comparison
+        .machine_changes()
+        .filter(|m| m.verdict == Verdict::Regressed)
+        .map(machine_text)
+        .collect();
+    let threshold = format!("{:.0}%", comparison.threshold * 100.0);
+    html! {
+        @if slower.is_empty() {
+            div.verdict.pass role="status" {
+                p { strong { "Passes in absolute time" } ": no payload slowed as a whole beyond its noise band and the " (threshold) " threshold." }
+            }
+        } @else {
+            div.verdict.fail role="status" {
+                p { strong { "Fails in absolute time" } ": " (slower.join("; ")) "." }
+                p.sight { "Normalised speeds cancel a change every cell shares; `compare --absolute` fails the job on it." }
+            }
+        }
+    }
+}
+
+/// Whether a payload slowed as a whole beyond its band and the threshold, in absolute
+/// time, while normalised speeds were judged.
+fn machine_slower(comparison: &Comparison) -> bool {
+    comparison.basis != SpeedBasis::Absolute
+        && comparison
+            .machine_changes()
+            .any(|m| m.verdict == Verdict::Regressed)
+}
+
+/// A machine-level change in time with its band: `30.0% slower [+26.0%, +34.1%]`.
+fn absolute_change(change: &MachineChange) -> String {
+    let (ratio, interval) = crate::format::log_band(-change.change.ln_1p(), change.noise);
+    crate::format::time_change(ratio, interval)
+}
+
+/// `small compress: all 28 cells together 30.0% slower [+26.0%, +34.1%]`.
+fn machine_text(change: &MachineChange) -> String {
+    let subject = match change.what {
+        "reference" => "the reference itself".to_string(),
+        _ => format!("all {} cells together", change.cells),
+    };
+    format!(
+        "{} {}: {subject} {}",
+        change.payload,
+        change.direction.name(),
+        absolute_change(change)
+    )
 }
 
 /// Every result that fails the comparison, by name, with why: a row each.
@@ -145,7 +211,7 @@ fn failing_rows(comparison: &Comparison) -> Vec<Vec<String>> {
                 rows.push(vec![
                     change.payload.clone(),
                     format!("{} slower: {}", change.direction.name(), change.what),
-                    format!("{:+.1}%", change.change * 100.0),
+                    absolute_change(change),
                 ]);
             }
         }
@@ -218,16 +284,8 @@ fn facts(run: &LoadedRun) -> [Option<String>; 6] {
         Some(run.label.clone()),
         run.machine(),
         env.map(|e| e.timestamp.clone()),
-        env.map(build_text),
+        env.map(|e| e.build()),
         env.and_then(|e| e.rustc.clone()),
         env.map(|e| e.libraries()),
     ]
-}
-
-/// The build a run was measured with: its version, and its commit where recorded.
-pub(super) fn build_text(env: &crate::results::environment::Environment) -> String {
-    match &env.git_commit {
-        Some(commit) => format!("{} at {commit}", env.codecbench_version),
-        None => env.codecbench_version.clone(),
-    }
 }

@@ -223,3 +223,43 @@ fn the_report_never_scrolls_sideways_from_320_to_1400_px() {
         assert!(browser.errors.is_empty(), "{:?}", browser.errors);
     }
 }
+
+/// The lowest contrast of any text on the page against the ground it sits on (WCAG 2's
+/// ratio), with the element that has it; SVG text is left to the charts' own tests.
+const LOWEST_CONTRAST: &str = "(() => {
+    const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ground = e => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+        if (c.length === 3 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+    let lowest = [99, ''];
+    for (const e of document.querySelectorAll('body *:not(svg):not(svg *):not(style):not(script)')) {
+        if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+        const box = e.getBoundingClientRect(); if (!box.width) continue;
+        const [a, b] = [lum(rgb(getComputedStyle(e).color)), lum(ground(e))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < lowest[0]) lowest = [Math.round(ratio * 100) / 100, e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 40)];
+    }
+    return lowest; })()";
+
+#[test]
+fn every_text_keeps_4_5_to_1_in_both_themes() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = [every_cell_slower(dir.path()), four_runs(dir.path())];
+    if !installed() {
+        return;
+    }
+    for page in pages {
+        let mut browser = Page::open(&url(&page));
+        let links = browser.eval("document.querySelectorAll('a').length");
+        for theme in ["light", "dark"] {
+            browser.emulate_media("screen", &[("prefers-color-scheme", theme)]);
+            let lowest = browser.eval(LOWEST_CONTRAST);
+            assert!(
+                lowest[0].as_f64().unwrap() >= 4.5,
+                "{theme}: {lowest} ({links} links)"
+            );
+        }
+    }
+}

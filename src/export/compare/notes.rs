@@ -200,17 +200,16 @@ fn drift_lines(comparison: &Comparison) -> Vec<String> {
         .drifts
         .iter()
         .map(|drift| {
+            // The shift is a median speed change: written as time, like every change.
+            let moved = crate::format::time_change(1.0 / (1.0 + drift.shift), None);
             let removed = match comparison.basis {
                 SpeedBasis::Normalized { .. } => format!(
-                    "the other cells moved {:+.1}% against the reference (its own drift, removed)",
-                    drift.shift * 100.0
+                    "shift of the other cells against the reference: {moved} (its own drift, removed)"
                 ),
-                SpeedBasis::Absolute => {
-                    format!("the cells moved {:+.1}% together", drift.shift * 100.0)
-                }
+                SpeedBasis::Absolute => format!("shift of all cells together: {moved}"),
             };
             format!(
-                "{} {}: {removed}; between-cell spread ±{:.1}% over {} cells",
+                "{} {}: {removed}; between-cell spread (standard deviation) {:.1}% over {} cells",
                 drift.payload,
                 drift.direction.name(),
                 drift.spread * 100.0,

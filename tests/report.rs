@@ -261,7 +261,7 @@ fn without_scripts_the_tables_and_charts_are_all_there() {
         true
     );
     let shown = page.eval(
-        "[document.querySelectorAll('table').length, document.querySelectorAll('figure.chart svg').length,
+        "[document.querySelectorAll('table').length, document.querySelectorAll('figure.chart .panels svg').length,
           document.querySelectorAll('div.lazy table')[0].tBodies[0].rows.length]",
     );
     // The answer, three payloads with a chart of two panels and a matrix each (33 rows

@@ -13,7 +13,7 @@ use crate::report_first::{reference_page, url, REFERENCE};
 const LABEL_CLASHES: &str = "(() => {
     const clashes = [];
     let labels = 0, bars = 0;
-    for (const svg of document.querySelectorAll('figure.chart svg')) {
+    for (const svg of document.querySelectorAll('figure.chart .panels svg')) {
         const boxes = [...svg.querySelectorAll('g.pt text')].map(t => t.getBoundingClientRect());
         labels += boxes.length;
         bars += svg.querySelectorAll('g.pt path.bar').length;

@@ -145,7 +145,7 @@ fn baseline_overlay(page: &std::path::Path) {
     let mut browser = Page::open(&url(page));
     let drawn = browser.eval(
         "(() => {
-            const panels = [...document.querySelectorAll('figure.chart svg')];
+            const panels = [...document.querySelectorAll('figure.chart .panels svg')];
             const gzip = svg => [...svg.querySelectorAll('g.pt')]
                 .find(g => g.dataset.t.startsWith('gzip 1 (zlib-rs)'));
             const place = g => { const b = g.querySelector(':scope > path:not(.bar)').getBBox();

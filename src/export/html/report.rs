@@ -169,7 +169,7 @@ fn chart(
             div.legend role="group" aria-label="Show or hide a series" {
                 @for (i, s) in series.iter().enumerate() {
                     span.key data-series=(i) {
-                        span.swatch style=(format!("background:{}", s.colour)) {}
+                        (PreEscaped(crate::export::svg::swatch(s.shape, s.colour)))
                         (s.name)
                     }
                 }

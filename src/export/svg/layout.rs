@@ -3,10 +3,11 @@
 
 use super::axis::{self, Scale};
 use super::labels::Rect;
-use super::marks::{marks, series_name, Mark, Series};
+use super::marks::{marks, series_name, Mark, Series, Shape};
 
 use crate::analysis::recommend::{PayloadAdvice, Setting};
 use crate::results::{LoadedRun, RunCell};
+use crate::vocab::CodecKind;
 
 /// Width of the whole chart, in pixels: two panels side by side.
 const WIDTH: f64 = 1200.0;
@@ -133,12 +134,16 @@ pub(crate) fn layout_over(
 fn series_of(cells: &[RunCell]) -> Vec<Series> {
     let mut series: Vec<Series> = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut shapes: Vec<(CodecKind, Shape)> = Vec::new();
     for cell in cells {
         let name = series_name(cell);
         if seen.insert(name.clone()) {
+            let codec = cell.key.id.codec;
+            let shape = Shape::for_series(codec, &shapes);
+            shapes.push((codec, shape));
             series.push(Series {
                 name,
-                codec: cell.key.id.codec,
+                shape,
                 colour: COLOURS[series.len() % COLOURS.len()],
             });
         }

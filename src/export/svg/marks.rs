@@ -17,10 +17,43 @@ type Speeds<'a> = [(RunCell<'a>, f64)];
 pub(crate) struct Series {
     /// e.g. `brotli (brotli-rs)`.
     pub name: String,
-    /// Which marker it gets.
-    pub codec: CodecKind,
+    /// Its marker: its codec's, or for a second series of that codec another shape, so
+    /// that two libraries differ without colour (and in grey print).
+    pub shape: Shape,
     /// Its colour.
     pub colour: &'static str,
+}
+
+/// A marker's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// zstd's.
+    Circle,
+    /// brotli's.
+    Square,
+    /// gzip's.
+    Triangle,
+    /// A second series of a codec.
+    Diamond,
+    /// A third.
+    TriangleDown,
+}
+
+impl Shape {
+    /// The first series of `codec` gets its codec's shape; each later one the next
+    /// shape no series of that codec has yet.
+    pub(crate) fn for_series(codec: CodecKind, taken: &[(CodecKind, Shape)]) -> Shape {
+        let first = match codec {
+            CodecKind::Zstd => Shape::Circle,
+            CodecKind::Brotli => Shape::Square,
+            CodecKind::Gzip => Shape::Triangle,
+        };
+        let used = |shape: &Shape| taken.contains(&(codec, *shape));
+        [first, Shape::Diamond, Shape::TriangleDown]
+            .into_iter()
+            .find(|shape| !used(shape))
+            .unwrap_or(first)
+    }
 }
 
 /// One point in a panel, with its label's box if it has one.

@@ -17,7 +17,7 @@ mod write;
 #[cfg(test)]
 use layout::layout;
 pub(crate) use layout::Caption;
-pub(crate) use write::{interactive_panels, render_svg};
+pub(crate) use write::{interactive_panels, render_svg, swatch};
 
 #[cfg(test)]
 mod tests;

@@ -129,6 +129,16 @@ fn the_title_names_payloads_machine_and_date_and_the_legend_codec_and_library() 
 }
 
 #[test]
+fn two_libraries_of_one_codec_differ_in_shape_not_only_colour() {
+    let run = reference();
+    let chart = layout(&run, &advise(&run, &AdviceOptions::default()), &caption());
+    let shape = |name: &str| chart.series.iter().find(|s| s.name == name).unwrap().shape;
+    assert_eq!(shape("brotli (libbrotli)"), super::marks::Shape::Square);
+    assert_eq!(shape("brotli (brotli-rs)"), super::marks::Shape::Diamond);
+    assert_eq!(shape("zstd (libzstd)"), super::marks::Shape::Circle);
+}
+
+#[test]
 fn each_setting_is_a_point_and_the_frontier_a_line() {
     let run = fixtures::run();
     let chart = layout(

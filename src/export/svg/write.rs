@@ -6,10 +6,9 @@ use super::labels::{LABEL_BASELINE, LABEL_SIZE, MARKER_RADIUS};
 use super::layout::{
     layout, layout_over, legend_spots, Caption, Chart, Panel, LEGEND_LINE, LEGEND_SIZE,
 };
-use super::marks::Series;
+use super::marks::{Series, Shape};
 use crate::analysis::recommend::PayloadAdvice;
 use crate::results::LoadedRun;
-use crate::vocab::CodecKind;
 
 /// The chart of `run` as an SVG document: a row per payload in `advice`, compression on
 /// the left and decompression on the right.
@@ -98,7 +97,7 @@ fn legend(out: &mut String, chart: &Chart) {
                     out,
                     x + 8.0,
                     y - 4.0,
-                    series.codec,
+                    series.shape,
                     series.colour,
                     series.colour,
                 );
@@ -197,7 +196,7 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
     }
     for mark in &panel.marks {
         let colour = series.get(mark.series).map_or("#000", |s| s.colour);
-        let codec = series.get(mark.series).map_or(CodecKind::Zstd, |s| s.codec);
+        let codec = series.get(mark.series).map_or(Shape::Circle, |s| s.shape);
         if points == Points::Grouped {
             // The page's script shows `data-t` on hover: a <title> per point would double
             // the nodes a large chart makes the browser build.
@@ -246,33 +245,52 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
     }
 }
 
-/// zstd a circle, brotli a square, gzip a triangle, so codecs differ without colour.
-fn marker(out: &mut String, x: f64, y: f64, codec: CodecKind, colour: &str, fill: &str) {
+/// A legend's key for a series on a page: its marker, as a small SVG of its own.
+pub(crate) fn swatch(shape: Shape, colour: &str) -> String {
+    let mut out = String::from(
+        r#"<svg class="swatch" width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">"#,
+    );
+    marker(&mut out, 6.0, 6.0, shape, colour, colour);
+    // No white space inside: the key's text is its series' name alone.
+    out.truncate(out.trim_end().len());
+    out.push_str("</svg>");
+    out
+}
+
+/// zstd a circle, brotli a square, gzip a triangle, a second library of a codec a
+/// diamond, a third a triangle pointing down: series differ without colour.
+fn marker(out: &mut String, x: f64, y: f64, shape: Shape, colour: &str, fill: &str) {
     let r = MARKER_RADIUS - 1.0;
     let paint = match fill == colour {
         true => format!(r#"fill="{fill}""#),
         false => format!(r#"fill="{fill}" stroke="{colour}" stroke-width="1.5""#),
     };
-    let _ = match codec {
-        CodecKind::Zstd => writeln!(out, r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" {paint}/>"#),
-        CodecKind::Brotli => writeln!(
-            out,
+    let path = |points: &[(f64, f64)]| {
+        let at: Vec<String> = points
+            .iter()
+            .map(|(dx, dy)| format!("{:.1},{:.1}", x + dx, y + dy))
+            .collect();
+        format!(r#"<path d="M{} Z" {paint}/>"#, at.join(" L"))
+    };
+    let drawn = match shape {
+        Shape::Circle => format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" {paint}/>"#),
+        Shape::Square => format!(
             r#"<rect x="{:.1}" y="{:.1}" width="{}" height="{}" {paint}/>"#,
             x - r,
             y - r,
             2.0 * r,
             2.0 * r
         ),
-        CodecKind::Gzip => writeln!(
-            out,
-            r#"<path d="M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z" {paint}/>"#,
-            y - r - 0.5,
-            x + r,
-            y + r - 0.5,
-            x - r,
-            y + r - 0.5
-        ),
+        Shape::Triangle => path(&[(0.0, -r - 0.5), (r, r - 0.5), (-r, r - 0.5)]),
+        Shape::Diamond => path(&[
+            (0.0, -r - 1.0),
+            (r + 1.0, 0.0),
+            (0.0, r + 1.0),
+            (-r - 1.0, 0.0),
+        ]),
+        Shape::TriangleDown => path(&[(0.0, r + 0.5), (r, -r + 0.5), (-r, -r + 0.5)]),
     };
+    let _ = writeln!(out, "{drawn}");
 }
 
 fn grid(out: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {

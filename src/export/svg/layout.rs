@@ -68,6 +68,29 @@ impl Panel {
     }
 }
 
+impl Panel {
+    /// The levels there was no room to write beside their points, per series: `no room
+    /// to write the levels of zstd (libzstd) 5, 6, 7`; `None` when every level is written.
+    pub(crate) fn unlabelled(&self, series: &[Series]) -> Option<String> {
+        let mut by_series: Vec<(usize, Vec<&str>)> = Vec::new();
+        for mark in self.marks.iter().filter(|m| m.label.is_none()) {
+            match by_series.iter_mut().find(|(s, _)| *s == mark.series) {
+                Some((_, levels)) => levels.push(&mark.level),
+                None => by_series.push((mark.series, vec![&mark.level])),
+            }
+        }
+        let parts: Vec<String> = by_series
+            .into_iter()
+            .map(|(s, mut levels)| {
+                levels.sort_by_key(|level| level.parse::<i32>().unwrap_or(i32::MAX));
+                let name = series.get(s).map_or("", |s| s.name.as_str());
+                format!("{name} {}", levels.join(", "))
+            })
+            .collect();
+        (!parts.is_empty()).then(|| format!("No room to write the levels of {}.", parts.join("; ")))
+    }
+}
+
 /// The whole chart, laid out.
 #[derive(Clone, Debug)]
 pub(crate) struct Chart {

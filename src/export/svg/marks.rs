@@ -67,6 +67,8 @@ pub(crate) struct Mark {
     pub series: usize,
     /// The level, and where it is written; `None` where points crowd too much.
     pub label: Option<(Rect, String)>,
+    /// The level, written or not.
+    pub level: String,
     /// What hovering it says: the cell and its figures.
     pub tip: String,
     /// The speed's 95% interval as pixels along x, kept inside the plot; `None` where
@@ -143,7 +145,8 @@ pub(super) fn marks(
                 .get(series_name(&cells[i].0).as_str())
                 .copied()
                 .unwrap_or(0),
-            label: spot.map(|rect| (rect, text)),
+            label: spot.map(|rect| (rect, text.clone())),
+            level: text,
             tip: tip(&cells[i].0, cells[i].1, direction)
                 + &was.map_or(String::new(), |(_, speed)| overlay::tip(speed, direction)),
             bar,

@@ -139,6 +139,36 @@ fn two_libraries_of_one_codec_differ_in_shape_not_only_colour() {
 }
 
 #[test]
+fn a_level_with_no_room_beside_its_point_is_listed_under_its_panel() {
+    let run = reference();
+    let advice = advise(&run, &AdviceOptions::default());
+    let chart = layout(&run, &advice, &caption());
+    let (_, panels) = interactive_panels(&run, &advice, &caption(), None);
+    let mut listed = 0;
+    for (panel, html) in chart.panels.iter().zip(&panels) {
+        let mut dropped: Vec<i32> = panel
+            .marks
+            .iter()
+            .filter(|m| m.label.is_none())
+            .map(|m| m.level.parse().unwrap())
+            .collect();
+        if dropped.is_empty() {
+            assert!(!html.contains("No room"), "{html}");
+            continue;
+        }
+        dropped.sort();
+        let levels: Vec<String> = dropped.iter().map(i32::to_string).collect();
+        let list = format!(
+            "No room to write the levels of zstd (libzstd) {}.",
+            levels.join(", ")
+        );
+        assert!(html.contains(&list), "{list} in {html}");
+        listed += 1;
+    }
+    assert!(listed > 0, "the reference run crowds some panel");
+}
+
+#[test]
 fn each_setting_is_a_point_and_the_frontier_a_line() {
     let run = fixtures::run();
     let chart = layout(

@@ -35,7 +35,8 @@ pub(crate) fn interactive_panels(
         .iter()
         .map(|panel| {
             let frame = panel.frame();
-            let mut out = String::new();
+            // A panel and the levels it had no room for, one cell of the page's grid.
+            let mut out = String::from("<div class=\"panel\">");
             let _ = writeln!(
                 out,
                 r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="{x} {y} {w} {h}" role="img" aria-label="{label}" font-family="sans-serif">"#,
@@ -52,6 +53,11 @@ pub(crate) fn interactive_panels(
             );
             draw_panel(&mut out, panel, &chart.series, Points::Grouped);
             out.push_str("</svg>\n");
+            // A level with no room beside its point is listed under the panel, not lost.
+            if let Some(unlabelled) = panel.unlabelled(&chart.series) {
+                let _ = writeln!(out, r#"<p class="unlabelled">{}</p>"#, escape(&unlabelled));
+            }
+            out.push_str("</div>\n");
             out
         })
         .collect();

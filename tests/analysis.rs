@@ -227,6 +227,16 @@ fn reproduce_writes_its_report_and_marks_what_the_run_lacks() {
     assert!(report.starts_with("# Reproducing the article"));
     assert!(report
         .contains("| one record grows under gzip Fastest | 179 → 188 B | 290 → 298 B | holds |"));
+    // The 26 claims this run holds no cell for are named once, not rows of blanks.
+    assert!(
+        report.contains("Not measured, for want of the cells they name: the 1,000-record payload;"),
+        "{report}"
+    );
+    let blank_rows = report
+        .lines()
+        .filter(|l| l.ends_with("| not measured |"))
+        .count();
+    assert_eq!(blank_rows, 0, "{report}");
 
     let message = bad_input(&["reproduce", "--out", "/no/such/dir/REPRODUCTION.md"]);
     assert!(message.contains("/no/such/dir"), "{message}");

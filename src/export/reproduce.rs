@@ -112,10 +112,22 @@ fn add_claims(document: &mut Document, claims: &[Claim], held: &[(String, usize)
         ));
         return;
     }
+    // A claim the run holds no cell for is named once below, not a row of blanks.
+    let (unmeasured, measured): (Vec<Claim>, Vec<Claim>) = claims
+        .iter()
+        .cloned()
+        .partition(|c| c.verdict == ClaimVerdict::Unmeasured);
     document
-        .table(Table::new(&HEADER, &NUMERIC, rows(claims)))
+        .table(Table::new(&HEADER, &NUMERIC, rows(&measured)))
         .gap()
         .paragraph(format!("{}.", tally(claims)));
+    if !unmeasured.is_empty() {
+        let names: Vec<&str> = unmeasured.iter().map(|c| c.claim.as_str()).collect();
+        document.paragraph(format!(
+            "Not measured, for want of the cells they name: {}.",
+            names.join("; ")
+        ));
+    }
 }
 
 /// The claims and the finding body by body, for the terminal.

@@ -162,8 +162,8 @@ pub(crate) fn open_regular(path: &Path, limit: u64, what: &str) -> Result<Option
     Ok(Some(file))
 }
 
-/// Refuses a file whose size is over `limit`, naming it.
-fn within_limit(file: &std::fs::File, path: &Path, limit: u64, what: &str) -> Result<()> {
+/// The file's size; a size over `limit` is refused, naming the file.
+fn within_limit(file: &std::fs::File, path: &Path, limit: u64, what: &str) -> Result<u64> {
     let size = file
         .metadata()
         .with_context(|| format!("cannot read {what} {}", path.display()))?
@@ -172,7 +172,7 @@ fn within_limit(file: &std::fs::File, path: &Path, limit: u64, what: &str) -> Re
         let mib = format!("{:.1} MiB ({size} bytes)", size as f64 / 1024.0 / 1024.0);
         return Err(too_big(path, limit, what, &mib));
     }
-    Ok(())
+    Ok(size)
 }
 
 fn too_big(path: &Path, limit: u64, what: &str, size: &str) -> anyhow::Error {
@@ -190,8 +190,7 @@ const LONGEST_READ: std::time::Duration = std::time::Duration::from_secs(10);
 fn read_limited_from(file: std::fs::File, path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
     use std::io::Read;
     let cannot_read = || format!("cannot read {what} {}", path.display());
-    within_limit(&file, path, limit, what)?;
-    let size = file.metadata().with_context(cannot_read)?.len();
+    let size = within_limit(&file, path, limit, what)?;
     let mut bytes = Vec::with_capacity(size as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)

@@ -71,6 +71,12 @@ impl Comparison {
         self.machine.iter().filter(|m| m.flagged())
     }
 
+    /// Machine-level changes slower beyond threshold and noise.
+    pub(crate) fn machine_slowdowns(&self) -> impl Iterator<Item = &MachineChange> {
+        self.machine_changes()
+            .filter(|m| m.verdict == Verdict::Regressed)
+    }
+
     /// Each library whose version differs between the runs, as `(baseline, candidate)`
     /// with the library's name, once each.
     pub(crate) fn library_changes(&self) -> Vec<(String, String)> {
@@ -92,10 +98,7 @@ impl Comparison {
     /// when it passes.
     pub(crate) fn failures(&self) -> Vec<(FailReason, usize)> {
         let machine_fails = self.basis == SpeedBasis::Absolute;
-        let slower = self
-            .machine_changes()
-            .filter(|m| m.verdict == Verdict::Regressed)
-            .count();
+        let slower = self.machine_slowdowns().count();
         let counts = [
             (FailReason::Failed, self.failed.len()),
             (

@@ -2,7 +2,7 @@
 //! why it fails.
 
 use crate::analysis::compare::{
-    Comparison, FailReason, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
+    Comparison, FailReason, MachineChange, Row, RowKey, SpeedBasis, SpeedChange, Verdict,
 };
 use crate::format::significant;
 use crate::vocab::CellId;
@@ -126,10 +126,7 @@ fn absolute_verdict(comparison: &Comparison) -> String {
     if comparison.basis == SpeedBasis::Absolute || comparison.machine.is_empty() {
         return String::new();
     }
-    let slower = comparison
-        .machine_changes()
-        .filter(|m| m.verdict == Verdict::Regressed)
-        .count() as u64;
+    let slower = comparison.machine_slowdowns().count() as u64;
     match slower {
         0 => "; in absolute time: pass".to_string(),
         n => format!(
@@ -225,7 +222,6 @@ fn machine_lines(comparison: &Comparison) -> Vec<String> {
     comparison
         .machine_changes()
         .map(|m| {
-            let (ratio, interval) = crate::format::log_band(-m.change.ln_1p(), m.noise);
             let subject = if m.what == "reference" {
                 "the reference itself".to_string()
             } else {
@@ -240,10 +236,16 @@ fn machine_lines(comparison: &Comparison) -> Vec<String> {
                 },
                 m.payload,
                 m.direction.name(),
-                crate::format::time_change(ratio, interval)
+                absolute_text(m)
             )
         })
         .collect()
+}
+
+/// A machine-level change in time with its band: `30.0% slower [+26.0%, +34.1%]`.
+pub(crate) fn absolute_text(change: &MachineChange) -> String {
+    let (ratio, interval) = crate::format::log_band(-change.change.ln_1p(), change.noise);
+    crate::format::time_change(ratio, interval)
 }
 
 /// When a time regression was measured in one process: what else it can be, and what

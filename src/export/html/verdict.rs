@@ -8,7 +8,9 @@ use super::document::table;
 use crate::analysis::compare::{
     Comparison, MachineChange, Row, RowKey, SpeedBasis, Verdict, MUST_SEE,
 };
-use crate::export::compare::notes::{failure_lines, sight_text, speed_text, summary_lines};
+use crate::export::compare::notes::{
+    absolute_text, failure_lines, sight_text, speed_text, summary_lines,
+};
 use crate::export::compare::table::{rows_table, split_rows};
 use crate::export::text::document::Table;
 use crate::format::thousands;
@@ -46,7 +48,9 @@ pub(crate) fn comparison(
         section.comparison {
             h2 { (candidate.label) " against " (baseline.label) }
             // A failing verdict opens the page, whichever of the two it is.
-            @if failure_lines(comparison).is_empty() && machine_slower(comparison) {
+            @if failure_lines(comparison).is_empty()
+                && comparison.basis != SpeedBasis::Absolute
+                && comparison.machine_slowdowns().next().is_some() {
                 (machine_banner(comparison))
                 (banner(comparison))
             } @else {
@@ -109,11 +113,7 @@ fn machine_banner(comparison: &Comparison) -> Markup {
     if comparison.basis == SpeedBasis::Absolute || comparison.machine.is_empty() {
         return html! {};
     }
-    let slower: Vec<String> = comparison
-        .machine_changes()
-        .filter(|m| m.verdict == Verdict::Regressed)
-        .map(machine_text)
-        .collect();
+    let slower: Vec<String> = comparison.machine_slowdowns().map(machine_text).collect();
     let threshold = format!("{:.0}%", comparison.threshold * 100.0);
     html! {
         @if slower.is_empty() {
@@ -129,21 +129,6 @@ fn machine_banner(comparison: &Comparison) -> Markup {
     }
 }
 
-/// Whether a payload slowed as a whole beyond its band and the threshold, in absolute
-/// time, while normalised speeds were judged.
-fn machine_slower(comparison: &Comparison) -> bool {
-    comparison.basis != SpeedBasis::Absolute
-        && comparison
-            .machine_changes()
-            .any(|m| m.verdict == Verdict::Regressed)
-}
-
-/// A machine-level change in time with its band: `30.0% slower [+26.0%, +34.1%]`.
-fn absolute_change(change: &MachineChange) -> String {
-    let (ratio, interval) = crate::format::log_band(-change.change.ln_1p(), change.noise);
-    crate::format::time_change(ratio, interval)
-}
-
 /// `small compress: all 28 cells together 30.0% slower [+26.0%, +34.1%]`.
 fn machine_text(change: &MachineChange) -> String {
     let subject = match change.what {
@@ -154,7 +139,7 @@ fn machine_text(change: &MachineChange) -> String {
         "{} {}: {subject} {}",
         change.payload,
         change.direction.name(),
-        absolute_change(change)
+        absolute_text(change)
     )
 }
 
@@ -206,14 +191,12 @@ fn failing_rows(comparison: &Comparison) -> Vec<Vec<String>> {
         }
     }
     if comparison.basis == SpeedBasis::Absolute {
-        for change in comparison.machine_changes() {
-            if change.verdict == Verdict::Regressed {
-                rows.push(vec![
-                    change.payload.clone(),
-                    format!("{} slower: {}", change.direction.name(), change.what),
-                    absolute_change(change),
-                ]);
-            }
+        for change in comparison.machine_slowdowns() {
+            rows.push(vec![
+                change.payload.clone(),
+                format!("{} slower: {}", change.direction.name(), change.what),
+                absolute_text(change),
+            ]);
         }
     }
     rows

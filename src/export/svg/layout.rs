@@ -66,9 +66,7 @@ impl Panel {
             h: PANEL_HEIGHT,
         }
     }
-}
 
-impl Panel {
     /// The levels there was no room to write beside their points, per series: `no room
     /// to write the levels of zstd (libzstd) 5, 6, 7`; `None` when every level is written.
     pub(crate) fn unlabelled(&self, series: &[Series]) -> Option<String> {

@@ -65,8 +65,8 @@ pub(crate) struct Mark {
     pub y: f64,
     /// Index into [`super::layout::Chart::series`].
     pub series: usize,
-    /// The level, and where it is written; `None` where points crowd too much.
-    pub label: Option<(Rect, String)>,
+    /// Where its level is written; `None` where points crowd too much.
+    pub label: Option<Rect>,
     /// The level, written or not.
     pub level: String,
     /// What hovering it says: the cell and its figures.
@@ -145,7 +145,7 @@ pub(super) fn marks(
                 .get(series_name(&cells[i].0).as_str())
                 .copied()
                 .unwrap_or(0),
-            label: spot.map(|rect| (rect, text.clone())),
+            label: spot,
             level: text,
             tip: tip(&cells[i].0, cells[i].1, direction)
                 + &was.map_or(String::new(), |(_, speed)| overlay::tip(speed, direction)),

@@ -56,7 +56,6 @@ fn no_two_labels_overlap_and_none_covers_a_point_or_the_frontier() {
             .marks
             .iter()
             .filter_map(|m| m.label.as_ref())
-            .map(|l| &l.0)
             .collect();
         assert!(
             labels.len() * 2 >= panel.marks.len(),

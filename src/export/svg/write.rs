@@ -202,7 +202,7 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
     }
     for mark in &panel.marks {
         let colour = series.get(mark.series).map_or("#000", |s| s.colour);
-        let codec = series.get(mark.series).map_or(Shape::Circle, |s| s.shape);
+        let shape = series.get(mark.series).map_or(Shape::Circle, |s| s.shape);
         if points == Points::Grouped {
             // The page's script shows `data-t` on hover: a <title> per point would double
             // the nodes a large chart makes the browser build.
@@ -223,7 +223,7 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
                 r##"<g class="was"><line x1="{x:.1}" y1="{y:.1}" x2="{:.1}" y2="{:.1}" stroke="#999" stroke-width="1"/>"##,
                 mark.x, mark.y
             );
-            marker(out, x, y, codec, "#999", "none");
+            marker(out, x, y, shape, "#999", "none");
             out.push_str("</g>\n");
         }
         if let Some((slow, fast)) = mark.bar.filter(|(a, b)| b - a >= 1.0) {
@@ -240,8 +240,9 @@ fn draw_points(out: &mut String, panel: &Panel, series: &[Series], points: Point
         }
         // An imprecise median is hollow: its place is less sure than its neighbours'.
         let fill = if mark.imprecise { "white" } else { colour };
-        marker(out, mark.x, mark.y, codec, colour, fill);
-        if let Some((rect, level)) = &mark.label {
+        marker(out, mark.x, mark.y, shape, colour, fill);
+        if let Some(rect) = &mark.label {
+            let level = &mark.level;
             let baseline = rect.y + LABEL_BASELINE;
             text(out, rect.x, baseline, LABEL_SIZE, "start", colour, level);
         }

@@ -20,14 +20,20 @@ fn cell(
         dotnet_level: dotnet.map(Into::into),
         compressed_bytes: bytes,
         encoder_bytes: Some(bytes * 10),
-        compress: Summary::from_seconds(c.to_vec()),
-        decompress: Summary::from_seconds(d.to_vec()),
+        // The thread ran throughout: CPU time a hair under the wall time.
+        compress: Summary::from_seconds(c.to_vec()).map(|s| s.with_cpu(ran(c))),
+        decompress: Summary::from_seconds(d.to_vec()).map(|s| s.with_cpu(ran(d))),
         compress_instructions: None,
         decompress_instructions: None,
         precision_met: None,
         status: crate::results::run::Status::Ok,
         failure: None,
     }
+}
+
+/// CPU times of a thread that ran throughout: 0.5% under the wall times.
+fn ran(wall: &[f64]) -> Vec<f64> {
+    wall.iter().map(|s| s * 0.995).collect()
 }
 
 /// Two zstd cells, one brotli, one failed gzip cell.

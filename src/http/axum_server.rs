@@ -57,7 +57,10 @@ impl ServerThread {
 
     /// CPU time the server thread has used so far; `None` where the OS cannot tell.
     pub(super) async fn cpu_time(&self) -> Option<Duration> {
-        self.handle.spawn(async { thread_cpu_time() }).await.ok()?
+        self.handle
+            .spawn(async { crate::process::cpu::thread_cpu_time() })
+            .await
+            .ok()?
     }
 }
 
@@ -70,24 +73,6 @@ impl Drop for ServerThread {
             let _ = thread.join();
         }
     }
-}
-
-/// The calling thread's CPU time (user and system), from `CLOCK_THREAD_CPUTIME_ID`.
-#[cfg(unix)]
-pub(super) fn thread_cpu_time() -> Option<Duration> {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `now` is a valid timespec for the call to fill.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-    (status == 0).then(|| Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
-}
-
-/// No portable per-thread CPU clock here.
-#[cfg(not(unix))]
-pub(super) fn thread_cpu_time() -> Option<Duration> {
-    None
 }
 
 /// A `dcz` or `dcb` endpoint: the body compressed per request against the dictionary

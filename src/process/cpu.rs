@@ -2,6 +2,7 @@
 //! the first field of `/proc/PID/task/TID/schedstat` is the nanoseconds that thread
 //! has run (Linux `Documentation/scheduler/sched-stats.rst`). The sum over a process's
 //! threads is its CPU time, to the nanosecond, where `/proc/PID/stat` counts ticks.
+//! The calling thread's own CPU time comes from its clock, `CLOCK_THREAD_CPUTIME_ID`.
 
 use std::io::{self, Read};
 
@@ -35,6 +36,24 @@ fn thread_cpu_ns(path: &std::path::Path) -> io::Result<u64> {
         .next()
         .and_then(|field| field.parse().ok())
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "schedstat is not a count"))
+}
+
+/// The calling thread's CPU time (user and system), from `CLOCK_THREAD_CPUTIME_ID`.
+#[cfg(unix)]
+pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for the call to fill.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    (status == 0).then(|| std::time::Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// No portable per-thread CPU clock here.
+#[cfg(not(unix))]
+pub(crate) fn thread_cpu_time() -> Option<std::time::Duration> {
+    None
 }
 
 #[cfg(test)]

@@ -67,8 +67,14 @@ pub(crate) mod run {
         "decompress_ci95_low_ms",
         "decompress_ci95_high_ms",
     ];
+    /// Compression's CPU time: the median and least of the thread's CPU time per
+    /// iteration, in ms; empty where it was not measured.
+    pub(crate) const COMPRESS_CPU: [&str; 2] = ["compress_cpu_median_ms", "compress_cpu_min_ms"];
+    /// Decompression's, as [`COMPRESS_CPU`]'s.
+    pub(crate) const DECOMPRESS_CPU: [&str; 2] =
+        ["decompress_cpu_median_ms", "decompress_cpu_min_ms"];
     /// Every column, in the order the files have them.
-    pub(crate) const ALL: [&str; 38] = [
+    pub(crate) const ALL: [&str; 42] = [
         PAYLOAD,
         INPUT_BYTES,
         CODEC,
@@ -101,6 +107,10 @@ pub(crate) mod run {
         DECOMPRESS[6],
         DECOMPRESS[7],
         DECOMPRESS[8],
+        COMPRESS_CPU[0],
+        COMPRESS_CPU[1],
+        DECOMPRESS_CPU[0],
+        DECOMPRESS_CPU[1],
         ENCODER_BYTES,
         COMPRESS_INSTRUCTIONS,
         DECOMPRESS_INSTRUCTIONS,

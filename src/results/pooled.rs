@@ -126,7 +126,19 @@ fn pooled_cell(copies: &[&CellResult]) -> CellResult {
             .filter_map(|c| direction(c).as_ref())
             .flat_map(|s| s.samples_s.iter().copied())
             .collect();
-        Summary::from_seconds(all)
+        let cpu: Option<Vec<f64>> = copies
+            .iter()
+            .filter_map(|c| direction(c).as_ref())
+            .map(|s| s.cpu.as_ref().map(|cpu| cpu.samples_s.iter().copied()))
+            .try_fold(Vec::new(), |mut all, samples| {
+                all.extend(samples?);
+                Some(all)
+            });
+        let pooled = Summary::from_seconds(all)?;
+        Some(match cpu {
+            Some(cpu) => pooled.with_cpu(cpu),
+            None => pooled,
+        })
     };
     cell.compress = samples(|c| &c.compress);
     cell.decompress = samples(|c| &c.decompress);

@@ -11,7 +11,7 @@ use super::http::{EncodingResult, HttpPayloadResult, LoadSettings};
 use super::probe::{ProbeRow, UrlResult};
 use super::run::{CellResult, PayloadResult, Status};
 use super::saved::Results;
-use crate::stats::Summary;
+use crate::stats::{CpuTime, Summary};
 use crate::vocab::{CellId, CodecKind, Encoding, Library, Variant};
 
 /// The rows of a CSV run, of whichever kind its header says.
@@ -99,11 +99,17 @@ fn cell_row(row: &CsvRow) -> Result<(PayloadHead, CellResult)> {
     let (library, variant, version) = identity(row)?;
     let failure = failure(row)?;
     let failed = failure.is_some();
-    let timing = |columns: &[&str; 9]| -> Result<Option<Summary>> {
+    let timing = |columns: &[&str; 9], cpu: &[&str; 2]| -> Result<Option<Summary>> {
         if failed {
             return Ok(None);
         }
-        summary(row, columns)
+        Ok(match summary(row, columns)? {
+            Some(summary) => Some(Summary {
+                cpu: cpu_time(row, cpu)?,
+                ..summary
+            }),
+            None => None,
+        })
     };
     let head = PayloadHead {
         payload: row.text(run::PAYLOAD)?.to_string(),
@@ -124,8 +130,8 @@ fn cell_row(row: &CsvRow) -> Result<(PayloadHead, CellResult)> {
         compressed_bytes: row.count(run::COMPRESSED_BYTES, 1)?,
         // Older files have no encoder_bytes column.
         encoder_bytes: row.optional_count(run::ENCODER_BYTES, 0)?,
-        compress: timing(&run::COMPRESS)?,
-        decompress: timing(&run::DECOMPRESS)?,
+        compress: timing(&run::COMPRESS, &run::COMPRESS_CPU)?,
+        decompress: timing(&run::DECOMPRESS, &run::DECOMPRESS_CPU)?,
         compress_instructions: instructions(run::COMPRESS_INSTRUCTIONS)?,
         decompress_instructions: instructions(run::DECOMPRESS_INSTRUCTIONS)?,
         precision_met: match row.optional_text(run::PRECISION_MET)? {
@@ -163,6 +169,21 @@ fn summary(row: &CsvRow, columns: &[&str; 9]) -> Result<Option<Summary>> {
         mad_s: seconds(mad)?.unwrap_or(0.0),
         median_ci95_low_s: seconds(low)?,
         median_ci95_high_s: seconds(high)?,
+        samples_s: Vec::new(),
+        cpu: None,
+    }))
+}
+
+/// One direction's CPU time from its two columns (ms), or `None` when its median is
+/// empty or absent (files from before it was measured).
+fn cpu_time(row: &CsvRow, columns: &[&str; 2]) -> Result<Option<CpuTime>> {
+    let [median, min] = *columns;
+    let Some(median_ms) = row.optional_number(median, 0.0)? else {
+        return Ok(None);
+    };
+    Ok(Some(CpuTime {
+        median_s: median_ms / 1e3,
+        min_s: row.optional_number(min, 0.0)?.unwrap_or(median_ms) / 1e3,
         samples_s: Vec::new(),
     }))
 }

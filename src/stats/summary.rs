@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::cpu_time::CpuTime;
 use super::inference::median_relative_standard_error;
 use super::order::{median, median_ci_rank};
 
@@ -49,6 +50,10 @@ pub(crate) struct Summary {
     pub median_ci95_high_s: Option<f64>,
     /// Every timed iteration, in seconds, in the order they ran.
     pub samples_s: Vec<f64>,
+    /// The thread's CPU time of the same iterations; `None` where it was not measured
+    /// (runs from before it was, and timings of other processes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuTime>,
 }
 
 impl Summary {
@@ -88,7 +93,17 @@ impl Summary {
             median_ci95_low_s,
             median_ci95_high_s,
             samples_s,
+            cpu: None,
         })
+    }
+
+    /// This summary with the CPU time of its iterations, one sample each in the same
+    /// order; samples of another count are not theirs, and leave it without.
+    pub(crate) fn with_cpu(mut self, cpu_s: Vec<f64>) -> Summary {
+        self.cpu = (cpu_s.len() == self.samples_s.len())
+            .then(|| CpuTime::from_seconds(cpu_s))
+            .flatten();
+        self
     }
 
     /// A summary for tests: this median and these samples, the other statistics at the
@@ -105,6 +120,7 @@ impl Summary {
             median_ci95_low_s: None,
             median_ci95_high_s: None,
             samples_s,
+            cpu: None,
         }
     }
 
@@ -125,6 +141,11 @@ pub(crate) const IMPRECISE_RATIO: f64 = 0.10;
 /// start. At 1.5x the default settings flagged 18 of 66 timings whose medians were
 /// precise; 2x flagged none in seven runs.
 pub(crate) const SLOW_START_RATIO: f64 = 2.0;
+
+/// The least share by which the wall time's median must exceed the CPU time's to count
+/// as waiting, whatever the interval: below it, the clocks' own costs and the CPU
+/// clock's accounting could make the difference.
+pub(crate) const WAITED_FLOOR: f64 = 0.02;
 
 /// Why a direction's median is less trustworthy than the gate needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,6 +184,18 @@ impl Summary {
             }
             _ => None,
         }
+    }
+
+    /// How much longer the wall time's median is than the CPU time's, ÷ the CPU time's
+    /// (0.5 for half as long again), when that is more than the noise: more than the
+    /// wall median's 95% interval reaches below it, and more than [`WAITED_FLOOR`].
+    /// The thread then waited, off the CPU, while it was timed. `None` otherwise, and
+    /// without CPU time.
+    pub(crate) fn waited(&self) -> Option<f64> {
+        let cpu = self.cpu.as_ref().filter(|c| c.median_s > 0.0)?;
+        let gap = self.median_s / cpu.median_s - 1.0;
+        let noise = self.median_uncertainty().unwrap_or(0.0).max(WAITED_FLOOR);
+        (gap > noise).then_some(gap)
     }
 
     /// Whether this median is less precise than the gate needs, and why; the interval
@@ -268,6 +301,32 @@ mod tests {
         assert_eq!(s.noise(), Some(Noise::SlowStart(2.5)));
         let too_few = Summary::from_seconds(vec![2.5, 1.0, 1.0]).unwrap();
         assert_eq!(too_few.noise(), None);
+    }
+
+    #[test]
+    fn waiting_counts_only_beyond_the_interval_and_the_floor() {
+        let wall: Vec<f64> = (0..20).map(|i| 1.0 + f64::from(i % 5) * 0.01).collect();
+        let with = |cpu: f64| {
+            Summary::from_seconds(wall.clone())
+                .unwrap()
+                .with_cpu(vec![cpu; 20])
+        };
+        // Wall median 1.02, its interval 1.01..1.03: 1.5% above the CPU is within the floor.
+        assert_eq!(with(1.005).waited(), None);
+        let waited = with(0.5).waited().unwrap();
+        assert!((waited - 1.04).abs() < 1e-9, "{waited}");
+        // A wide interval hides a gap the floor alone would not.
+        let spread: Vec<f64> = (0..20).map(|i| 0.5 + f64::from(i) * 0.1).collect();
+        let wide = Summary::from_seconds(spread)
+            .unwrap()
+            .with_cpu(vec![1.2; 20]);
+        assert_eq!(wide.waited(), None);
+        assert_eq!(Summary::from_seconds(wall.clone()).unwrap().waited(), None);
+        // CPU samples of another count are not these iterations'.
+        assert_eq!(
+            Summary::from_seconds(wall).unwrap().with_cpu(vec![0.5]).cpu,
+            None
+        );
     }
 
     #[test]

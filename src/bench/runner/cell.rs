@@ -24,17 +24,54 @@ struct RoundTarget {
 /// One direction's schedule and samples.
 struct DirectionRun {
     schedule: Schedule,
-    samples: Vec<Duration>,
+    samples: Samples,
+}
+
+/// Timed iterations: each one's wall time, and its CPU time while the thread's CPU
+/// clock could be read for every one.
+#[derive(Default)]
+struct Samples {
+    wall: Vec<Duration>,
+    cpu: Option<Vec<Duration>>,
+}
+
+impl Samples {
+    fn push(&mut self, time: Timed) {
+        if self.wall.is_empty() {
+            self.cpu = Some(Vec::new());
+        }
+        self.wall.push(time.wall);
+        match (&mut self.cpu, time.cpu) {
+            (Some(cpu), Some(time)) => cpu.push(time),
+            (cpu, _) => *cpu = None,
+        }
+    }
+
+    /// The wall times' summary, with their CPU times.
+    fn summary(&self) -> Option<Summary> {
+        let seconds = |times: &[Duration]| times.iter().map(Duration::as_secs_f64).collect();
+        let summary = Summary::from_durations(&self.wall)?;
+        Some(match &self.cpu {
+            Some(cpu) => summary.with_cpu(seconds(cpu)),
+            None => summary,
+        })
+    }
+}
+
+/// One timed call: its wall time, and its CPU time where the thread's clock reads.
+#[derive(Clone, Copy, Debug)]
+struct Timed {
+    wall: Duration,
+    cpu: Option<Duration>,
 }
 
 impl DirectionRun {
-    fn new(plan: &Plan, first: Duration) -> Self {
-        let schedule = plan.schedule(first);
-        let samples = if schedule.reuse_first_run {
-            vec![first]
-        } else {
-            Vec::new()
-        };
+    fn new(plan: &Plan, first: Timed) -> Self {
+        let schedule = plan.schedule(first.wall);
+        let mut samples = Samples::default();
+        if schedule.reuse_first_run {
+            samples.push(first);
+        }
         DirectionRun { schedule, samples }
     }
 
@@ -203,13 +240,13 @@ impl<'a> CellRun<'a> {
         let Some(precision) = self.precision else {
             return true;
         };
-        let widths = [compress, decompress].map(|d| relative_half_width(&d.samples));
+        let widths = [compress, decompress].map(|d| relative_half_width(&d.samples.wall));
         let met = widths
             .iter()
             .all(|w| w.is_some_and(|w| w <= precision.target));
         let spent: Duration = [compress, decompress]
             .iter()
-            .flat_map(|d| d.samples.iter())
+            .flat_map(|d| d.samples.wall.iter())
             .sum();
         let out_of_rounds = round + 1 >= planned + MAX_EXTRA_ROUNDS;
         if met || spent >= precision.budget || out_of_rounds {
@@ -224,14 +261,14 @@ impl<'a> CellRun<'a> {
     pub(crate) fn has_samples(&self) -> bool {
         self.directions
             .as_ref()
-            .is_some_and(|(c, d)| !c.samples.is_empty() && !d.samples.is_empty())
+            .is_some_and(|(c, d)| !c.samples.wall.is_empty() && !d.samples.wall.is_empty())
     }
 
     /// The cell with its statistics; a failed cell has none.
     pub(crate) fn finish(mut self) -> CellResult {
         if let (false, Some((compress, decompress))) = (self.failed(), &self.directions) {
-            self.cell.compress = Summary::from_durations(&compress.samples);
-            self.cell.decompress = Summary::from_durations(&decompress.samples);
+            self.cell.compress = compress.samples.summary();
+            self.cell.decompress = decompress.samples.summary();
         }
         self.cell
     }
@@ -276,11 +313,19 @@ fn relative_half_width(samples: &[Duration]) -> Option<f64> {
     (median > 0.0).then(|| (median - low).max(high - median) / median)
 }
 
-/// Runs `operation` once between two clock readings.
-fn timed<T>(clock: &dyn Clock, operation: impl FnOnce() -> T) -> (T, Duration) {
+/// Runs `operation` once between two readings of each clock. The CPU clock is read
+/// outside the wall clock, so its cost stays off the wall time; what the readings add to
+/// the CPU time is taken off it.
+fn timed<T>(clock: &dyn Clock, operation: impl FnOnce() -> T) -> (T, Timed) {
+    let cpu_start = clock.cpu_now();
     let start = clock.now();
     let output = black_box(operation());
-    (output, clock.now().saturating_sub(start))
+    let wall = clock.now().saturating_sub(start);
+    let cpu = cpu_start.zip(clock.cpu_now()).map(|(start, end)| {
+        end.saturating_sub(start)
+            .saturating_sub(clock.cpu_overhead())
+    });
+    (output, Timed { wall, cpu })
 }
 
 fn check_round_trip(output: &io::Result<Vec<u8>>, input: &[u8]) -> Result<(), String> {
@@ -301,7 +346,7 @@ fn check_round_trip(output: &io::Result<Vec<u8>>, input: &[u8]) -> Result<(), St
 fn time_iterations<T>(
     (target, slowdown): (RoundTarget, Option<f64>),
     clock: &dyn Clock,
-    samples: &mut Vec<Duration>,
+    samples: &mut Samples,
     mut operation: impl FnMut() -> T,
     mut check: impl FnMut(&T) -> Result<(), String>,
 ) -> Result<(), String> {
@@ -331,7 +376,7 @@ fn time_iterations<T>(
         // The output is dropped here, after the clock stopped.
         drop(output);
         samples.push(elapsed);
-        spent += elapsed;
+        spent += elapsed.wall;
         if target.time.is_some_and(|time| spent >= time) {
             break;
         }

@@ -40,6 +40,28 @@ impl Clock for FakeClock {
     }
 }
 
+/// A [`FakeClock`] with a CPU clock that runs `cpu_step` further at each reading, whose
+/// readings are said to cost `overhead`.
+struct CpuClock {
+    wall: FakeClock,
+    cpu: Cell<Duration>,
+    cpu_step: Duration,
+    overhead: Duration,
+}
+
+impl Clock for CpuClock {
+    fn now(&self) -> Duration {
+        self.wall.now()
+    }
+    fn cpu_now(&self) -> Option<Duration> {
+        self.cpu.set(self.cpu.get() + self.cpu_step);
+        Some(self.cpu.get())
+    }
+    fn cpu_overhead(&self) -> Duration {
+        self.overhead
+    }
+}
+
 /// A codec that "compresses" by reversing the bytes, optionally corrupting the round trip.
 struct ReverseCodec {
     corrupt: bool,
@@ -131,6 +153,31 @@ fn timed_samples_come_from_the_clock_and_warmups_are_not_timed() {
     assert_eq!(decompress.median_s, 0.004);
     assert_eq!(cell.compressed_bytes, 3);
     assert_eq!(cell.dotnet_level.as_deref(), Some("Fastest"));
+}
+
+#[test]
+fn cpu_time_is_read_around_each_timed_call_less_the_readings_cost() {
+    // Wall: the reference pair 9 and 8 ms, then three calls each way of 4 ms. CPU: 1 ms
+    // between readings, of which the readings cost 0.25 ms.
+    let clock = CpuClock {
+        wall: FakeClock::new(&[0, 9, 0, 8, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4, 0, 4]),
+        cpu: Cell::new(Duration::ZERO),
+        cpu_step: Duration::from_millis(1),
+        overhead: Duration::from_micros(250),
+    };
+    let cell = measure_cell(&reverse(false), 1, b"abc", fixed(0, 3, 1), &clock);
+    for summary in [cell.compress.unwrap(), cell.decompress.unwrap()] {
+        assert_eq!(summary.samples_s, vec![0.004; 3]);
+        let cpu = summary.cpu.as_ref().expect("read with every call");
+        assert_eq!(cpu.samples_s, vec![0.00075; 3]);
+        assert!(summary
+            .waited()
+            .is_some_and(|w| (w - 4.0 / 0.75 + 1.0).abs() < 1e-9));
+    }
+    // A clock without CPU time leaves the summary without it.
+    let clock = FakeClock::new(&[]);
+    let cell = measure_cell(&reverse(false), 1, b"abc", fixed(0, 3, 1), &clock);
+    assert_eq!(cell.compress.unwrap().cpu, None);
 }
 
 #[test]

@@ -34,7 +34,7 @@ pub(crate) fn render_with(report: &RunReport, in_progress: Option<&PayloadResult
 }
 
 /// One cell's row, in [`columns::run::ALL`] order.
-fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 38] {
+fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 42] {
     let input = payload.input_bytes;
     let mut row = vec![
         payload.payload.clone(),
@@ -55,6 +55,8 @@ fn fields(payload: &PayloadResult, cell: &CellResult) -> [String; 38] {
     ];
     row.extend(timing_fields(cell.compress.as_ref()));
     row.extend(timing_fields(cell.decompress.as_ref()));
+    row.extend(cpu_fields(cell.compress.as_ref()));
+    row.extend(cpu_fields(cell.decompress.as_ref()));
     row.extend([
         cell.encoder_bytes
             .map(|b| b.to_string())
@@ -99,6 +101,16 @@ fn timing_fields(summary: Option<&Summary>) -> [String; 9] {
         ms(|s| spread(s, s.mad_s)),
         ms(|s| s.median_ci95_low_s),
         ms(|s| s.median_ci95_high_s),
+    ]
+}
+
+/// One direction's CPU time columns: the median and least, in ms; empty where it was
+/// not measured.
+fn cpu_fields(summary: Option<&Summary>) -> [String; 2] {
+    let cpu = summary.and_then(|s| s.cpu.as_ref());
+    [
+        csv::figure(cpu.map(|c| c.median_s * 1e3)),
+        csv::figure(cpu.map(|c| c.min_s * 1e3)),
     ]
 }
 

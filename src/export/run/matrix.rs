@@ -11,7 +11,6 @@ use crate::stats::Summary;
 pub(crate) fn document(payload: &PayloadResult) -> Document {
     let mut document = Document::new();
     let mut notes = legend(payload);
-    notes.extend(failure_lines(payload));
     let mut header = MATRIX_HEADER.to_vec();
     let mut numeric = MATRIX_NUMERIC.to_vec();
     let mut rows = matrix_rows(payload);
@@ -28,11 +27,59 @@ pub(crate) fn document(payload: &PayloadResult) -> Document {
         }
         notes.push("instr/B: instructions per input byte compressing / decompressing, counted under callgrind, one call each way after an uncounted one; exact, unlike time.".into());
     }
+    notes.extend(cpu_columns(payload, &mut header, &mut numeric, &mut rows));
+    notes.extend(failure_lines(payload));
     document
         .title(matrix_title(payload))
         .table(Table::new(&header, &numeric, rows))
         .notes(notes);
     document
+}
+
+/// A column of CPU time each way when some cell's wall time exceeds its CPU time by
+/// more than the noise, filled for those cells; the line that says what it shows, or
+/// that the two clocks agreed.
+fn cpu_columns(
+    payload: &PayloadResult,
+    header: &mut Vec<&str>,
+    numeric: &mut Vec<bool>,
+    rows: &mut [Vec<String>],
+) -> Option<String> {
+    let timed: Vec<&Summary> = payload
+        .cells
+        .iter()
+        .flat_map(directions)
+        .flatten()
+        .collect();
+    if timed.is_empty() || timed.iter().any(|s| s.cpu.is_none()) {
+        return None;
+    }
+    let most = timed.iter().filter_map(|s| s.waited()).reduce(f64::max);
+    let Some(most) = most else {
+        return Some("CPU time: within the noise of the wall time in every cell.".into());
+    };
+    header.push("CPU time\nc / d");
+    numeric.push(true);
+    for (row, cell) in rows.iter_mut().zip(&payload.cells) {
+        let [compress, decompress] = directions(cell).map(|summary| {
+            let waited = summary.filter(|s| s.waited().is_some());
+            let cpu = waited.and_then(|s| s.cpu.as_ref());
+            cpu.map_or("-".to_string(), |cpu| duration_text(cpu.median_s))
+        });
+        row.push(match (compress.as_str(), decompress.as_str()) {
+            ("-", "-") => String::new(),
+            _ => format!("{compress} / {decompress}"),
+        });
+    }
+    Some(format!(
+        "CPU time: the thread's own, compressing / decompressing, shown where the wall time exceeds it by more than the noise (by up to {:.0}%): the thread waited off the CPU while timed, so its wall time overstates the work.",
+        most * 100.0
+    ))
+}
+
+/// A cell's two timings, compression first.
+fn directions(cell: &CellResult) -> [Option<&Summary>; 2] {
+    [cell.compress.as_ref(), cell.decompress.as_ref()]
 }
 
 /// `22.8 / 63.3`: a cell's instructions per input byte, compressing and decompressing.
@@ -226,5 +273,36 @@ mod tests {
         let notes = legend(&payload);
         assert!(notes[1].starts_with("* one timed iteration"), "{notes:?}");
         assert_eq!(legend(&fixtures::report().payloads[0]).len(), 1);
+    }
+
+    #[test]
+    fn cpu_time_shows_only_where_the_thread_waited() {
+        let mut payload = fixtures::report().payloads[0].clone();
+        let table =
+            |payload: &PayloadResult| crate::export::text::table::render(&document(payload));
+        let quiet = table(&payload);
+        assert!(quiet.contains("CPU time: within the noise of the wall time in every cell."));
+        assert!(!quiet.contains("c / d"), "{quiet}");
+        // The first cell's compression took twice its CPU time on the wall clock.
+        let wall = payload.cells[0].compress.clone().unwrap();
+        let half: Vec<f64> = wall.samples_s.iter().map(|s| s / 2.0).collect();
+        payload.cells[0].compress = Some(wall.with_cpu(half));
+        let rows = {
+            let (mut header, mut numeric, mut rows) = (vec![], vec![], matrix_rows(&payload));
+            let note = cpu_columns(&payload, &mut header, &mut numeric, &mut rows).unwrap();
+            assert!(note.contains("by up to 100%"), "{note}");
+            rows
+        };
+        assert!(rows[0].last().unwrap().ends_with(" / -"), "{:?}", rows[0]);
+        assert_eq!(
+            rows[1].last().unwrap(),
+            "",
+            "the second cell's clocks agreed"
+        );
+        let loaded = table(&payload);
+        assert!(
+            loaded.contains("c / d") && loaded.contains("waited off the CPU"),
+            "{loaded}"
+        );
     }
 }

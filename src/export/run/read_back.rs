@@ -52,6 +52,12 @@ fn csv_and_json_of_one_report_load_to_the_same_sizes_and_medians() {
             }
             assert_eq!(js.samples_s.len(), 3);
             assert!(cs.samples_s.is_empty());
+            let (jcpu, ccpu) = (js.cpu.as_ref().unwrap(), cs.cpu.as_ref().unwrap());
+            assert!(close(jcpu.median_s, ccpu.median_s) && close(jcpu.min_s, ccpu.min_s));
+            assert!(
+                jcpu.median_s < js.median_s,
+                "the fixture's CPU time is its own"
+            );
         }
         if let (Some(jt), Some(ct)) = (j.compress(), c.compress()) {
             assert_eq!((jt.sample_count(), ct.sample_count()), (3, 0));

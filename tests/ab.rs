@@ -32,6 +32,36 @@ fn ab_args(baseline: &Path, json: &Path) -> Vec<String> {
     .to_vec()
 }
 
+/// Each direction of each cell has both clocks' ratios (both builds read CPU time),
+/// says which its verdict read, and could see the slowdown its interval says:
+/// (1 + threshold) × the interval's half-width as a ratio, less 1.
+fn both_clocks_and_a_sight_per_direction(report: &Value) {
+    let threshold = report["threshold"].as_f64().unwrap();
+    for cell in report["cells"].as_array().unwrap() {
+        for (index, direction) in ["compress", "decompress"].into_iter().enumerate() {
+            let times = &cell[direction];
+            let pairs = times["ratios"].as_array().unwrap().len();
+            assert_eq!(
+                times["cpu_ratios"].as_array().map(Vec::len),
+                Some(pairs),
+                "{cell}"
+            );
+            assert!(
+                ["wall", "cpu"].contains(&times["basis"].as_str().unwrap()),
+                "{cell}"
+            );
+            let value = |key: &str| times[key].as_f64().unwrap();
+            let (estimate, low, high) = (value("estimate"), value("low"), value("high"));
+            let half = (high / estimate).max(estimate / low);
+            let sight = cell["sight"][index].as_f64().unwrap();
+            assert!(
+                ((1.0 + threshold) * half - 1.0 - sight).abs() < 1e-9,
+                "{cell}"
+            );
+        }
+    }
+}
+
 fn this_build() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_codecbench"))
 }
@@ -60,14 +90,19 @@ const AB_PAGE: &str = "(() => {
     const f = document.querySelector('figure.forest');
     const strip = f.querySelector('rect.strip').getBBox();
     const g = [...f.querySelectorAll('g.change')]
-        .find(g => g.textContent === 'single zstd 3 (libzstd) compress');
+        .find(g => g.querySelector('text').textContent.startsWith('single zstd 3 (libzstd) compress'));
     const bar = g.querySelector('line').getBBox();
+    const sight = g.querySelector('line.sight');
     return {
         banner: document.querySelector('.verdict').textContent,
         bannerSeen: seen(document.querySelector('.verdict')),
         fails,
         identitySeen: seen(document.querySelector('table.identity')),
         zstd3: [g.getAttribute('class'), bar.x > strip.x + strip.width],
+        sightOnTheSlowerSide: sight.x1.baseVal.value > strip.x + strip.width / 2,
+        sightSaid: sight.textContent.startsWith('could have shown a slowdown of '),
+        rowsWithSight: f.querySelectorAll('g.change line.sight').length,
+        rows: f.querySelectorAll('g.change').length,
     };
 })()";
 
@@ -91,10 +126,11 @@ fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
         "{stdout}"
     );
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(verdicts(&report, 3), ["slower", "slower"]);
+    assert_eq!(verdicts(&report, 3), ["slower", "slower"], "{report}");
     assert!(!verdicts(&report, 1).contains(&"slower".to_string()));
     assert_eq!(report["baseline_protocol"], 2);
     assert_eq!(report["calibration"], "zstd:3=3");
+    both_clocks_and_a_sight_per_direction(&report);
     // The baseline said which build it is: here, this one.
     let (baseline, candidate) = (&report["baseline_build"], &report["environment"]);
     assert_eq!(
@@ -129,6 +165,10 @@ fn a_cell_slowed_three_times_is_flagged_by_name_and_fails_the_run() {
         serde_json::json!(["change regressed", true]),
         "{first}"
     );
+    // Each row marks the smallest slowdown it could have shown, on the slower side.
+    assert_eq!(first["sightOnTheSlowerSide"], true, "{first}");
+    assert_eq!(first["sightSaid"], true, "{first}");
+    assert_eq!(first["rowsWithSight"], first["rows"], "{first}");
     // From a phone to a desktop: the long baseline path wraps, the tables scroll in
     // their boxes, the page never sideways.
     let laid_out = crate::report_screens::widths(&mut browser);

@@ -88,6 +88,7 @@ impl AbConfig {
             Input::Payloads(&measure.payloads),
             Input::File(&args.baseline),
         ])?;
+        let sized = measure.method.iterations.is_none();
         let batch = Plan {
             warmup: measure.method.warmup,
             iterations: measure.method.iterations.unwrap_or(Iterations::Budget {
@@ -100,6 +101,7 @@ impl AbConfig {
         };
         let plan = AbPlan {
             batch,
+            sized,
             threshold: args.threshold / 100.0,
             min_pairs: MIN_PAIRS,
             max_pairs: args.max_pairs as usize,

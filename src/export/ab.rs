@@ -5,21 +5,23 @@ use super::text::document::{Document, Table};
 use crate::analysis::compare::MUST_SEE;
 use crate::bench::protocol::PROTOCOL;
 use crate::format::{thousands, time_change};
-use crate::results::ab::{AbCell, AbReport, AbVerdict, PairedTimes};
+use crate::results::ab::{AbCell, AbReport};
 use crate::results::environment::Environment;
+use crate::results::paired_times::{AbVerdict, Basis, PairedTimes};
 
 /// The cell table's columns.
-const HEADER: [&str; 7] = [
+const HEADER: [&str; 8] = [
     "payload",
     "setting",
     "pairs",
+    "could\nsee",
     "compress time\n(+ slower)",
     "verdict",
     "decompress time\n(+ slower)",
     "verdict",
 ];
 /// Which of [`HEADER`]'s columns hold figures.
-const NUMERIC: [bool; 7] = [false, false, true, true, false, true, false];
+const NUMERIC: [bool; 8] = [false, false, true, true, true, false, true, false];
 
 /// `5.2% slower [+3.0%, +7.0%]`: the candidate's time against the baseline's, with
 /// its 95% interval.
@@ -75,21 +77,56 @@ fn row(cell: &AbCell) -> Vec<String> {
             cell.payload.clone(),
             setting,
             pairs,
+            String::new(),
             format!("FAILED: {failure}"),
         ];
         row.resize(HEADER.len(), String::new());
         return row;
     }
     let [compress, decompress] = cell.verdicts;
+    let sight = cell
+        .sight
+        .iter()
+        .try_fold(0.0_f64, |most, s| Some(most.max((*s)?)));
     vec![
         cell.payload.clone(),
         setting,
         pairs,
+        sight.map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0)),
         ratio(&cell.compress),
-        compress.word().to_string(),
+        verdict_word(compress, &cell.compress),
         ratio(&cell.decompress),
-        decompress.word().to_string(),
+        verdict_word(decompress, &cell.decompress),
     ]
+}
+
+/// `same`, or `same (CPU)` for a verdict read on the CPU clock.
+fn verdict_word(verdict: AbVerdict, times: &PairedTimes) -> String {
+    match times.basis {
+        Basis::Wall => verdict.word().to_string(),
+        Basis::Cpu => format!("{} (CPU)", verdict.word()),
+    }
+}
+
+/// What the clocks did, when a verdict read the CPU clock or a pair waited: `None`
+/// when every verdict read the wall clock and nothing waited.
+pub(crate) fn clocks_line(report: &AbReport) -> Option<String> {
+    let directions: Vec<&PairedTimes> = (report.cells.iter())
+        .filter(|c| c.failure.is_none())
+        .flat_map(|c| [&c.compress, &c.decompress])
+        .collect();
+    let on_cpu = directions.iter().filter(|t| t.basis == Basis::Cpu).count();
+    let waited: usize = directions.iter().map(|t| t.waited.len()).sum();
+    let pairs: usize = directions.iter().map(|t| t.ratios.len()).sum();
+    (on_cpu + waited > 0).then(|| {
+        format!(
+            "(CPU): decided on the measuring thread's CPU time, whose interval was narrower \
+             than the wall clock's: {on_cpu} of {} directions. Of all directions' {pairs} \
+             pairs, {waited} had a batch that waited off the CPU: their wall-clock ratios were \
+             left out.",
+            directions.len()
+        )
+    })
 }
 
 /// `cells` of `report` as a table, a row each. The payload column is left out when
@@ -169,6 +206,7 @@ pub(crate) fn document(report: &AbReport) -> Document {
         ));
     }
     notes.push(sight_line(report));
+    notes.extend(clocks_line(report));
     let on = single_payload(report).map_or(String::new(), |(name, bytes)| {
         format!(", on {name} ({} bytes)", thousands(bytes))
     });
@@ -227,11 +265,18 @@ pub(crate) fn failing(report: &AbReport) -> Vec<[String; 3]> {
 /// How small a slowdown every cell could have shown, in a sentence.
 pub(crate) fn sight_line(report: &AbReport) -> String {
     match report.could_see() {
-        Some(seen) => format!(
-            "A slowdown of {:.1}% or more would have shown in every cell (threshold {:.1}%).",
-            seen * 100.0,
-            report.threshold * 100.0
-        ),
+        Some(seen) => {
+            let least = report
+                .least_sighted()
+                .map_or(String::new(), |(cell, direction)| {
+                    format!(", set by {} {} {direction}", cell.payload, cell.id)
+                });
+            format!(
+                "A slowdown of {:.1}% or more would have shown in every cell (threshold {:.1}%{least}).",
+                seen * 100.0,
+                report.threshold * 100.0
+            )
+        }
         None => {
             "Some cells got too few pairs for an interval: they could show no change.".to_string()
         }

@@ -13,6 +13,7 @@ mod fixtures;
 pub(crate) mod http;
 pub(crate) mod lab;
 mod legacy;
+pub(crate) mod paired_times;
 mod pooled;
 pub(crate) mod probe;
 mod read;

@@ -15,4 +15,4 @@ pub(crate) use inference::{
 };
 pub(crate) use order::{median, median_ci_rank};
 pub(crate) use paired::paired_shift;
-pub(crate) use summary::{mb_per_s, Noise, Summary};
+pub(crate) use summary::{mb_per_s, Noise, Summary, WAITED_FLOOR};

@@ -10,7 +10,8 @@ use super::forest::{draw, Entry};
 use crate::analysis::compare::MUST_SEE;
 use crate::export::ab::{builds, failing, sight_line, table as cells_table, tally};
 use crate::export::text::document::Table;
-use crate::results::ab::{AbCell, AbReport, AbVerdict, PairedTimes};
+use crate::results::ab::{AbCell, AbReport};
+use crate::results::paired_times::{AbVerdict, Basis, PairedTimes};
 
 /// The most changes drawn: both directions of a 50-cell matrix. The tables list all.
 const MOST_DRAWN: usize = 100;
@@ -139,12 +140,21 @@ fn forest(report: &AbReport) -> Markup {
         .iter()
         .flat_map(|cell| {
             let directions = [
-                ("compress", &cell.compress, cell.verdicts[0]),
-                ("decompress", &cell.decompress, cell.verdicts[1]),
+                ("compress", &cell.compress, cell.verdicts[0], cell.sight[0]),
+                (
+                    "decompress",
+                    &cell.decompress,
+                    cell.verdicts[1],
+                    cell.sight[1],
+                ),
             ];
             directions
                 .into_iter()
-                .filter_map(move |(name, times, verdict)| entry(cell, name, times, verdict))
+                .filter_map(move |(name, times, verdict, sight)| {
+                    let mut entry = entry(cell, name, times, verdict)?;
+                    entry.sight = sight.map(f64::ln_1p);
+                    Some(entry)
+                })
         })
         .take(MOST_DRAWN)
         .collect();
@@ -152,7 +162,9 @@ fn forest(report: &AbReport) -> Markup {
         "Each cell's change in time (right is slower: the candidate takes longer) with its 95% "
         "interval; the shaded strip is the " (format!("{:.0}%", report.threshold * 100.0))
         " threshold either way. A bar wholly inside the strip is the same. A bar wholly outside it is "
-        "slower or faster only while it stays off zero with any one pair left out."
+        "slower or faster only while it stays off zero with any one pair left out. The upright tick "
+        "is the smallest slowdown the row could have shown: a smaller one could pass unseen. "
+        "\"CPU\" marks a verdict read on the measuring thread's CPU time, steadier there than the wall clock."
     };
     draw(&entries, report.threshold, caption)
 }
@@ -178,7 +190,11 @@ fn entry(cell: &AbCell, direction: &str, times: &PairedTimes, verdict: AbVerdict
         AbVerdict::Same => "unchanged",
         AbVerdict::Inconclusive => "inconclusive",
     };
-    let label = format!("{} {} {direction}", cell.payload, cell.id);
+    let clock = match times.basis {
+        Basis::Wall => String::new(),
+        Basis::Cpu => format!(" ({})", times.basis.word()),
+    };
+    let label = format!("{} {} {direction}{clock}", cell.payload, cell.id);
     Some(Entry::new(label, band, class))
 }
 

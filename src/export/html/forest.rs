@@ -33,6 +33,9 @@ pub(super) struct Entry {
     pub high: f64,
     /// The verdict's class: regressed, improved, inconclusive or unchanged.
     pub class: &'static str,
+    /// The smallest slowdown this row could have shown, as a log time ratio, drawn as a
+    /// tick: a slowdown left of it could have passed unseen.
+    pub sight: Option<f64>,
 }
 
 impl Entry {
@@ -48,6 +51,7 @@ impl Entry {
             centre,
             high,
             class,
+            sight: None,
         }
     }
 }
@@ -104,6 +108,12 @@ pub(super) fn draw(entries: &[Entry], threshold: f64, caption: Markup) -> Markup
                         text x=(fmt(SIDE)) y=(fmt(y - 9.0)) { (e.label) }
                         line x1=(fmt(x(e.low))) x2=(fmt(x(e.high))) y1=(fmt(y)) y2=(fmt(y)) {}
                         circle cx=(fmt(x(e.centre))) cy=(fmt(y)) r="3.5" {}
+                        @if let Some(sight) = e.sight {
+                            line.sight x1=(fmt(x(sight))) x2=(fmt(x(sight))) y1=(fmt(y - 6.0))
+                                y2=(fmt(y + 6.0)) {
+                                title { (format!("could have shown a slowdown of {:.1}% or more", sight.exp_m1() * 100.0)) }
+                            }
+                        }
                     }
                 }
             }

@@ -84,10 +84,7 @@ fn row(cell: &AbCell) -> Vec<String> {
         return row;
     }
     let [compress, decompress] = cell.verdicts;
-    let sight = cell
-        .sight
-        .iter()
-        .try_fold(0.0_f64, |most, s| Some(most.max((*s)?)));
+    let sight = cell.could_see();
     vec![
         cell.payload.clone(),
         setting,
@@ -102,10 +99,7 @@ fn row(cell: &AbCell) -> Vec<String> {
 
 /// `same`, or `same (CPU)` for a verdict read on the CPU clock.
 fn verdict_word(verdict: AbVerdict, times: &PairedTimes) -> String {
-    match times.basis {
-        Basis::Wall => verdict.word().to_string(),
-        Basis::Cpu => format!("{} (CPU)", verdict.word()),
-    }
+    format!("{}{}", verdict.word(), times.basis.mark())
 }
 
 /// What the clocks did, when a verdict read the CPU clock or a pair waited: `None`

@@ -45,6 +45,13 @@ impl AbCell {
         self.failure.is_none() && !self.size_drift() && self.verdicts == [AbVerdict::Same; 2]
     }
 
+    /// The smallest slowdown both directions could have shown: the larger of their
+    /// [`AbCell::sight`]; `None` if one has no interval.
+    pub(crate) fn could_see(&self) -> Option<f64> {
+        let [compress, decompress] = self.sight;
+        Some(compress?.max(decompress?))
+    }
+
     /// Whether more pairs could change what the cell shows.
     pub(crate) fn decided(&self) -> bool {
         self.failure.is_some() || self.size_drift() || self.verdicts.iter().all(|v| v.decided())
@@ -90,13 +97,12 @@ impl AbReport {
     }
 
     /// The smallest slowdown every cell could have shown, in both directions: the
-    /// largest of their [`PairedTimes::could_see`]; `None` if one has no interval.
+    /// largest of their [`AbCell::could_see`]; `None` if one has no interval.
     pub(crate) fn could_see(&self) -> Option<f64> {
         self.cells
             .iter()
             .filter(|c| c.failure.is_none())
-            .flat_map(|c| [&c.compress, &c.decompress])
-            .map(|p| p.could_see(self.threshold))
+            .map(AbCell::could_see)
             .try_fold(0.0_f64, |most, seen| Some(most.max(seen?)))
     }
 

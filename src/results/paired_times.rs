@@ -58,11 +58,12 @@ pub(crate) enum Basis {
 }
 
 impl Basis {
-    /// The word reports print.
-    pub(crate) fn word(self) -> &'static str {
+    /// What reports write after a verdict read on it: nothing for the wall clock,
+    /// ` (CPU)` for the CPU clock.
+    pub(crate) fn mark(self) -> &'static str {
         match self {
-            Basis::Wall => "wall",
-            Basis::Cpu => "CPU",
+            Basis::Wall => "",
+            Basis::Cpu => " (CPU)",
         }
     }
 }
@@ -92,7 +93,7 @@ pub(crate) struct PairedTimes {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cpu_ratios: Vec<f64>,
     /// The pairs (from 0) with a batch whose fastest wall time exceeded its fastest CPU
-    /// time by more than 2%: their wall ratios are left out.
+    /// time by more than 2% and 10 µs: their wall ratios are left out.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub waited: Vec<usize>,
     /// The clock the estimate, interval and verdict read.
@@ -144,16 +145,16 @@ impl PairedTimes {
             ..PairedTimes::default()
         };
         let width = |i: Option<(f64, f64, f64)>| i.map(|(_, low, high)| high / low);
-        let wall = interval(&times.basis_ratios());
-        let cpu = (!times.cpu_ratios.is_empty())
-            .then(|| interval(&times.cpu_ratios))
-            .flatten();
-        let waited = !times.waited.is_empty();
-        let (basis, chosen) = match (width(wall), width(cpu)) {
-            (_, Some(_)) if waited => (Basis::Cpu, cpu),
-            (Some(w), Some(c)) if c < w => (Basis::Cpu, cpu),
-            (None, Some(_)) => (Basis::Cpu, cpu),
-            _ => (Basis::Wall, wall),
+        let wall = interval(&times.wall_kept());
+        let cpu = interval(&times.cpu_ratios);
+        let on_cpu = match (width(wall), width(cpu)) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(w), Some(c)) => !times.waited.is_empty() || c < w,
+        };
+        let (basis, chosen) = match on_cpu {
+            true => (Basis::Cpu, cpu),
+            false => (Basis::Wall, wall),
         };
         times.basis = basis;
         (times.estimate, times.low, times.high) = match chosen {
@@ -168,11 +169,16 @@ impl PairedTimes {
     pub(crate) fn basis_ratios(&self) -> Vec<f64> {
         match self.basis {
             Basis::Cpu => self.cpu_ratios.clone(),
-            Basis::Wall => (self.ratios.iter().enumerate())
-                .filter(|(i, _)| !self.waited.contains(i))
-                .map(|(_, r)| *r)
-                .collect(),
+            Basis::Wall => self.wall_kept(),
         }
+    }
+
+    /// The wall clock's ratios of the pairs in which no batch waited.
+    fn wall_kept(&self) -> Vec<f64> {
+        (self.ratios.iter().enumerate())
+            .filter(|(i, _)| !self.waited.contains(i))
+            .map(|(_, r)| *r)
+            .collect()
     }
 
     /// The verdict against `threshold` (0.02 for 2%): slower or faster when the whole

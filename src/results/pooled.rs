@@ -134,11 +134,7 @@ fn pooled_cell(copies: &[&CellResult]) -> CellResult {
                 all.extend(samples?);
                 Some(all)
             });
-        let pooled = Summary::from_seconds(all)?;
-        Some(match cpu {
-            Some(cpu) => pooled.with_cpu(cpu),
-            None => pooled,
-        })
+        Some(Summary::from_seconds(all)?.with_cpu(cpu.unwrap_or_default()))
     };
     cell.compress = samples(|c| &c.compress);
     cell.decompress = samples(|c| &c.decompress);
@@ -185,6 +181,21 @@ mod tests {
             cut_from: None,
             cells: vec![cell(CodecKind::Zstd, 1), cell(CodecKind::Zstd, 3), failed],
         }
+    }
+
+    #[test]
+    fn cpu_times_pool_with_the_samples_only_where_every_process_read_them() {
+        let with_cpu = |iterations, samples: &[f64]| {
+            let mut part = part(iterations, samples, 100);
+            let halves: Vec<f64> = samples.iter().map(|s| s / 2.0).collect();
+            part.cells[0].compress = part.cells[0].compress.take().map(|s| s.with_cpu(halves));
+            part
+        };
+        let pooled = PayloadResult::pooled(vec![with_cpu(2, &[1.0, 2.0]), with_cpu(1, &[9.0])]);
+        let compress = pooled.unwrap().cells[0].compress.clone().unwrap();
+        assert_eq!(compress.cpu.unwrap().samples_s, [0.5, 1.0, 4.5]);
+        let mixed = PayloadResult::pooled(vec![with_cpu(2, &[1.0, 2.0]), part(1, &[9.0], 100)]);
+        assert_eq!(mixed.unwrap().cells[0].compress.clone().unwrap().cpu, None);
     }
 
     #[test]

@@ -98,7 +98,8 @@ impl Summary {
     }
 
     /// This summary with the CPU time of its iterations, one sample each in the same
-    /// order; samples of another count are not theirs, and leave it without.
+    /// order; samples of another count (none, where the clock was not read) are not
+    /// theirs, and leave it without.
     pub(crate) fn with_cpu(mut self, cpu_s: Vec<f64>) -> Summary {
         self.cpu = (cpu_s.len() == self.samples_s.len())
             .then(|| CpuTime::from_seconds(cpu_s))

@@ -49,12 +49,13 @@ impl Samples {
 
     /// The wall times' summary, with their CPU times.
     fn summary(&self) -> Option<Summary> {
-        let seconds = |times: &[Duration]| times.iter().map(Duration::as_secs_f64).collect();
-        let summary = Summary::from_durations(&self.wall)?;
-        Some(match &self.cpu {
-            Some(cpu) => summary.with_cpu(seconds(cpu)),
-            None => summary,
-        })
+        let cpu = self
+            .cpu
+            .iter()
+            .flatten()
+            .map(Duration::as_secs_f64)
+            .collect();
+        Some(Summary::from_durations(&self.wall)?.with_cpu(cpu))
     }
 }
 

@@ -11,7 +11,7 @@ use crate::analysis::compare::MUST_SEE;
 use crate::export::ab::{builds, failing, sight_line, table as cells_table, tally};
 use crate::export::text::document::Table;
 use crate::results::ab::{AbCell, AbReport};
-use crate::results::paired_times::{AbVerdict, Basis, PairedTimes};
+use crate::results::paired_times::{AbVerdict, PairedTimes};
 
 /// The most changes drawn: both directions of a 50-cell matrix. The tables list all.
 const MOST_DRAWN: usize = 100;
@@ -190,11 +190,12 @@ fn entry(cell: &AbCell, direction: &str, times: &PairedTimes, verdict: AbVerdict
         AbVerdict::Same => "unchanged",
         AbVerdict::Inconclusive => "inconclusive",
     };
-    let clock = match times.basis {
-        Basis::Wall => String::new(),
-        Basis::Cpu => format!(" ({})", times.basis.word()),
-    };
-    let label = format!("{} {} {direction}{clock}", cell.payload, cell.id);
+    let label = format!(
+        "{} {} {direction}{}",
+        cell.payload,
+        cell.id,
+        times.basis.mark()
+    );
     Some(Entry::new(label, band, class))
 }
 

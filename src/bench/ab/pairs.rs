@@ -182,10 +182,9 @@ const SLICE_CALLS: u32 = 40;
 /// A cell's batch after its first, sized from its first `batch` as the candidate ran
 /// it, and how many slices each build runs per pair.
 ///
-/// The machine has slow spells: here a fifth of the time, most 5-60 ms long, some
-/// 400 ms, in which every call runs up to 1.7 times slower (docs/calibration.md,
-/// "slow spells"). A 25 ms batch often falls wholly in one, and its pair's ratio is then
-/// 0.7 or 1.4. So each build runs a pair as slices, short batches in turn with the
+/// The machine has slow spells: here 19% of the calls, in spells from under 1 ms to
+/// 420 ms, ran 1.6-1.8 times slower (docs/calibration.md, "slow spells"). A batch that
+/// falls in a long one reads 0.7 or 1.4 against its pair. So each build runs a pair as slices, short batches in turn with the
 /// other's, and its fastest call over them counts: a spell that covers part of the
 /// pair leaves both builds calls outside it. A cell whose calls are short gets
 /// [`SHORT_SLICES`] of [`CALLS_PER_SLICE`] calls; one whose calls are long gets

@@ -1,6 +1,6 @@
 //! One direction of one `ab` cell: per pair of batches, the candidate's time ÷ the
 //! baseline's on each clock (each batch's fastest iteration), the shift they show with
-//! its interval ([`crate::stats::paired_shift`]), read on the clock that is steadier.
+//! its interval ([`crate::stats::narrower_shift`]), read on the clock that is steadier.
 //!
 //! A batch whose fastest wall time exceeds its fastest CPU time waited off the CPU while
 //! timed: its pair's wall ratio measures the scheduler, and is left out, and the cell's
@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::stats::{median, paired_shift, WAITED_FLOOR};
+use crate::stats::{median, narrower_shift, Centre, PairedShift, WAITED_FLOOR};
 
 /// The confidence level of each interval: 95%.
 pub(crate) const ALPHA: f64 = 0.05;
@@ -98,19 +98,26 @@ pub(crate) struct PairedTimes {
     pub waited: Vec<usize>,
     /// The clock the estimate, interval and verdict read.
     pub basis: Basis,
-    /// The Hodges–Lehmann estimate of the ratio; `None` with under 6 pairs.
+    /// The estimate of the ratio, as `centre` says; `None` with under 6 pairs.
     pub estimate: Option<f64>,
     /// Its 95% interval's low end.
     pub low: Option<f64>,
     /// Its high end.
     pub high: Option<f64>,
+    /// The estimate and interval read: the one whose interval was narrower.
+    pub centre: Centre,
 }
 
 /// The estimate and 95% interval of `ratios`, each a ratio.
-fn interval(ratios: &[f64]) -> Option<(f64, f64, f64)> {
+fn interval(ratios: &[f64]) -> Option<PairedShift> {
     let logs: Vec<f64> = ratios.iter().map(|r| r.ln()).collect();
-    let shift = paired_shift(&logs, ALPHA)?;
-    Some((shift.estimate.exp(), shift.low.exp(), shift.high.exp()))
+    let shift = narrower_shift(&logs, ALPHA)?;
+    Some(PairedShift {
+        estimate: shift.estimate.exp(),
+        low: shift.low.exp(),
+        high: shift.high.exp(),
+        ..shift
+    })
 }
 
 impl PairedTimes {
@@ -144,7 +151,7 @@ impl PairedTimes {
             waited,
             ..PairedTimes::default()
         };
-        let width = |i: Option<(f64, f64, f64)>| i.map(|(_, low, high)| high / low);
+        let width = |i: Option<PairedShift>| i.map(|i| i.high / i.low);
         let wall = interval(&times.wall_kept());
         let cpu = interval(&times.cpu_ratios);
         let on_cpu = match (width(wall), width(cpu)) {
@@ -157,10 +164,11 @@ impl PairedTimes {
             false => (Basis::Wall, wall),
         };
         times.basis = basis;
-        (times.estimate, times.low, times.high) = match chosen {
-            Some((estimate, low, high)) => (Some(estimate), Some(low), Some(high)),
-            None => (None, None, None),
-        };
+        if let Some(shift) = chosen {
+            (times.estimate, times.low, times.high) =
+                (Some(shift.estimate), Some(shift.low), Some(shift.high));
+            times.centre = shift.centre;
+        }
         times
     }
 
@@ -219,8 +227,8 @@ impl PairedTimes {
                 .map(|(_, r)| *r)
                 .collect();
             match (verdict, interval(&rest)) {
-                (AbVerdict::Slower, Some((_, low, _))) => low > 1.0,
-                (_, Some((_, _, high))) => high < 1.0,
+                (AbVerdict::Slower, Some(shift)) => shift.low > 1.0,
+                (_, Some(shift)) => shift.high < 1.0,
                 (_, None) => false,
             }
         };

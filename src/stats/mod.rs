@@ -14,5 +14,5 @@ pub(crate) use inference::{
     quantile_relative_standard_error, sample_sd,
 };
 pub(crate) use order::{median, median_ci_rank};
-pub(crate) use paired::paired_shift;
+pub(crate) use paired::{narrower_shift, Centre, PairedShift};
 pub(crate) use summary::{mb_per_s, Noise, Summary, WAITED_FLOOR};

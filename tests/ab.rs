@@ -221,6 +221,33 @@ esac"#,
     );
 }
 
+/// A cell the same both ways gets pairs until it could see `--sight`: an aim no interval
+/// reaches keeps both cells to `--max-pairs`, where a wide one lets them stop at 9.
+#[test]
+fn cells_get_pairs_until_they_could_see_the_aim() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("ab.json");
+    let pairs = |sight: &str| -> (Value, Vec<usize>) {
+        let mut args = ab_args(&this_build(), &json);
+        let most = args.iter().position(|a| a == "--max-pairs").unwrap() + 1;
+        args[most] = "12".into();
+        args.extend(["--sight".to_string(), sight.to_string()]);
+        let output = codecbench().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let report: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let counts = (report["cells"].as_array().unwrap().iter())
+            .map(|c| c["compress"]["ratios"].as_array().unwrap().len())
+            .collect();
+        (report, counts)
+    };
+    // The threshold is 20%: a sight of 20.0001% needs an interval of no width.
+    let (report, counts) = pairs("20.0001");
+    assert_eq!(counts, [12, 12], "{report}");
+    assert!((report["sight_target"].as_f64().unwrap() - 0.200001).abs() < 1e-12);
+    let (report, counts) = pairs("100");
+    assert_eq!(counts, [9, 9], "{report}");
+}
+
 #[test]
 fn bad_input_and_hostile_baselines_are_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -233,6 +260,23 @@ fn bad_input_and_hostile_baselines_are_refused_in_one_line() {
             .collect::<Vec<_>>(),
     );
     assert!(why.contains("no such program"), "{why}");
+    // A sight no finer than the threshold (20% here) could never be reached.
+    for (sight, expected) in [
+        (
+            "20",
+            "--sight 20 must be a percentage above --threshold (20)",
+        ),
+        ("nan", "--sight NaN must be a percentage above"),
+        (
+            "2000",
+            "--sight 2000 must be a percentage above --threshold (20) and at most 1000",
+        ),
+    ] {
+        let mut args = ab_args(&this_build(), &json);
+        args.extend(["--sight".to_string(), sight.to_string()]);
+        let why = bad_input(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(why.contains(expected), "{why}");
+    }
     let output = codecbench()
         .args(ab_args(&this_build(), &json))
         .env("CODECBENCH_CALIBRATE_SLOWDOWN", "zstd:3=0.5")

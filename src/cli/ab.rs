@@ -28,9 +28,15 @@ pub(crate) struct AbArgs {
     )]
     pub threshold: f64,
 
+    /// The smallest slowdown each cell should be able to show, as a percentage: a cell
+    /// the same both ways gets pairs until it could see this much. Default: the
+    /// threshold plus one (3 for 2).
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub sight: Option<f64>,
+
     /// Pairs of batches a cell gets at most, 9 to 1,000. A cell stops earlier once both
-    /// directions are decided.
-    #[arg(long, value_name = "N", default_value_t = 30,
+    /// directions are decided, each the same within its sight or slower or faster.
+    #[arg(long, value_name = "N", default_value_t = 200,
           value_parser = clap::value_parser!(u32).range(9..=1000), allow_hyphen_values = true)]
     pub max_pairs: u32,
 
@@ -39,7 +45,7 @@ pub(crate) struct AbArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        default_value_t = 240.0,
+        default_value_t = 280.0,
         allow_hyphen_values = true
     )]
     pub max_time: f64,

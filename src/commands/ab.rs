@@ -80,6 +80,7 @@ pub(super) fn run(mut config: AbConfig) -> crate::error::Result {
         baseline_protocol: builds.baseline.protocol(),
         baseline_build: builds.baseline.build().cloned(),
         threshold: config.plan.threshold,
+        sight_target: config.plan.sight,
         calibration: crate::bench::calibrate::described(),
         seconds: started.elapsed().as_secs_f64(),
         interrupted: ended == Ended::Stopped,

@@ -17,6 +17,8 @@ use crate::export::exporter::Format;
 pub(crate) const BATCH_TIME: Duration = Duration::from_millis(25);
 /// The most iterations a batch's time budget may size.
 pub(crate) const BATCH_MAX_ITERATIONS: u32 = 1000;
+/// Percentage points `--sight` lies above `--threshold` unless given: 3% for 2%.
+const SIGHT_ABOVE_THRESHOLD: f64 = 1.0;
 /// Pairs before a cell may be decided: each from workers of their own.
 pub(crate) const MIN_PAIRS: usize = 9;
 
@@ -48,6 +50,18 @@ fn runnable(baseline: &std::path::Path) -> Result<()> {
     }
 }
 
+/// `--sight` as a fraction: by default the threshold plus one point; it must exceed the
+/// threshold, as no interval is narrower than nothing.
+fn sight_target(sight: Option<f64>, threshold: f64) -> Result<f64> {
+    let sight = sight.unwrap_or(threshold + SIGHT_ABOVE_THRESHOLD);
+    if !(sight.is_finite() && sight > threshold && sight <= 1000.0) {
+        bail!(
+            "--sight {sight} must be a percentage above --threshold ({threshold}) and at most 1000"
+        );
+    }
+    Ok(sight / 100.0)
+}
+
 impl AbConfig {
     /// Validates `args`: a baseline that is a file, a threshold from 0 to 100%, a time
     /// that is positive, no --precision (pairs decide), no --measure instructions.
@@ -76,6 +90,7 @@ impl AbConfig {
                 args.max_time
             );
         }
+        let sight = sight_target(args.sight, args.threshold)?;
         crate::bench::calibrate::check_environment()?;
         let measure = MeasureConfig::from_args(args.measure)?;
         let exports = Exports {
@@ -103,6 +118,7 @@ impl AbConfig {
             batch,
             sized,
             threshold: args.threshold / 100.0,
+            sight,
             min_pairs: MIN_PAIRS,
             max_pairs: args.max_pairs as usize,
             max_time: Duration::from_secs_f64(args.max_time),

@@ -266,9 +266,11 @@ pub(crate) fn sight_line(report: &AbReport) -> String {
                     format!(", set by {} {} {direction}", cell.payload, cell.id)
                 });
             format!(
-                "A slowdown of {:.1}% or more would have shown in every cell (threshold {:.1}%{least}).",
+                "A slowdown of {:.1}% or more would have shown in every cell (threshold {:.1}%, \
+                 aim {:.1}%{least}).",
                 seen * 100.0,
-                report.threshold * 100.0
+                report.threshold * 100.0,
+                report.sight_target * 100.0
             )
         }
         None => {

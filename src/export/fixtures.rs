@@ -170,6 +170,7 @@ pub(crate) fn ab_report() -> AbReport {
             ..report().environment
         }),
         threshold: 0.02,
+        sight_target: 0.03,
         calibration: Some("zstd:3=1.05".into()),
         seconds: 181.0,
         interrupted: false,

@@ -52,9 +52,17 @@ impl AbCell {
         Some(compress?.max(decompress?))
     }
 
-    /// Whether more pairs could change what the cell shows.
-    pub(crate) fn decided(&self) -> bool {
-        self.failure.is_some() || self.size_drift() || self.verdicts.iter().all(|v| v.decided())
+    /// Whether more pairs would tell no more: it failed or drifted, or each direction is
+    /// slower or faster, or the same with a sight of `sight` (0.03 for 3%) or finer.
+    pub(crate) fn settled(&self, sight: f64) -> bool {
+        let settled = |(verdict, seen): (&AbVerdict, &Option<f64>)| match verdict {
+            AbVerdict::Slower | AbVerdict::Faster => true,
+            AbVerdict::Same => seen.is_some_and(|seen| seen <= sight),
+            AbVerdict::Inconclusive => false,
+        };
+        self.failure.is_some()
+            || self.size_drift()
+            || self.verdicts.iter().zip(&self.sight).all(settled)
     }
 }
 
@@ -72,6 +80,8 @@ pub(crate) struct AbReport {
     pub baseline_build: Option<Environment>,
     /// The threshold, e.g. 0.02.
     pub threshold: f64,
+    /// The sight each cell was measured towards, e.g. 0.03 (`--sight`).
+    pub sight_target: f64,
     /// The calibration hook the candidate ran under, if any.
     pub calibration: Option<String>,
     /// Seconds the run took.
@@ -124,5 +134,50 @@ impl AbReport {
     /// Whether a slowdown by `factor` (2.0 for 2x) could have gone unseen in some cell.
     pub(crate) fn could_miss(&self, factor: f64) -> bool {
         self.could_see().is_none_or(|seen| seen >= factor - 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::CodecKind;
+
+    fn cell(verdicts: [AbVerdict; 2], sight: [Option<f64>; 2]) -> AbCell {
+        AbCell {
+            payload: "small".into(),
+            input_bytes: 298_727,
+            id: CellId::reference(CodecKind::Zstd, 3),
+            candidate_bytes: 41_132,
+            baseline_bytes: 41_132,
+            compress: PairedTimes::default(),
+            decompress: PairedTimes::default(),
+            verdicts,
+            sight,
+            failure: None,
+        }
+    }
+
+    #[test]
+    fn a_cell_the_same_stays_open_until_it_could_see_its_aim() {
+        let same = [AbVerdict::Same; 2];
+        assert!(!cell(same, [Some(0.031), Some(0.025)]).settled(0.03));
+        assert!(!cell(same, [Some(0.025), None]).settled(0.03));
+        assert!(cell(same, [Some(0.03), Some(0.025)]).settled(0.03));
+        // A direction slower or faster is settled however wide; an open one never is.
+        let slower = [AbVerdict::Slower, AbVerdict::Faster];
+        assert!(cell(slower, [Some(0.2), Some(0.2)]).settled(0.03));
+        let open = [AbVerdict::Inconclusive, AbVerdict::Same];
+        assert!(!cell(open, [Some(0.02), Some(0.02)]).settled(0.03));
+        // A size drift or a failure ends the cell whatever its pairs show.
+        let drift = AbCell {
+            candidate_bytes: 41_133,
+            ..cell(open, [None, None])
+        };
+        assert!(drift.settled(0.03));
+        let failed = AbCell {
+            failure: Some("decompression failed".into()),
+            ..cell(open, [None, None])
+        };
+        assert!(failed.settled(0.03));
     }
 }

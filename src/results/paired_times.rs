@@ -30,11 +30,6 @@ pub(crate) enum AbVerdict {
 }
 
 impl AbVerdict {
-    /// Whether more pairs could change it.
-    pub(crate) fn decided(self) -> bool {
-        self != AbVerdict::Inconclusive
-    }
-
     /// The word reports print.
     pub(crate) fn word(self) -> &'static str {
         match self {

@@ -3,4 +3,5 @@
 
 mod answer;
 pub(crate) mod pairs;
+mod slices;
 pub(crate) mod worker;

@@ -32,7 +32,10 @@ const SLICE_CALLS: u32 = 40;
 /// 420 ms, ran 1.6-1.8 times slower (docs/calibration.md, "slow spells"). A batch that
 /// falls in a long one reads 0.7 or 1.4 against its pair. A cell whose calls are short gets
 /// [`SHORT_SLICES`] of [`CALLS_PER_SLICE`] calls; one whose calls are long gets
-/// [`LONG_SLICES`] of one call. A cell without times keeps `plan`, in one slice.
+/// [`LONG_SLICES`] of one call, each warmed up by [`REWARM`] calls: the call outlasts
+/// any cache, one call before it makes its allocations, and of its slices the faster
+/// counts, so a cold one is left out. Its warm-ups had been two thirds of its calls.
+/// A cell without times keeps `plan`, in one slice.
 pub(super) fn sized_batch(plan: Plan, first: &CellResult) -> (Plan, usize) {
     let slower = [&first.compress, &first.decompress]
         .iter()
@@ -41,9 +44,9 @@ pub(super) fn sized_batch(plan: Plan, first: &CellResult) -> (Plan, usize) {
     if slower <= 0.0 {
         return (plan, 1);
     }
-    let slices = match slower <= SHORT_CALL.as_secs_f64() {
-        true => SHORT_SLICES,
-        false => LONG_SLICES,
+    let (slices, warmup) = match slower <= SHORT_CALL.as_secs_f64() {
+        true => (SHORT_SLICES, plan.warmup),
+        false => (LONG_SLICES, plan.warmup.min(REWARM)),
     };
     let (shortest, longest) = SLICE_TIME;
     let time = Duration::from_secs_f64(slower * f64::from(CALLS_PER_SLICE));
@@ -52,6 +55,7 @@ pub(super) fn sized_batch(plan: Plan, first: &CellResult) -> (Plan, usize) {
             min_time: time.clamp(shortest, longest),
             max_iterations: SLICE_CALLS,
         },
+        warmup,
         ..plan
     };
     (plan, slices)
@@ -150,6 +154,9 @@ mod tests {
             sized_batch(plan, &first(0.0, 0.0)).0.iterations,
             plan.iterations
         );
+        // A short cell's slices warm up as asked; a long one's with one call.
+        assert_eq!(sized_batch(plan, &first(0.004, 0.0002)).0.warmup, 3);
+        assert_eq!(slow.warmup, 1);
     }
 
     #[test]

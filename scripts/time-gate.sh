@@ -5,7 +5,8 @@
 #
 # It runs `codecbench ab --baseline BASE's build` (docs/ab.md): every cell of the small
 # payload's matrix measured by both builds in pairs of short batches, seconds apart, in
-# turn, until each is decided against the threshold. A spell of the machine then weighs on
+# turn, until each is decided against the threshold (and, the same, could see its aim,
+# the threshold plus one point). A spell of the machine then weighs on
 # both builds of a pair alike. A BASE from before the worker protocol (issue 46) cannot be
 # driven so; it is measured the older way instead: 10 one-process runs of each build in
 # turn, each side pooled (`codecbench pool`) and compared. Markdown goes to stdout; `ab`'s

@@ -66,8 +66,8 @@ pub(super) fn sized_batch(plan: Plan, first: &CellResult) -> (Plan, usize) {
 const REWARM: u32 = 1;
 
 /// `batch` for a slice after a pair's first: its allocations were made and its pages
-/// touched by the first, so [`REWARM`] calls warm it up. A long cell's slice then costs
-/// two calls where it cost four.
+/// touched by the first, so [`REWARM`] calls warm it up. A short cell's later slices
+/// then skip `--warmup`'s extra calls; a long cell's were cut by [`sized_batch`].
 pub(super) fn rewarmed(batch: Plan) -> Plan {
     Plan {
         warmup: batch.warmup.min(REWARM),

@@ -140,10 +140,7 @@ pub(crate) fn log_band(log_ratio: f64, band: Option<f64>) -> (f64, Option<(f64, 
 /// and tab, DEL, C1 controls (ECMA-48's escape sequences start with one of these) and
 /// the bidirectional controls (Unicode TR9, "Trojan Source"), each as `\u{..}`.
 pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    let acts = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
+    let acts = |c: char| c != '\n' && c != '\t' && terminal_acts(c);
     if !text.chars().any(acts) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -157,11 +154,43 @@ pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// `text` as one line that a terminal shows rather than obeys: [`visible`], with line
-/// breaks shown as `\n` and `\r` too. For an error, which is one line whatever a file
-/// name or a peer put in it.
+/// Whether a terminal would act on `c` rather than show it: a C0 or C1 control or DEL,
+/// or a bidirectional control. Line feed and tab are controls too.
+pub(crate) fn terminal_acts(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` as one line that a terminal shows rather than obeys: [`visible`], with every
+/// line break shown ([`breaks_shown`]). For an error or a progress line, which is one
+/// line whatever a file name or a peer put in it.
 pub(crate) fn one_line(text: &str) -> String {
-    visible(text).replace('\n', "\\n").replace('\r', "\\r")
+    visible(&breaks_shown(text)).into_owned()
+}
+
+/// Whether `c` ends a line in some format codecbench writes: line feed and carriage
+/// return everywhere, vertical tab and form feed for a terminal, NEL for C#, and the
+/// line and paragraph separators for JavaScript and C#.
+pub(crate) fn breaks_line(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// `text` with each line break ([`breaks_line`]) shown: `\n` and `\r`, the others as
+/// `\u{..}`. Nothing else changes.
+pub(crate) fn breaks_shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if breaks_line(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -197,6 +226,16 @@ mod tests {
         assert_eq!(visible("\u{9b}31m"), "\\u{9b}31m");
         assert_eq!(visible("abc\u{202e}fdp.exe"), "abc\\u{202e}fdp.exe");
         assert_eq!(visible("\r"), "\\u{d}");
+    }
+
+    #[test]
+    fn one_line_shows_every_kind_of_line_break() {
+        assert_eq!(
+            one_line("a\nb\rc\u{b}d\u{c}e\u{85}f\u{2028}g\u{2029}h"),
+            "a\\nb\\rc\\u{b}d\\u{c}e\\u{85}f\\u{2028}g\\u{2029}h"
+        );
+        assert_eq!(breaks_shown("a\r\nb"), "a\\r\\nb");
+        assert!(!one_line("x\u{2028}require('y')").chars().any(breaks_line));
     }
 
     #[test]

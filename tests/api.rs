@@ -72,22 +72,14 @@ fn one_shot_sizes_are_libzstds_with_the_size_known() {
 
 #[test]
 fn flushing_every_16_kib_costs_ratio() {
-    let rows = sizes(&[
-        "--payload",
-        "small",
-        "--api",
-        "stream,flush:16KiB",
-        "--codecs",
-        "zstd,brotli,gzip",
-        "--zstd-levels",
-        "1",
-        "--brotli-levels",
-        "1",
-        "--gzip-levels",
-        "1",
-        "--brotli-impl",
-        "c",
-    ]);
+    let rows = sizes(
+        &[
+            &["--payload", "small", "--api", "stream,flush:16KiB"][..],
+            &crate::common::EACH_CODEC_AT_1,
+            &["--brotli-impl", "c"],
+        ]
+        .concat(),
+    );
     for (codec, level) in [("zstd", "1"), ("brotli", "1"), ("gzip", "1")] {
         let stream = size_of(&rows, codec, level, "fresh");
         let flushed = size_of(&rows, codec, level, "flush 16 KiB");

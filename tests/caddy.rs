@@ -57,20 +57,7 @@ fn every_word_of_the_emitted_encode_block_survives_caddy_adapt() {
     let reference = concat!(env!("CARGO_MANIFEST_DIR"), "/results/reference.json");
     let output = succeed(codecbench().args(["recommend", "--from", reference, "--emit", "caddy"]));
     let config = String::from_utf8(output.stdout).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let caddyfile = dir.path().join("Caddyfile");
-    std::fs::write(&caddyfile, format!(":8080 {{\n{config}}}\n")).unwrap();
-    let adapted = std::process::Command::new("caddy")
-        .args(["adapt", "--adapter", "caddyfile", "--config"])
-        .arg(&caddyfile)
-        .output()
-        .unwrap();
-    assert!(
-        adapted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&adapted.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&adapted.stdout).unwrap();
+    let json = servers::caddy_adapt(&config);
     let handlers = json["apps"]["http"]["servers"]["srv0"]["routes"][0]["handle"]
         .as_array()
         .unwrap();

@@ -55,15 +55,8 @@ fn every_csv_reads_back_through_a_spreadsheet() {
     // Every library, so every version string: libzstd 1.5.7, brotli 1.0.9 and 9.1.1.
     succeed(
         codecbench()
-            .args(["run", "--payload", "single", "--codecs", "zstd,brotli,gzip"])
-            .args([
-                "--zstd-levels",
-                "1",
-                "--brotli-levels",
-                "1",
-                "--gzip-levels",
-                "1",
-            ])
+            .args(["run", "--payload", "single"])
+            .args(crate::common::EACH_CODEC_AT_1)
             .args(["--brotli-impl", "both", "--iterations", "3", "--quiet"])
             .arg("--export-csv")
             .arg(at("run.csv"))

@@ -38,8 +38,45 @@ fn argument(text: &str, prefix: &str) -> i64 {
     text[at..].split(')').next().unwrap().parse().unwrap()
 }
 
-/// The crate: the snippet in `main`, serving `GET /N` as the payload's first N bytes.
-fn write_crate(dir: &Path, snippet: &str) {
+/// The snippet for `results/reference.json` with its payloads renamed to break every
+/// kind of line with a statement after each break, and a budget each is over, so that
+/// its comments name them: rustc must see only the statements of the plain snippet.
+fn hostile_snippet(dir: &Path) -> String {
+    let mut run: Value =
+        serde_json::from_slice(&std::fs::read(root().join("results/reference.json")).unwrap())
+            .unwrap();
+    for (index, payload) in run["payloads"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .enumerate()
+    {
+        let mut name = format!("x{index}");
+        for b in ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"] {
+            name += &format!("{b}std::process::exit(3);");
+        }
+        payload["payload"] = (name + "\n*/ compile_error!(\"out\"); /*\n\"\\").into();
+    }
+    let path = dir.join("hostile.json");
+    std::fs::write(&path, serde_json::to_vec(&run).unwrap()).unwrap();
+    let output = succeed(
+        codecbench()
+            .arg("recommend")
+            .arg("--from")
+            .arg(&path)
+            .args(["--emit", "tower-http", "--latency-budget-ms", "0.001"]),
+    );
+    let snippet = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        snippet.contains("exit(3)"),
+        "its comments name them:\n{snippet}"
+    );
+    snippet
+}
+
+/// The crate: the snippet in `main`, serving `GET /N` as the payload's first N bytes,
+/// after `hostile` in a block of its own.
+fn write_crate(dir: &Path, snippet: &str, hostile: &str) {
     let features = snippet
         .lines()
         .find_map(|l| l.strip_prefix("// Cargo.toml: tower-http = "))
@@ -58,6 +95,7 @@ fn write_crate(dir: &Path, snippet: &str) {
         "#![allow(unused)]\n\
          #[tokio::main]\nasync fn main() {{\n\
          let payload: &'static [u8] = std::fs::read(std::env::args().nth(1).unwrap()).unwrap().leak();\n\
+         {{\n{hostile}\nlet _ = compression;\n}}\n\
          {snippet}\n\
          let app = axum::Router::new()\n\
              .route(\"/{{n}}\", axum::routing::get(move |axum::extract::Path(n): axum::extract::Path<usize>| async move {{\n\
@@ -99,7 +137,9 @@ fn the_emitted_tower_http_layer_builds_and_serves_what_it_says() {
     }
 
     let dir = root().join("target/emit-check");
-    write_crate(&dir, &snippet);
+    std::fs::create_dir_all(&dir).unwrap();
+    let hostile = hostile_snippet(&dir);
+    write_crate(&dir, &snippet, &hostile);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let built = Command::new(cargo)
         .args(["build", "--offline", "--quiet"])

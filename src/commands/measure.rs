@@ -117,9 +117,10 @@ impl Observer for Shown<'_, '_> {
                 thousands(counts.compress),
                 thousands(counts.decompress)
             )),
-            Err(error) => self
-                .progress
-                .warn(&format!("instructions of {id} not counted: {error:#}")),
+            Err(error) => self.progress.warn(&format!(
+                "{}\n",
+                crate::format::one_line(&format!("instructions of {id} not counted: {error:#}"))
+            )),
         }
     }
 

@@ -223,10 +223,10 @@ impl Outputs {
     }
 }
 
-/// A line on stderr with what a terminal would act on shown, not sent: stderr quotes
-/// file names, saved runs and servers' answers.
+/// A line on stderr with what a terminal would act on shown, not sent, and one line
+/// whatever it quotes: file names, saved runs and servers' answers.
 pub(super) fn say(line: impl std::fmt::Display) {
-    eprintln!("{}", crate::format::visible(&line.to_string()));
+    eprintln!("{}", crate::format::one_line(&line.to_string()));
 }
 
 /// An error on stderr: one line, whatever line breaks a file name or a peer put in it.

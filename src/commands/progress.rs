@@ -111,7 +111,7 @@ impl Progress {
                 "round {}/{}: {}",
                 step.round + 1,
                 step.rounds,
-                crate::format::visible(&step.label)
+                crate::format::one_line(&step.label)
             ));
         }
         if let Some(plain) = &self.plain {
@@ -133,15 +133,17 @@ impl Progress {
         if self.quiet {
             return;
         }
-        let text = crate::format::visible(text);
+        let text = crate::format::one_line(text);
         match &self.bar {
             Some(bar) => bar.println(text),
             None => eprintln!("{text}"),
         }
     }
 
-    /// A warning, shown even when quiet; `text` ends in a newline.
+    /// A warning, shown even when quiet; `text` ends in a newline, and its lines are
+    /// ours (a name in one is shown in one line where it is written).
     pub(crate) fn warn(&self, text: &str) {
+        let text = crate::format::visible(text);
         match &self.bar {
             Some(bar) => bar.suspend(|| eprint!("{text}")),
             None => eprint!("{text}"),

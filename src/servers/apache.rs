@@ -4,7 +4,7 @@
 //! both gets br; the second filter then sees a body already encoded and passes it on.
 //! httpd has no zstd module, and no directive that serves precompressed files.
 
-use super::brief::{brotli_or_gzip, comment, type_alternatives, Brief};
+use super::brief::{brotli_or_gzip, type_alternatives, Brief};
 use crate::vocab::CodecKind;
 
 /// The httpd this output was loaded into and fetched from in the tests.
@@ -43,9 +43,9 @@ fn condition(types: &str, min_bytes: u64) -> String {
 
 /// httpd.conf lines, for the server config or a virtual host.
 pub(super) fn render(plan: &Brief) -> String {
-    let mut out = comment("# codecbench recommend:", plan.dynamic);
+    let mut out = plan.comment("codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
-    out += &plan.measured_as(crate::vocab::Server::Apache, "#");
+    out += &plan.measured_as(crate::vocab::Server::Apache);
     out += "# For the server config or a virtual host: the levels cannot be set per directory.\n\
             # Needs mod_filter, mod_brotli and mod_deflate (Debian: a2enmod filter brotli deflate).\n";
     let encodings: Vec<_> = plan
@@ -79,7 +79,6 @@ pub(super) fn render(plan: &Brief) -> String {
         out += &format!("FilterChain {}\n", chain.join(" "));
     }
     out + &plan.precompress_note(
-        "#",
         "httpd has no directive that serves them: mod_rewrite and mod_headers can.",
     )
 }

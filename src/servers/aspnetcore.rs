@@ -3,7 +3,7 @@
 //! brotli and gzip, which reaches only three qualities each (.NET maps Fastest,
 //! Optimal and SmallestSize to brotli 1, 4, 11 and zlib-ng 1, 6, 9).
 
-use super::brief::{comment, Brief};
+use super::brief::Brief;
 use crate::vocab::CellId;
 use crate::vocab::{CodecKind, Variant};
 
@@ -92,7 +92,7 @@ fn wire_note(plan: &Brief) -> String {
 
 /// Program.cs lines for the plan.
 pub(super) fn render(plan: &Brief) -> String {
-    let mut out = comment("// codecbench recommend:", plan.dynamic);
+    let mut out = plan.comment("codecbench recommend:", plan.dynamic);
     out += "// Written for ASP.NET Core 11's Microsoft.AspNetCore.ResponseCompression; the\n\
             // names are checked against its API reference, not compiled here.\n";
     out += &wire_note(plan);
@@ -132,7 +132,7 @@ pub(super) fn render(plan: &Brief) -> String {
              // for by its own name. To send these levels, precompress with: {}\n\
              // and serve the files from a server that negotiates (nginx's gzip_static and\n\
              // brotli_static, Caddy's file_server precompressed).\n",
-            comment("//", plan.fixed),
+            plan.comment("", plan.fixed),
             plan.precompress_commands().join("; ")
         );
     }

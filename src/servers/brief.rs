@@ -1,6 +1,7 @@
 //! What a server's renderer is given: the answer's lines for dynamic and static
 //! responses, and the comments that carry its headline and any wide bracket.
 
+use super::syntax::Syntax;
 use crate::analysis::recommend::{AnswerLine, EncodingAnswer};
 use crate::vocab::{CodecKind, Server};
 
@@ -16,6 +17,11 @@ pub(super) struct Brief<'a> {
     pub(super) zstd_module: bool,
     /// What the first encoding would take alone, where one level is shared.
     pub(super) alone: Option<&'a EncodingAnswer>,
+    /// The format written, whose comments carry the payloads' names.
+    pub(super) syntax: Syntax,
+    /// The run's payloads in order, by name: a name too long for a comment is written
+    /// as its place among them.
+    pub(super) places: &'a [String],
 }
 
 impl Brief<'_> {
@@ -26,7 +32,8 @@ impl Brief<'_> {
 
     /// One comment line on where the per-request bytes came from: as `server` sends them
     /// (`run --server`), or from the libraries it links in one write, an estimate.
-    pub(super) fn measured_as(&self, server: Server, lead: &str) -> String {
+    pub(super) fn measured_as(&self, server: Server) -> String {
+        let lead = self.syntax.lead();
         let own = self
             .dynamic
             .encodings
@@ -58,17 +65,36 @@ impl Brief<'_> {
         self.dynamic.encodings.first().map(|e| e.min_body.bytes)
     }
 
-    /// The static line as comments after `lead`: its headline, the commands that
-    /// precompress a file, and `serving`, on how the server sends the copies.
-    pub(super) fn precompress_note(&self, lead: &str, serving: &str) -> String {
+    /// The static line as comments: its headline, the commands that precompress a file,
+    /// and `serving`, on how the server sends the copies.
+    pub(super) fn precompress_note(&self, serving: &str) -> String {
         if self.fixed.encodings.is_empty() {
             return String::new();
         }
+        let lead = self.syntax.lead();
         format!(
             "\n{}{lead} Precompress each file with: {}\n{lead} {serving}\n",
-            comment(lead, self.fixed),
+            self.comment("", self.fixed),
             self.precompress_commands().join("; ")
         )
+    }
+
+    /// `line`'s headline as comments, after `intro` (`codecbench recommend:` on the
+    /// first), with a line per wide bracket. Names are written as the syntax writes them.
+    pub(super) fn comment(&self, intro: &str, line: &AnswerLine) -> String {
+        let named = |name: &str| {
+            let place = self.places.iter().position(|p| p == name);
+            self.syntax.name(name, place)
+        };
+        let headline = crate::export::recommend::answer::headline(line, &named);
+        let mut text = match intro {
+            "" => headline,
+            intro => format!("{intro} {headline}"),
+        };
+        for encoding in &line.encodings {
+            text += &bracket_warning(encoding);
+        }
+        self.syntax.comment(&text)
     }
 
     /// The command-line tools' invocations that precompress a file as the static line
@@ -117,22 +143,9 @@ pub(super) fn type_alternatives(content_types: &[String], slash: bool) -> String
     names.join("|")
 }
 
-/// The answer's headline for `scenario`, as a comment after `marker`.
-pub(super) fn comment(marker: &str, line: &AnswerLine) -> String {
-    let mut text = format!(
-        "{marker} {}\n",
-        crate::export::recommend::answer::headline(line)
-    );
-    let lead = marker.split_whitespace().next().unwrap_or(marker);
-    for encoding in &line.encodings {
-        text += &bracket_warning(lead, encoding);
-    }
-    text
-}
-
-/// A comment line for a minimum size the measured bodies leave wide apart, as the
-/// report warns: the figure between them is an interpolation.
-fn bracket_warning(lead: &str, encoding: &EncodingAnswer) -> String {
+/// A line for a minimum size the measured bodies leave wide apart, as the report
+/// warns: the figure between them is an interpolation.
+fn bracket_warning(encoding: &EncodingAnswer) -> String {
     use crate::analysis::recommend::{bracket::narrow, Evidence};
     let Evidence::Between {
         identity_wins,
@@ -145,7 +158,7 @@ fn bracket_warning(lead: &str, encoding: &EncodingAnswer) -> String {
         return String::new();
     }
     format!(
-        "{lead} {}'s minimum of {} bytes lies somewhere between {} and {} bytes, the sizes measured.\n",
+        "\n{}'s minimum of {} bytes lies somewhere between {} and {} bytes, the sizes measured.",
         crate::export::recommend::names::deployable(&encoding.id),
         crate::format::thousands(encoding.min_body.bytes),
         crate::format::thousands(identity_wins),

@@ -9,7 +9,7 @@
 //! takes `fastest`, `default`, `better` and `best` (the same file at 03e0a010, v2.8.0); a word
 //! 2.6 would drop silently is written as a comment instead.
 
-use super::brief::{comment, Brief};
+use super::brief::Brief;
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 
@@ -39,7 +39,7 @@ pub(super) const CHECKED_WITH: &str = "Caddy 2.6.2 (Debian 12: caddy)";
 
 /// Caddyfile lines, for a site block.
 pub(super) fn render(plan: &Brief) -> String {
-    let mut out = comment("# codecbench recommend:", plan.dynamic);
+    let mut out = plan.comment("codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
     let caddy = crate::vocab::Server::Caddy;
     if plan
@@ -48,7 +48,7 @@ pub(super) fn render(plan: &Brief) -> String {
         .iter()
         .any(|e| caddy.owns(e.id.variant))
     {
-        out += &plan.measured_as(caddy, "#");
+        out += &plan.measured_as(caddy);
     }
     if plan.dynamic.encodings.is_empty() {
         out += "# Sending bodies uncompressed was faster at every size measured: no encode.\n";
@@ -84,7 +84,7 @@ pub(super) fn render(plan: &Brief) -> String {
             .collect();
         out += &format!(
             "\n{}# Precompress each file with: {}\nfile_server {{\n\tprecompressed {}\n}}\n",
-            comment("#", plan.fixed),
+            plan.comment("", plan.fixed),
             plan.precompress_commands().join("; "),
             formats.join(" ")
         );

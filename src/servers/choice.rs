@@ -2,6 +2,7 @@
 //! settings a server can be set to (see [`Server::can_express`]), and the configurations
 //! of `recommend --emit`, one server after another.
 
+use super::syntax::Syntax;
 use crate::analysis::recommend::{answers, answers_among, AdviceOptions, Answer, AnswerLine};
 use crate::analysis::recommend::{EncodingAnswer, Scenario};
 use crate::results;
@@ -51,6 +52,7 @@ pub(crate) fn emit(
     zstd_module: bool,
 ) -> String {
     let content_types = content_types(run);
+    let places = places(run);
     let mut sections = Vec::new();
     for &server in servers {
         let (shared, unshared) = server_answers(run, options, server);
@@ -62,9 +64,10 @@ pub(crate) fn emit(
         let general = not_served_elsewhere(run, options, server);
         if let (Some(dynamic), Some(fixed)) = (answers.first(), general.first()) {
             let alone = alone.as_ref();
-            let rendered = server.render(dynamic, fixed, &content_types, zstd_module, alone);
+            let rendered =
+                server.render(dynamic, fixed, &content_types, zstd_module, alone, &places);
             let notes = substitutions(server, dynamic_line(&general), dynamic_line(&answers));
-            sections.push(with_notes(&rendered, &notes));
+            sections.push(with_notes(&rendered, &notes, server.syntax()));
         }
     }
     sections.join("\n")
@@ -139,14 +142,27 @@ fn substitutions(
         .collect()
 }
 
-/// `rendered` with `notes` as comments after its first line, in its comment syntax.
-fn with_notes(rendered: &str, notes: &[String]) -> String {
+/// The run's payloads by name, in file order: where a name too long for a comment is
+/// found.
+fn places(run: &results::LoadedRun) -> Vec<String> {
+    let mut places: Vec<String> = Vec::new();
+    for cell in run.codec_cells() {
+        if places.last() != Some(&cell.key.payload) {
+            places.push(cell.key.payload);
+        }
+    }
+    places
+}
+
+/// `rendered` with `notes` (comment lines, or none) after its first line.
+fn with_notes(rendered: &str, notes: &[String], syntax: Syntax) -> String {
     let Some((first, rest)) = rendered.split_once('\n') else {
         return rendered.to_string();
     };
-    let marker = first.split_whitespace().next().unwrap_or("#");
-    let notes: String = notes.iter().map(|n| format!("{marker} {n}\n")).collect();
-    format!("{first}\n{notes}{rest}")
+    match notes.is_empty() {
+        true => rendered.to_string(),
+        false => format!("{first}\n{}{rest}", syntax.comment(&notes.join("\n"))),
+    }
 }
 
 /// The answers among the settings `server` can express: at one level for every

@@ -8,7 +8,7 @@
 //! changes only the release of a closed stream): `PREFERRED_ENCODING`, `threshold`,
 //! `opts.brotli.params`, `filter` before `negotiator.encoding`.
 
-use super::brief::{brotli_or_gzip, comment, type_alternatives, Brief};
+use super::brief::{brotli_or_gzip, type_alternatives, Brief};
 use crate::analysis::recommend::EncodingAnswer;
 use crate::vocab::{CodecKind, Server};
 
@@ -77,7 +77,7 @@ fn measured_as(plan: &Brief) -> String {
         .iter()
         .any(|e| Server::Express.owns(e.id.variant))
     {
-        true => plan.measured_as(Server::Express, "//"),
+        true => plan.measured_as(Server::Express),
         false => "// Sizes estimated with C brotli and zlib-rs in one write: Node's zlib is\n\
                   // Chromium's fork. codecbench lab measures through Express.\n"
             .to_string(),
@@ -110,7 +110,7 @@ fn middleware(
 
 /// JavaScript for an Express app whose `app` is defined.
 pub(super) fn render(plan: &Brief) -> String {
-    let mut out = comment("// codecbench recommend:", plan.dynamic);
+    let mut out = plan.comment("codecbench recommend:", plan.dynamic);
     out += &format!("// Checked with {CHECKED_WITH}.\n");
     out += &measured_as(plan);
     let mut encodings: Vec<&EncodingAnswer> = plan
@@ -133,7 +133,6 @@ pub(super) fn render(plan: &Brief) -> String {
         }
     };
     out + &plan.precompress_note(
-        "//",
         "express.static sends files as they are: a precompressed copy needs its own route.",
     )
 }

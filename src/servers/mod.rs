@@ -11,8 +11,11 @@ mod brief;
 mod caddy;
 mod choice;
 mod express;
+#[cfg(test)]
+mod names_tests;
 mod nginx;
 mod server;
+mod syntax;
 #[cfg(test)]
 mod tests;
 mod tower_http;

@@ -2,7 +2,7 @@
 //! zstd, each with its own level and minimum length, and the `*_static` directives for
 //! files precompressed at build time.
 
-use super::brief::{comment, Brief};
+use super::brief::Brief;
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
 
@@ -29,9 +29,9 @@ pub(super) const CHECKED_WITH: &str = "nginx 1.22.1 with ngx_brotli 1.0.0~rc (De
 
 /// nginx.conf lines, for the `http`, `server` or `location` context.
 pub(super) fn render(plan: &Brief) -> String {
-    let mut out = comment("# codecbench recommend:", plan.dynamic);
+    let mut out = plan.comment("codecbench recommend:", plan.dynamic);
     out += &format!("# Checked with {CHECKED_WITH}.\n");
-    out += &plan.measured_as(crate::vocab::Server::Nginx, "#");
+    out += &plan.measured_as(crate::vocab::Server::Nginx);
     out += "# br needs ngx_brotli's modules; gzip is built in. nginx has no order of\n\
             # preference: a client that accepts several gets the one whose filter runs\n\
             # first, so leave out the encodings you would not prefer.\n";
@@ -68,7 +68,7 @@ pub(super) fn render(plan: &Brief) -> String {
     if !plan.fixed.encodings.is_empty() {
         out += &format!(
             "\n{}# Precompress each file with: {}\n",
-            comment("#", plan.fixed),
+            plan.comment("", plan.fixed),
             plan.precompress_commands().join("; ")
         );
         for encoding in &plan.fixed.encodings {

@@ -1,6 +1,7 @@
 //! Each server's knobs: what it can express, and its configuration rendered from an answer.
 
 use super::brief::Brief;
+use super::syntax::Syntax;
 use crate::analysis::recommend::{Answer, AnswerLine, EncodingAnswer, Scenario};
 use crate::vocab::CodecKind;
 use crate::vocab::Server;
@@ -78,6 +79,7 @@ impl Server {
     /// zstd-nginx-module); without it those directives are written commented.
     /// `alone`: for a server that shares one level, the setting its first encoding
     /// would take without the others, so that the output can say what sharing costs.
+    /// `places`: the run's payloads by name, in order (see [`Syntax::name`]).
     pub(crate) fn render(
         self,
         dynamic: &Answer,
@@ -85,6 +87,7 @@ impl Server {
         content_types: &[String],
         zstd_module: bool,
         alone: Option<&EncodingAnswer>,
+        places: &[String],
     ) -> String {
         let plan = Brief {
             dynamic: line(dynamic, Scenario::Dynamic),
@@ -92,6 +95,8 @@ impl Server {
             content_types,
             zstd_module,
             alone,
+            syntax: self.syntax(),
+            places,
         };
         match self {
             Server::Aspnetcore => super::aspnetcore::render(&plan),
@@ -100,6 +105,20 @@ impl Server {
             Server::TowerHttp => super::tower_http::render(&plan),
             Server::Apache => super::apache::render(&plan),
             Server::Express => super::express::render(&plan),
+        }
+    }
+}
+
+impl Server {
+    /// The format its configuration is written in.
+    pub(crate) fn syntax(self) -> Syntax {
+        match self {
+            Server::Aspnetcore => Syntax::CSharp,
+            Server::Nginx => Syntax::Nginx,
+            Server::Caddy => Syntax::Caddyfile,
+            Server::TowerHttp => Syntax::Rust,
+            Server::Apache => Syntax::Apache,
+            Server::Express => Syntax::JavaScript,
         }
     }
 }

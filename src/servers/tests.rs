@@ -204,7 +204,7 @@ pub(super) fn answer(dynamic: Vec<EncodingAnswer>, fixed: Vec<EncodingAnswer>) -
 }
 
 /// zstd 1, br 4, gzip 6 per request from 602 bytes; zstd 19, br 11, gzip 9 static.
-fn typical() -> Answer {
+pub(super) fn typical() -> Answer {
     answer(
         vec![
             encoding(CodecKind::Zstd, Library::Libzstd, 1, 602),
@@ -226,6 +226,7 @@ pub(super) fn render(server: Server, answer: &Answer) -> String {
         &["application/json".to_string()],
         true,
         None,
+        &[],
     )
 }
 

@@ -3,7 +3,7 @@
 //! encoding (each clamped to its codec's range), and takes a `SizeAbove` predicate for
 //! the minimum size. Its br is the brotli crate, not C brotli.
 
-use super::brief::{comment, Brief};
+use super::brief::Brief;
 use crate::analysis::recommend::EncodingAnswer;
 use crate::vocab::CellId;
 use crate::vocab::CodecKind;
@@ -53,9 +53,9 @@ fn method(codec: CodecKind) -> &'static str {
 /// Rust statements building the layer, to paste into a function body: tower-http
 /// 0.7.1's `CompressionLayer`, run by the tests as a crate built against it.
 pub(super) fn render(plan: &Brief) -> String {
-    let mut out = comment("// codecbench recommend:", plan.dynamic);
+    let mut out = plan.comment("codecbench recommend:", plan.dynamic);
     out += "// Written for tower-http 0.7; built and served in codecbench's tests.\n";
-    out += &plan.measured_as(crate::vocab::Server::TowerHttp, "//");
+    out += &plan.measured_as(crate::vocab::Server::TowerHttp);
     let Some(first) = plan.dynamic.encodings.first() else {
         out += "// Sending bodies uncompressed was faster at every size measured: no layer.\n";
         return out;
@@ -101,7 +101,7 @@ pub(super) fn render(plan: &Brief) -> String {
         out += &format!(
             "\n{}// Precompress each file with: {}\n\
              let assets = tower_http::services::ServeDir::new(\"assets\"){methods};\n",
-            comment("//", plan.fixed),
+            plan.comment("", plan.fixed),
             plan.precompress_commands().join("; "),
         );
     }

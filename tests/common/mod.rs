@@ -5,6 +5,18 @@ use std::process::Output;
 use assert_cmd::Command;
 
 /// The real codecbench binary, with a clean environment for colours.
+/// zstd, brotli and gzip, each at level 1: the fewest cells that give every encoding.
+pub const EACH_CODEC_AT_1: [&str; 8] = [
+    "--codecs",
+    "zstd,brotli,gzip",
+    "--zstd-levels",
+    "1",
+    "--brotli-levels",
+    "1",
+    "--gzip-levels",
+    "1",
+];
+
 pub fn codecbench() -> Command {
     let mut cmd = Command::cargo_bin("codecbench").expect("binary built by cargo test");
     cmd.env("NO_COLOR", "1");

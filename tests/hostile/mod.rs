@@ -5,6 +5,7 @@
 //! time and the child's peak resident memory.
 
 mod baseline;
+mod emitted;
 mod files;
 mod links;
 mod markdown;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 mod apache;
 mod express;
-pub use apache::{apache, APACHE2, MODULES};
+pub use apache::{apache, apache_directives, APACHE2, MODULES};
 pub use express::{express, express_installed, node_encodes};
 
 /// ngx_brotli's filter module as Debian installs it.
@@ -294,6 +294,27 @@ fn caddy_on(files: &[(&str, &[u8])], site_body: &str, tls: bool) -> Result<Runni
         }
     }
     Err("no free port in three tries".into())
+}
+
+/// The JSON `caddy adapt` makes of a site block on :8080 holding `site_body`: the
+/// configuration Caddy would run, its temporary directory's path written `DIR`.
+pub fn caddy_adapt(site_body: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let caddyfile = dir.path().join("Caddyfile");
+    std::fs::write(&caddyfile, format!(":8080 {{\n{site_body}\n}}\n")).unwrap();
+    let adapted = Command::new("caddy")
+        .args(["adapt", "--adapter", "caddyfile", "--config"])
+        .arg(&caddyfile)
+        .env("HOME", dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        adapted.status.success(),
+        "caddy adapt: {}\n{site_body}",
+        String::from_utf8_lossy(&adapted.stderr)
+    );
+    let text = String::from_utf8_lossy(&adapted.stdout);
+    serde_json::from_str(&text.replace(&dir.path().display().to_string(), "DIR")).unwrap()
 }
 
 /// What a server sent for one request: its `Content-Encoding` (empty for none) and the

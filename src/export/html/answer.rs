@@ -6,7 +6,7 @@ use maud::{html, Markup};
 
 use crate::analysis::recommend::{AdviceOptions, Answer, AnswerLine};
 use crate::export::recommend::answer::{codecs_named, placed_text, reach, scope_text, why};
-use crate::export::recommend::names::{deployable, marked};
+use crate::export::recommend::names::{as_is, deployable, marked};
 use crate::format::{duration_text, thousands};
 
 /// The answers as tables, under one heading; nothing without answers.
@@ -56,12 +56,15 @@ fn row(line: &AnswerLine, answer: &Answer, options: &AdviceOptions) -> Markup {
             }
         };
     };
-    let fallbacks: Vec<String> = rest.iter().map(|e| marked(e, line.budget_s)).collect();
+    let fallbacks: Vec<String> = rest
+        .iter()
+        .map(|e| marked(e, line.budget_s, &as_is))
+        .collect();
     html! {
         tr {
             th scope="row" { (line.scenario.short()) }
             td {
-                strong { (marked(first, line.budget_s)) }
+                strong { (marked(first, line.budget_s, &as_is)) }
                 br; small {
                     @if first.near_tie { "a near-tie: " } @else { "picked in " (first.picked_in) " of " (first.draws) " redraws" }
                     @if first.near_tie {

@@ -1,7 +1,7 @@
 //! The one-answer block `recommend` opens with: per scenario, the settings to deploy in
 //! the order to prefer them, the minimum body size, and one line on why.
 
-use super::names::{deployable, how_sure, marked, redrawn};
+use super::names::{as_is, deployable, how_sure, marked, redrawn};
 use crate::analysis::recommend::bracket::narrow;
 use crate::analysis::recommend::placed::PlacedBy;
 use crate::analysis::recommend::{
@@ -20,8 +20,9 @@ fn bodies(n: usize) -> String {
 
 /// e.g. `dynamic responses: zstd 1 (picked in 97 of 100 redraws); fall back to br 4,
 /// then gzip 6; don't compress bodies under 640 bytes`. Where the first setting is over
-/// the budget, the line says so first, naming the body that breaks it.
-pub(crate) fn headline(line: &AnswerLine) -> String {
+/// the budget, the line says so first, naming the body that breaks it as `named`
+/// writes a name.
+pub(crate) fn headline(line: &AnswerLine, named: &dyn Fn(&str) -> String) -> String {
     let Some((first, rest)) = line.encodings.split_first() else {
         return format!(
             "{}: don't compress (nothing beat sending as is in {} of {} redraws)",
@@ -35,14 +36,14 @@ pub(crate) fn headline(line: &AnswerLine) -> String {
     if let (true, Some(budget)) = (broken, line.budget_s) {
         text += &format!(
             "no setting compresses {} within the {} budget, so the least slow: ",
-            first.slowest_body,
+            named(&first.slowest_body),
             ms(budget)
         );
     }
     // Once the line has named the budget and the body, a mark need not again.
     let mark = |e: &EncodingAnswer| match (broken, e.within_budget) {
         (true, false) => format!("{} (over budget)", deployable(&e.id)),
-        _ => marked(e, line.budget_s),
+        _ => marked(e, line.budget_s, named),
     };
     text += &format!("{}{}", mark(first), how_sure(first));
     let fallbacks: Vec<String> = rest
@@ -349,7 +350,7 @@ pub(crate) fn add(document: &mut Document, answers: &[Answer], options: &AdviceO
             .iter()
             .flat_map(|line| {
                 [
-                    headline(line),
+                    headline(line, &as_is),
                     format!("  why: {}", why(line, answer, options)),
                 ]
             })

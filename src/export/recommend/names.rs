@@ -27,17 +27,28 @@ pub(crate) fn deployable(id: &CellId) -> String {
 }
 
 /// `zstd 3`, or `br 1 (over the 5 ms budget on canada.json)`: a setting as a server
-/// names it, marked when it does not fit its scenario's budget.
-pub(crate) fn marked(encoding: &EncodingAnswer, budget_s: Option<f64>) -> String {
+/// names it, marked when it does not fit its scenario's budget. `named` writes the
+/// body's name as the output it goes into must (see [`as_is`]).
+pub(crate) fn marked(
+    encoding: &EncodingAnswer,
+    budget_s: Option<f64>,
+    named: &dyn Fn(&str) -> String,
+) -> String {
     let name = deployable(&encoding.id);
     match (encoding.within_budget, budget_s) {
         (false, Some(budget)) => format!(
             "{name} (over the {} budget on {})",
             ms(budget),
-            encoding.slowest_body
+            named(&encoding.slowest_body)
         ),
         _ => name,
     }
+}
+
+/// A name as it is, for an output whose renderer escapes every text it draws (the
+/// terminal, Markdown, HTML).
+pub(crate) fn as_is(name: &str) -> String {
+    name.to_string()
 }
 
 /// `zstd 3 in 46, br 4 in 30`: the settings the redraws picked, with how often.

@@ -16,7 +16,10 @@ pub(crate) fn warning(
     let noisy = noisy(payload);
     let summary = summary_of(payload, &noisy)?;
     // Two short lines rather than one of 150 columns: what is wrong, then what to do.
-    let mut text = format!("codecbench: warning: {summary}\n");
+    let mut text = format!(
+        "codecbench: warning: {}\n",
+        crate::format::one_line(&summary)
+    );
     let mut next = Vec::new();
     if !remedies.is_empty() {
         next.push(format!("try {}", remedies.join(", ")));

@@ -75,11 +75,8 @@ fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            // Other line breaks: vertical tab, form feed, NEL, line and paragraph separators.
-            '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)))
+            c if crate::format::breaks_line(c) => {
+                out.push_str(&crate::format::breaks_shown(c.encode_utf8(&mut [0; 4])))
             }
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),

@@ -20,28 +20,24 @@ pub(crate) fn width() -> u16 {
 }
 
 use crate::export::text::document::{Block, Document, Table};
+use crate::format::breaks_shown;
 
 /// Draws `document` for a terminal.
 pub(crate) fn render(document: &Document) -> String {
     let mut out = String::new();
     for block in &document.blocks {
         match block {
-            Block::Heading { text, .. } => out.push_str(&format!("== {text} ==\n\n")),
+            Block::Heading { text, .. } => {
+                out.push_str(&format!("== {} ==\n\n", breaks_shown(text)))
+            }
             // Sentences fit the width, as the tables do; a note's continuation hangs.
             Block::Title(text) | Block::Paragraph(text) => {
-                for line in text.lines() {
-                    out.push_str(&wrap_hanging(line, usize::from(width()), 0));
-                }
+                out.push_str(&wrap_hanging(&breaks_shown(text), usize::from(width()), 0));
             }
             Block::Table(table) => out.push_str(&draw(table)),
-            Block::Notes(lines) => {
+            Block::Notes(lines) | Block::Prose(lines) => {
                 for line in lines {
-                    out.push_str(&wrap(line, usize::from(width())));
-                }
-            }
-            Block::Prose(lines) => {
-                for line in lines {
-                    out.push_str(&wrap(line, usize::from(width())));
+                    out.push_str(&wrap(&breaks_shown(line), usize::from(width())));
                 }
             }
             Block::Gap => out.push('\n'),
@@ -95,7 +91,9 @@ fn draw(table: &Table) -> String {
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_width(width());
     drawn.set_header(table.header.clone());
-    drawn.add_rows(table.rows.iter().cloned());
+    // A cell is one line whatever a name in it holds; a header's line break is ours.
+    let rows = table.rows.iter();
+    drawn.add_rows(rows.map(|row| row.iter().map(|cell| breaks_shown(cell))));
     for (index, (column, &right)) in drawn.column_iter_mut().zip(&table.numeric).enumerate() {
         if right {
             column.set_cell_alignment(CellAlignment::Right);

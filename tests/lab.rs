@@ -15,7 +15,7 @@ use crate::servers::{APACHE2, BROTLI_FILTER, MODULES};
 /// The fewest batches that give an interval, of 3 requests: the tests' load.
 const FEW: [&str; 4] = ["--batches", "6", "--requests", "3"];
 
-fn servers_here() -> bool {
+pub fn servers_here() -> bool {
     let brotli = format!("{MODULES}/mod_brotli.so");
     installed(
         "nginx",
@@ -25,13 +25,13 @@ fn servers_here() -> bool {
 }
 
 /// Caddy and Express, for the tests that run the lab through them.
-fn others_here() -> bool {
+pub fn others_here() -> bool {
     installed("caddy", &[], "caddy") && express_installed()
 }
 
 /// The pids of processes whose command line names `dir`: the servers a lab run with
 /// TMPDIR=`dir` started.
-fn servers_in(dir: &Path) -> Vec<String> {
+pub fn servers_in(dir: &Path) -> Vec<String> {
     let needle = dir.to_string_lossy().into_owned();
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -54,7 +54,7 @@ fn servers_in(dir: &Path) -> Vec<String> {
 
 /// The lab on `payload` at br `brotli` and gzip 6, its temporary directories under
 /// `tmp`.
-fn lab(tmp: &Path, payload: &str, brotli: &str, extra: &[&str]) -> Command {
+pub fn lab(tmp: &Path, payload: &str, brotli: &str, extra: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_codecbench"));
     command.args(["lab", "--payload", payload, "--brotli-levels", brotli]);
     command.args(["--gzip-levels", "6"]);

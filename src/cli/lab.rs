@@ -25,9 +25,18 @@ pub(crate) struct LabArgs {
 
     /// The `node_modules` directory holding `express` and `compression` for the
     /// Express app: your own app's, to measure its versions. Default: codecbench's
-    /// `lab/express/node_modules` (after `npm ci --prefix lab/express`).
+    /// `lab/express/node_modules` (after `npm ci --prefix lab/express`). The lab runs
+    /// the code in it, and only there, as the user codecbench runs as: a directory
+    /// another user can write is refused.
     #[arg(long, value_name = "DIR")]
     pub node_modules: Option<std::path::PathBuf>,
+
+    /// The port each server listens on, on 127.0.0.1; Apache, which sets its levels per
+    /// virtual host, takes one more for each setting after it. Default: ports the
+    /// system finds free. A port another process listens on is a failure, never
+    /// measured.
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
 
     /// Smaller bodies cut from each payload (its leading records), measured beside it
     /// so that `recommend --from` places a minimum body size between sizes measured

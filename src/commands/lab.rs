@@ -6,7 +6,8 @@ use super::output::{print, say, SavedFiles, Stdout};
 use crate::config::lab::LabConfig;
 use crate::error::{Error, Failing};
 use crate::export::exporter::{exporter, Subject};
-use crate::lab::{beside, measure_through, missing, record, serves, version, Setting};
+use crate::lab::Setting;
+use crate::lab::{beside, end_leftovers, measure_through, missing, record, serves, version};
 use crate::payload::{sha256_hex, Payload};
 use crate::process::interrupt;
 use crate::results::environment::Environment;
@@ -16,6 +17,12 @@ use crate::vocab::Server;
 
 /// Measures through every server of `config`; a failed cell is a failure (exit 1).
 pub(super) fn run(config: LabConfig) -> crate::error::Result {
+    // A lab killed before it could stop its servers left them to the next one.
+    for ended in end_leftovers(&std::env::temp_dir()) {
+        if !config.quiet {
+            say(format_args!("codecbench: {ended}"));
+        }
+    }
     let loaded = load_payloads(&config.payloads, config.seed, config.rng, config.quiet)?;
     let (payloads, cut_from): (Vec<Payload>, Vec<Option<String>>) =
         with_cuts(loaded, &config.cuts).into_iter().unzip();
@@ -100,7 +107,8 @@ fn through(
             }
         };
         let (installs, settings) = (&config.installs, &config.settings);
-        match measure_through(server, installs, payloads, settings, config.load, &progress) {
+        let (load, port) = (config.load, config.first_port);
+        match measure_through(server, installs, payloads, settings, load, port, &progress) {
             Ok(cells) => {
                 for cell in &cells {
                     let (result, row) =

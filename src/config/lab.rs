@@ -20,6 +20,8 @@ pub(crate) struct LabConfig {
     pub installs: Installs,
     /// Batches and requests per setting.
     pub load: Load,
+    /// The first port each server listens on, or `None` for free ports.
+    pub first_port: Option<u16>,
     /// The bodies served.
     pub payloads: Vec<PayloadSource>,
     /// The sizes of the smaller bodies cut from each, ascending.
@@ -79,12 +81,15 @@ impl LabConfig {
             false => args.payloads,
         };
         let payloads = payload_sources(&names, &[])?;
+        let installs = installs(args.node_modules, &servers)?;
+        let first_port = first_port(args.port, settings.len())?;
         let exports = super::outputs::exports(&args.output, &payloads)?;
         Ok(LabConfig {
             cuts: cuts(&args.cuts)?,
             servers,
             settings,
-            installs: installs(args.node_modules)?,
+            installs,
+            first_port,
             load: Load {
                 batches: args.batches,
                 requests: args.requests,
@@ -101,17 +106,44 @@ impl LabConfig {
 
 /// Where the Express app's modules are: `--node-modules`, which must be a directory, or
 /// codecbench's own `lab/express`, whose absence skips Express with a word on how to
-/// install it.
-fn installs(node_modules: Option<std::path::PathBuf>) -> Result<Installs> {
+/// install it. Where Express is measured, the code there runs: the directory must be
+/// one no other user can change ([`super::modules`]).
+fn installs(node_modules: Option<std::path::PathBuf>, servers: &[Server]) -> Result<Installs> {
+    let runs = servers.contains(&Server::Express);
     let node_modules = match node_modules {
         Some(dir) if !dir.is_dir() => bail!(
             "--node-modules {}: not a directory",
             crate::format::one_line(&dir.to_string_lossy())
         ),
+        Some(dir) if runs => super::modules::trusted(&dir, "--node-modules")?,
         Some(dir) => dir,
-        None => concat!(env!("CARGO_MANIFEST_DIR"), "/lab/express/node_modules").into(),
+        None => {
+            let own = std::path::Path::new(OWN_MODULES);
+            match runs && own.is_dir() {
+                true => super::modules::trusted(own, "lab/express/node_modules")?,
+                false => own.to_path_buf(),
+            }
+        }
     };
     Ok(Installs { node_modules })
+}
+
+/// codecbench's own Express modules, from `npm ci --prefix lab/express`.
+const OWN_MODULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/lab/express/node_modules");
+
+/// `--port`: from 1, with room after it for a port per setting and identity's.
+fn first_port(port: Option<u16>, settings: usize) -> Result<Option<u16>> {
+    let Some(first) = port else {
+        return Ok(None);
+    };
+    let last = u32::from(first) + settings as u32;
+    if first == 0 || last > u32::from(u16::MAX) {
+        bail!(
+            "--port {first}: 1 to {}, leaving a port for each of the {settings} settings after it (Apache takes one each)",
+            u32::from(u16::MAX) - settings as u32
+        );
+    }
+    Ok(Some(first))
 }
 
 /// `--cuts`: sizes from 16 bytes to 256 MiB, or `none`.

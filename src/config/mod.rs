@@ -8,6 +8,7 @@ pub(crate) mod http;
 pub(crate) mod lab;
 pub(crate) mod levels;
 mod measure;
+mod modules;
 pub(crate) mod outputs;
 mod payloads;
 pub(crate) mod probe;

@@ -10,6 +10,9 @@ use crate::vocab::CodecKind;
 /// Debian's httpd.
 pub(crate) const PROGRAM: &str = "/usr/sbin/apache2";
 
+/// The user and group httpd serves as when started as root (Debian's).
+const SERVES_AS: &str = "www-data";
+
 /// Where Debian installs httpd's modules.
 const MODULES: &str = "/usr/lib/apache2/modules";
 
@@ -18,6 +21,21 @@ pub(crate) fn missing() -> Option<String> {
     let brotli = format!("{MODULES}/mod_brotli.so");
     (!Path::new(PROGRAM).exists() || !Path::new(&brotli).exists())
         .then(|| "Apache httpd is not installed (Debian: apache2)".to_string())
+}
+
+/// The group httpd serves as when started as root, `www-data`, from `/etc/group`.
+pub(crate) fn group() -> std::io::Result<u32> {
+    use std::io::Read as _;
+    let mut text = String::new();
+    std::fs::File::open("/etc/group")?
+        .take(1 << 20)
+        .read_to_string(&mut text)?;
+    text.lines()
+        .find_map(|line| {
+            let mut fields = line.split(':');
+            (fields.next() == Some(SERVES_AS)).then(|| fields.nth(1)?.parse().ok())?
+        })
+        .ok_or_else(|| std::io::Error::other(format!("no group {SERVES_AS} in /etc/group")))
 }
 
 /// `Apache httpd 2.4.71`, from `apache2 -v`.

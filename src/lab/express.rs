@@ -1,7 +1,8 @@
 //! Express in the lab: Node.js running an Express app with the `compression` middleware,
 //! a route per setting on one port. The app (`express.js`) comes with codecbench; the
-//! modules it requires come from a `node_modules` directory: `lab/express`'s, installed
-//! from its lockfile, or the user's own app's (`--node-modules`).
+//! modules it requires come from a `node_modules` directory, and only from there:
+//! `lab/express`'s, installed from its lockfile, or the user's own app's
+//! (`--node-modules`). Their code runs as the user codecbench runs as.
 
 use std::io::Read as _;
 use std::path::Path;
@@ -75,12 +76,22 @@ pub(crate) fn plan(root: &Path, port: u16, settings: &[Setting], node_modules: &
         })
         .collect();
     let www = root.join("www");
-    let plan = serde_json::json!({ "port": port, "www": www, "endpoints": routes });
+    let plan = serde_json::json!({
+        "port": port,
+        "www": www,
+        "modules": node_modules,
+        "endpoints": routes,
+    });
     let mut command = Command::new(PROGRAM);
+    // The app loads its modules from `node_modules` alone (express.js); Node's own
+    // lookup paths then name nothing but the lab's private directory and its prefix.
     command
         .arg(root.join("app.js"))
         .arg(root.join("plan.json"))
-        .env("NODE_PATH", node_modules);
+        .current_dir(root)
+        .env_remove("NODE_PATH")
+        .env_remove("NODE_OPTIONS")
+        .env("HOME", root);
     Plan {
         command,
         endpoints,

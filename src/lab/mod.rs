@@ -6,13 +6,16 @@ mod apache;
 mod caddy;
 mod express;
 mod launch;
+mod listeners;
 mod measure;
 mod nginx;
 mod record;
 mod site;
 mod through;
+mod workdir;
 
 pub(crate) use measure::Load;
 pub(crate) use record::{beside, record};
 pub(crate) use site::{Installs, Setting};
 pub(crate) use through::{measure_through, missing, serves, version};
+pub(crate) use workdir::end_leftovers;

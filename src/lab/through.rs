@@ -1,12 +1,12 @@
 //! One server through which the lab measures: started in a private directory with a
 //! configuration per setting, every body measured at every setting, then stopped.
 
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
 use super::launch::{free_ports, launch};
 use super::measure::{measure, Load, Measured};
 use super::site::{as_root, Installs, Plan, Setting};
+use super::workdir::Workdir;
 use super::{apache, caddy, express, nginx};
 use crate::payload::Payload;
 use crate::vocab::Server;
@@ -48,27 +48,31 @@ pub(crate) struct ServedCell {
     pub result: Result<Measured, String>,
 }
 
-/// Starts `server`, measures every body at every setting, and stops it. `progress` is
-/// told each cell before it is measured. `Err` when the server does not start.
+/// Starts `server`, measures every body at every setting, and stops it. It listens on
+/// `first_port` (and, for Apache, the ports after it, one per setting), or on free
+/// ports. `progress` is told each cell before it is measured. `Err` when the server
+/// does not start, or another process answers in its place.
 pub(crate) fn measure_through(
     server: Server,
     installs: &Installs,
     bodies: &[Payload],
     settings: &[Setting],
     load: Load,
+    first_port: Option<u16>,
     progress: &dyn Fn(usize, Setting),
 ) -> Result<Vec<ServedCell>, String> {
-    let dir = site(bodies).map_err(|e| format!("cannot prepare its files: {e}"))?;
+    let dir = site(server, bodies).map_err(|e| format!("cannot prepare its files: {e}"))?;
     let settings: Vec<Setting> = settings
         .iter()
         .copied()
         .filter(|&s| serves(server, s))
         .collect();
-    let plan = plan(server, dir.path(), &settings, installs)?;
+    let plan = plan(server, dir.path(), &settings, installs, first_port)?;
     for (name, text) in &plan.files {
-        std::fs::write(dir.path().join(name), text).map_err(|e| e.to_string())?;
+        dir.write(name, text.as_bytes())
+            .map_err(|e| e.to_string())?;
     }
-    let running = launch(plan.command, &plan.ports, &dir.path().join("server.log"))?;
+    let running = launch(plan.command, &plan.ports, &dir)?;
     let identity = &plan.endpoints[0];
     let mut cells = Vec::new();
     for endpoint in &plan.endpoints[1..] {
@@ -117,8 +121,14 @@ fn plan(
     root: &Path,
     settings: &[Setting],
     installs: &Installs,
+    first_port: Option<u16>,
 ) -> Result<Plan, String> {
-    let ports = free_ports(settings.len() + 1).map_err(|e| format!("no free port: {e}"))?;
+    let count = settings.len() + 1;
+    let ports = match first_port {
+        // Checked to leave room for a port per setting.
+        Some(first) => (first..).take(count).collect(),
+        None => free_ports(count).map_err(|e| format!("no free port: {e}"))?,
+    };
     Ok(match server {
         Server::Apache => apache::plan(root, &ports, settings),
         Server::Nginx => nginx::plan(root, ports[0], settings),
@@ -130,13 +140,14 @@ fn plan(
     })
 }
 
-/// A private directory with `www/` holding the bodies, and `tmp/` for nginx and Caddy. Run as
-/// root, Apache serves as www-data, which must read them: then they are readable to
-/// every local user while the lab runs.
-fn site(bodies: &[Payload]) -> std::io::Result<tempfile::TempDir> {
-    let dir = tempfile::Builder::new()
-        .prefix("codecbench-lab-")
-        .tempdir()?;
+/// The lab's directory with `www/` holding the bodies. Run as root, Apache serves as
+/// `www-data`, whose group alone is then let in.
+fn site(server: Server, bodies: &[Payload]) -> std::io::Result<Workdir> {
+    let group = match (server, as_root()) {
+        (Server::Apache, true) => Some(apache::group()?),
+        _ => None,
+    };
+    let dir = Workdir::create(group)?;
     // The path goes into the servers' configuration, unquoted: only plain characters.
     let plain = |c: char| c.is_ascii_alphanumeric() || "/._-".contains(c);
     let path = dir.path().to_string_lossy();
@@ -146,20 +157,8 @@ fn site(bodies: &[Payload]) -> std::io::Result<tempfile::TempDir> {
             crate::format::one_line(&path)
         )));
     }
-    let www = dir.path().join("www");
-    std::fs::create_dir(&www)?;
-    std::fs::create_dir(dir.path().join("tmp"))?;
     for (index, body) in bodies.iter().enumerate() {
-        std::fs::write(www.join(file_name(index)), &body.bytes)?;
-    }
-    if as_root() {
-        for path in [dir.path(), &www] {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
-        }
-        for index in 0..bodies.len() {
-            let file = www.join(file_name(index));
-            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o644))?;
-        }
+        dir.serve(&file_name(index), &body.bytes)?;
     }
     Ok(dir)
 }

@@ -7,6 +7,7 @@
 mod baseline;
 mod emitted;
 mod files;
+mod lab;
 mod links;
 mod markdown;
 mod peer;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 mod apache;
 mod express;
 pub use apache::{apache, apache_directives, APACHE2, MODULES};
-pub use express::{express, express_installed, node_encodes};
+pub use express::{express, express_installed, node_encodes, NODE_MODULES};
 
 /// ngx_brotli's filter module as Debian installs it.
 pub const BROTLI_FILTER: &str = "/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so";

@@ -15,13 +15,27 @@ pub(crate) fn end_at_first_signal() {
     AT_FIRST.store(true, Ordering::SeqCst);
 }
 
+/// The one line a process stopped at once ends with: a second stop request, or the
+/// first for a command that measures nothing. Its files are each whole or absent.
+const STOPPED_AT_ONCE: &[u8] =
+    b"codecbench: stopped at once; each file already written is whole, none is half-written\n";
+
+/// Says [`STOPPED_AT_ONCE`] on stderr in one write, without a lock another thread may
+/// hold: safe in a signal handler.
+fn say_stopped_at_once() {
+    // SAFETY: write is async-signal-safe; the bytes are valid for their length.
+    unsafe { libc::write(2, STOPPED_AT_ONCE.as_ptr().cast(), STOPPED_AT_ONCE.len()) };
+}
+
 /// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]; a
-/// second signal calls `on_second` (the binary exits there, as users expect when a stop
-/// takes too long). Once per process: the binary calls it first thing.
+/// second signal says so in one line and calls `on_second` (the binary exits there, as
+/// users expect when a stop takes too long). Once per process: the binary calls it
+/// first thing.
 pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
     ctrlc::set_handler(move || {
         if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
             super::destination::remove_pending();
+            say_stopped_at_once();
             on_second();
         }
     })
@@ -35,10 +49,11 @@ pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
 #[cfg(unix)]
 fn on_sigterm_too() {
     extern "C" fn on_term(_: libc::c_int) {
-        // Only atomics, unlinkat and _exit here: all are async-signal-safe.
+        // Only atomics, unlinkat, write and _exit here: all are async-signal-safe.
         TERMINATED.store(true, Ordering::SeqCst);
         if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
             super::destination::remove_pending();
+            say_stopped_at_once();
             unsafe { libc::_exit(143) };
         }
     }

@@ -116,6 +116,56 @@ impl Environment {
     }
 }
 
+/// The most bytes a text of another build's environment keeps (`ab`'s baseline).
+const MOST_SAID_BYTES: usize = 256;
+
+/// The most codec libraries another build's environment keeps.
+const MOST_SAID_CODECS: usize = 16;
+
+impl Environment {
+    /// What another build said of itself, each text cut to [`MOST_SAID_BYTES`] and its
+    /// libraries to [`MOST_SAID_CODECS`], each cut marked: a build can say anything, and
+    /// every output copies it.
+    pub(crate) fn bounded(self) -> Self {
+        let cut = |text: String| cut_marked(text, MOST_SAID_BYTES);
+        let many = self.codecs.len();
+        let mut codecs: std::collections::BTreeMap<String, String> = self
+            .codecs
+            .into_iter()
+            .take(MOST_SAID_CODECS)
+            .map(|(name, version)| (cut(name), cut(version)))
+            .collect();
+        if many > MOST_SAID_CODECS {
+            let more = many - MOST_SAID_CODECS;
+            codecs.insert("…".into(), format!("{more} more, left out"));
+        }
+        Environment {
+            codecbench_version: cut(self.codecbench_version),
+            git_commit: self.git_commit.map(cut),
+            timestamp: cut(self.timestamp),
+            cpu: self.cpu.map(cut),
+            os: cut(self.os),
+            arch: cut(self.arch),
+            rustc: self.rustc.map(cut),
+            calibration: self.calibration.map(cut),
+            codecs,
+            ..self
+        }
+    }
+}
+
+/// `text` cut to at most `most` bytes at a character's edge, with what was cut said.
+fn cut_marked(text: String, most: usize) -> String {
+    if text.len() <= most {
+        return text;
+    }
+    let mut end = most;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes cut)", &text[..end], text.len() - end)
+}
+
 /// The logical CPUs this process may use, as counted the first time it is asked:
 /// `main` asks before anything pins a thread. `--pin` narrows the pinned thread's
 /// affinity to one CPU, and counting after it would name a 2-core machine "1 cores".
@@ -174,6 +224,32 @@ mod tests {
         assert!(env.codecs["zlib-rs"].starts_with("zlib-rs 0."));
         assert!(env.logical_cores >= 1);
         assert!(env.machine().contains(&env.os));
+    }
+
+    #[test]
+    fn what_another_build_says_is_cut_to_a_bound() {
+        let mut said = Environment::current();
+        said.codecbench_version = "9".repeat(50_000_000);
+        said.git_commit = Some("é".repeat(200));
+        for i in 0..100 {
+            said.codecs.insert(format!("lib{i:03}"), "x".into());
+        }
+        let bounded = said.bounded();
+        assert_eq!(
+            bounded.codecbench_version.len(),
+            256 + "… (49999744 bytes cut)".len()
+        );
+        assert!(bounded
+            .codecbench_version
+            .ends_with("… (49999744 bytes cut)"));
+        assert!(bounded
+            .git_commit
+            .as_deref()
+            .unwrap()
+            .ends_with("é… (144 bytes cut)"));
+        assert_eq!(bounded.codecs.len(), 17);
+        assert_eq!(bounded.codecs["…"], "88 more, left out");
+        assert!(bounded.build().len() < 1024);
     }
 
     #[test]

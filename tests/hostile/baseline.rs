@@ -19,6 +19,11 @@ fn this_build() -> &'static str {
 
 /// `ab` of zstd 1 on the single record against `baseline`, within `max_time` seconds.
 fn ab(baseline: &Path, max_time: u64) -> Ended {
+    ab_with(baseline, max_time, &[])
+}
+
+/// [`ab`] with `extra` options.
+fn ab_with(baseline: &Path, max_time: u64, extra: &[&str]) -> Ended {
     let max = max_time.to_string();
     let args = [
         "ab",
@@ -34,6 +39,7 @@ fn ab(baseline: &Path, max_time: u64) -> Ended {
         "--max-time",
         &max,
     ];
+    let args = [&args[..], extra].concat();
     run(&args, None, Duration::from_secs(max_time) + GRACE)
 }
 
@@ -172,4 +178,33 @@ fn a_baselines_children_end_with_it_and_an_early_exit_is_seen_at_once() {
         ended.elapsed
     );
     assert_eq!(running(&marker), 0);
+}
+
+#[test]
+fn a_baseline_that_says_a_build_of_50_mb_is_cut_in_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    // The worker's answers as they are, but its build says a version of 50 MB.
+    let grow = dir.path().join("grow.js");
+    let code = "const rl = require('readline').createInterface({ input: process.stdin });\n\
+        rl.on('line', (line) => {\n  if (line.startsWith('{\"build\"')) {\n    const a = JSON.parse(line);\n    \
+        a.build.codecbench_version = '9'.repeat(50e6);\n    line = JSON.stringify(a);\n  }\n  \
+        process.stdout.write(line + '\\n');\n});\n";
+    std::fs::write(&grow, code).unwrap();
+    let body = format!("'{}' \"$@\" | node '{}'", this_build(), grow.display());
+    let baseline = script(dir.path(), "says-a-lot", &body);
+    let saved = dir.path().join("ab.json");
+    let ended = ab_with(&baseline, 60, &["--export-json", saved.to_str().unwrap()]);
+    assert_eq!(ended.code, Some(0), "{}", ended.stderr);
+    assert!(
+        ended.stdout.len() < 20_000,
+        "{} bytes printed",
+        ended.stdout.len()
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&saved).unwrap()).unwrap();
+    let said = report["baseline_build"]["codecbench_version"]
+        .as_str()
+        .unwrap();
+    assert!(said.ends_with("… (49999744 bytes cut)"), "{:.300}", said);
+    assert!(ended.peak_mb < 300.0, "{} MB", ended.peak_mb);
 }

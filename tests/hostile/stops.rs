@@ -39,6 +39,60 @@ fn a_stop_during_a_large_write_ends_at_once_and_leaves_no_temporary_file() {
         assert_eq!(ended.code, Some(expected), "{}", ended.stderr);
         assert_eq!(temporaries(dir.path()), Vec::<String>::new());
         assert!(!dir.path().join("records-800000.json").exists());
+        assert_eq!(
+            ended.stderr.lines().last(),
+            Some(STOPPED),
+            "{}",
+            ended.stderr
+        );
+    }
+}
+
+/// The line a process stopped at once ends with.
+const STOPPED: &str =
+    "codecbench: stopped at once; each file already written is whole, none is half-written";
+
+#[test]
+fn a_second_stop_request_ends_a_run_at_once_in_one_line_its_file_whole() {
+    for (number, code) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGINT, 130),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let saved = dir.path().join("run.json");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codecbench"))
+            // The single record is saved within 2 s; large then takes minutes.
+            .args(["run", "--quick", "--processes", "1", "--payload", "single"])
+            .args(["--payload", "large", "--export-json"])
+            .arg(&saved)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while !saved.exists() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no cell was saved"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for _ in 0..2 {
+            // SAFETY: signalling the child this test started.
+            unsafe { libc::kill(child.id() as libc::pid_t, number) };
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let (status, stderr) = crate::common::wait_with_stderr(&mut child);
+        assert_eq!(status.code(), Some(code), "{stderr}");
+        assert_eq!(stderr.lines().last(), Some(STOPPED), "{stderr}");
+        assert_eq!(stderr.matches("codecbench:").count(), 1, "{stderr}");
+        let run: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&saved).unwrap()).expect("the file is whole");
+        assert!(run["payloads"][0]["cells"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty()));
+        assert_eq!(temporaries(dir.path()), Vec::<String>::new());
     }
 }
 

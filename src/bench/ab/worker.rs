@@ -234,7 +234,7 @@ impl Running {
                 Ok(Answer::Step(_)) => {}
                 Ok(Answer::Result(part)) => return Ok(Some(*part)),
                 Ok(Answer::Refused(why)) => bail!("the worker refused its job: {why}"),
-                Ok(Answer::Build(build)) => self.build = Some(*build),
+                Ok(Answer::Build(build)) => self.build = Some(build.bounded()),
                 Err(_) => bail!("the worker answered a line that is no answer"),
             }
         }

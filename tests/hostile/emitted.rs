@@ -16,7 +16,7 @@ use crate::servers::{self, apache_directives, caddy_adapt, express_installed, in
 const BREAKS: [&str; 5] = ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"];
 
 /// The six outputs.
-const SERVERS: [&str; 6] = [
+pub(super) const SERVERS: [&str; 6] = [
     "nginx",
     "apache",
     "caddy",
@@ -92,7 +92,7 @@ fn sections(stdout: &[u8]) -> Vec<(String, String)> {
 }
 
 /// Every server's output for the saved run `run`.
-fn emitted_from(run: &Path) -> Vec<(String, String)> {
+pub(super) fn emitted_from(run: &Path) -> Vec<(String, String)> {
     let output = succeed(
         recommend(&["--emit", &SERVERS.join(",")])
             .arg("--from")
@@ -103,7 +103,7 @@ fn emitted_from(run: &Path) -> Vec<(String, String)> {
 
 /// `run` (a saved run's JSON) with every string holding `from` holding `to` in its
 /// place: the same measurements under other names.
-fn renamed(run: &Value, from: &str, to: &str) -> Value {
+pub(super) fn renamed(run: &Value, from: &str, to: &str) -> Value {
     match run {
         Value::String(text) => Value::String(text.replace(from, to)),
         Value::Array(items) => Value::Array(items.iter().map(|v| renamed(v, from, to)).collect()),
@@ -117,7 +117,7 @@ fn renamed(run: &Value, from: &str, to: &str) -> Value {
 }
 
 /// Writes `run` as `name` in `dir`; its path.
-fn save(dir: &Path, name: &str, run: &Value) -> std::path::PathBuf {
+pub(super) fn save(dir: &Path, name: &str, run: &Value) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, serde_json::to_vec(run).unwrap()).unwrap();
     path
@@ -133,9 +133,27 @@ fn comment(server: &str, line: &str) -> bool {
 }
 
 /// Checks `server`'s output with a hostile name against the same answer's with a plain
-/// one: line for line, a comment where the plain one has a comment and the same
-/// directive elsewhere, nothing read as a line break; then the server's own check.
+/// one: [`same_lines`], then the server's own check.
 fn same_directives(server: &str, hostile: &str, plain: &str, name: &str) {
+    same_lines(server, hostile, plain, name);
+    match server {
+        "apache" if apache_here() => assert_eq!(
+            apache_directives(hostile).expect("httpd reads the output"),
+            apache_directives(plain).unwrap(),
+            "{name:?}"
+        ),
+        "caddy" if installed("caddy", &[], "caddy") => {
+            assert_eq!(caddy_adapt(hostile), caddy_adapt(plain), "{name:?}")
+        }
+        "express" if express_installed() => node_checks(hostile),
+        _ => {}
+    }
+}
+
+/// Checks `server`'s output with a hostile name against the same answer's with a plain
+/// one: line for line, a comment where the plain one has a comment and the same
+/// directive elsewhere, nothing any format reads as a line break or a continuation.
+pub(super) fn same_lines(server: &str, hostile: &str, plain: &str, name: &str) {
     let (lines, plain_lines): (Vec<&str>, Vec<&str>) =
         (hostile.split('\n').collect(), plain.split('\n').collect());
     assert_eq!(
@@ -152,40 +170,19 @@ fn same_directives(server: &str, hostile: &str, plain: &str, name: &str) {
         assert!(!line.contains(breaks), "{server} {name:?}: {line:?}");
         assert!(!line.ends_with('\\'), "{server} {name:?}: {line:?}");
     }
-    match server {
-        "apache" if apache_here() => assert_eq!(
-            apache_directives(hostile).expect("httpd reads the output"),
-            apache_directives(plain).unwrap(),
-            "{name:?}"
-        ),
-        "caddy" if installed("caddy", &[], "caddy") => {
-            assert_eq!(caddy_adapt(hostile), caddy_adapt(plain), "{name:?}")
-        }
-        "express" if express_installed() => node_checks(hostile),
-        _ => {}
-    }
 }
 
-fn apache_here() -> bool {
+pub(super) fn apache_here() -> bool {
     let info = format!("{}/mod_info.so", servers::MODULES);
     installed(servers::APACHE2, &[&info], "apache2")
 }
 
 /// `node --check` on the snippet in an app.
-fn node_checks(snippet: &str) {
+pub(super) fn node_checks(snippet: &str) {
     let dir = tempfile::tempdir().unwrap();
     let app = dir.path().join("app.js");
     std::fs::write(&app, format!("const app = {{ use() {{}} }};\n{snippet}\n")).unwrap();
-    let output = std::process::Command::new("node")
-        .arg("--check")
-        .arg(&app)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    succeed(assert_cmd::Command::new("node").arg("--check").arg(&app));
 }
 
 /// The status line and body of `GET path` from `address`, read to a bound.
@@ -248,19 +245,25 @@ fn every_output(outputs: &[(String, String)], plain: &[(String, String)], name: 
     each_serves_only_the_site(outputs);
 }
 
-#[test]
-fn names_in_a_saved_run_stay_inside_every_emitted_comment() {
-    let dir = tempfile::tempdir().unwrap();
-    let payloads = dir.path().join("p");
+/// A run measured in `dir` of one body named `plain.json`, saved: its path and document.
+pub(super) fn plain_run(dir: &Path) -> (std::path::PathBuf, Value) {
+    let payloads = dir.join("p");
     std::fs::create_dir(&payloads).unwrap();
     std::fs::write(payloads.join("plain.json"), body()).unwrap();
-    let plain_run = dir.path().join("plain-run.json");
+    let path = dir.join("plain-run.json");
     succeed(
         recommend(&["--payload", payloads.to_str().unwrap(), "--quiet"])
             .arg("--export-json")
-            .arg(&plain_run),
+            .arg(&path),
     );
-    let plain: Value = serde_json::from_slice(&std::fs::read(&plain_run).unwrap()).unwrap();
+    let run = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    (path, run)
+}
+
+#[test]
+fn names_in_a_saved_run_stay_inside_every_emitted_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain_run, plain) = plain_run(dir.path());
     for (index, line_break) in BREAKS.iter().enumerate() {
         let name = hostile(line_break);
         let run = save(

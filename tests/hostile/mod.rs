@@ -11,6 +11,7 @@ mod lab;
 mod links;
 mod markdown;
 mod peer;
+mod random_names;
 mod serve;
 mod stops;
 mod written;

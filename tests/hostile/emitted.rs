@@ -9,21 +9,12 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::parsers::{apache_here, Outputs, SERVERS};
 use crate::common::{codecbench, succeed, EACH_CODEC_AT_1};
-use crate::servers::{self, apache_directives, caddy_adapt, express_installed, installed};
+use crate::servers::{self, express_installed, installed};
 
 /// Every character some format ends a line at.
 const BREAKS: [&str; 5] = ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"];
-
-/// The six outputs.
-pub(super) const SERVERS: [&str; 6] = [
-    "nginx",
-    "apache",
-    "caddy",
-    "express",
-    "tower-http",
-    "aspnetcore",
-];
 
 /// A file name (no `/`) that holds, after each `line_break`, a line that would make
 /// nginx, Apache, Caddy or Express serve the files beside the configuration: a name
@@ -123,68 +114,6 @@ pub(super) fn save(dir: &Path, name: &str, run: &Value) -> std::path::PathBuf {
     path
 }
 
-/// Whether `line` is a comment in `server`'s output.
-fn comment(server: &str, line: &str) -> bool {
-    let lead = match server {
-        "nginx" | "apache" | "caddy" => "#",
-        _ => "//",
-    };
-    line.trim_start().starts_with(lead)
-}
-
-/// Checks `server`'s output with a hostile name against the same answer's with a plain
-/// one: [`same_lines`], then the server's own check.
-fn same_directives(server: &str, hostile: &str, plain: &str, name: &str) {
-    same_lines(server, hostile, plain, name);
-    match server {
-        "apache" if apache_here() => assert_eq!(
-            apache_directives(hostile).expect("httpd reads the output"),
-            apache_directives(plain).unwrap(),
-            "{name:?}"
-        ),
-        "caddy" if installed("caddy", &[], "caddy") => {
-            assert_eq!(caddy_adapt(hostile), caddy_adapt(plain), "{name:?}")
-        }
-        "express" if express_installed() => node_checks(hostile),
-        _ => {}
-    }
-}
-
-/// Checks `server`'s output with a hostile name against the same answer's with a plain
-/// one: line for line, a comment where the plain one has a comment and the same
-/// directive elsewhere, nothing any format reads as a line break or a continuation.
-pub(super) fn same_lines(server: &str, hostile: &str, plain: &str, name: &str) {
-    let (lines, plain_lines): (Vec<&str>, Vec<&str>) =
-        (hostile.split('\n').collect(), plain.split('\n').collect());
-    assert_eq!(
-        lines.len(),
-        plain_lines.len(),
-        "{server} {name:?}:\n{hostile}"
-    );
-    for (line, plain_line) in lines.iter().zip(&plain_lines) {
-        match comment(server, plain_line) {
-            true => assert!(comment(server, line), "{server} {name:?}: {line:?}"),
-            false => assert_eq!(line, plain_line, "{server} {name:?}"),
-        }
-        let breaks = ['\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}'];
-        assert!(!line.contains(breaks), "{server} {name:?}: {line:?}");
-        assert!(!line.ends_with('\\'), "{server} {name:?}: {line:?}");
-    }
-}
-
-pub(super) fn apache_here() -> bool {
-    let info = format!("{}/mod_info.so", servers::MODULES);
-    installed(servers::APACHE2, &[&info], "apache2")
-}
-
-/// `node --check` on the snippet in an app.
-pub(super) fn node_checks(snippet: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let app = dir.path().join("app.js");
-    std::fs::write(&app, format!("const app = {{ use() {{}} }};\n{snippet}\n")).unwrap();
-    succeed(assert_cmd::Command::new("node").arg("--check").arg(&app));
-}
-
 /// The status line and body of `GET path` from `address`, read to a bound.
 fn get(address: std::net::SocketAddr, path: &str) -> String {
     let mut stream = std::net::TcpStream::connect(address).unwrap();
@@ -237,12 +166,18 @@ fn each_serves_only_the_site(outputs: &[(String, String)]) {
     });
 }
 
-/// Checks every output of `outputs` against the plain run's, `plain`.
-fn every_output(outputs: &[(String, String)], plain: &[(String, String)], name: &str) {
-    for ((server, hostile), (_, plain)) in outputs.iter().zip(plain) {
-        same_directives(server, hostile, plain, name);
-    }
-    each_serves_only_the_site(outputs);
+/// Adds `outputs` for `name` to `all`, each checked against the plain run's, `plain`,
+/// line for line; then starts the server the name is aimed at, if any, with its output.
+fn every_output(
+    all: &mut Outputs,
+    outputs: &[(String, String)],
+    plain: &[(String, String)],
+    name: &str,
+) {
+    all.add(outputs, plain, name);
+    let aimed = STARTED.iter().find(|s| name.ends_with(&aimed_at(s, "\n")));
+    let started = outputs.iter().filter(|(s, _)| Some(&s.as_str()) == aimed);
+    each_serves_only_the_site(&started.cloned().collect::<Vec<_>>());
 }
 
 /// A run measured in `dir` of one body named `plain.json`, saved: its path and document.
@@ -264,6 +199,7 @@ pub(super) fn plain_run(dir: &Path) -> (std::path::PathBuf, Value) {
 fn names_in_a_saved_run_stay_inside_every_emitted_comment() {
     let dir = tempfile::tempdir().unwrap();
     let (plain_run, plain) = plain_run(dir.path());
+    let (mut all, plain_outputs) = (Outputs::default(), emitted_from(&plain_run));
     for (index, line_break) in BREAKS.iter().enumerate() {
         let name = hostile(line_break);
         let run = save(
@@ -271,7 +207,7 @@ fn names_in_a_saved_run_stay_inside_every_emitted_comment() {
             &format!("hostile-{index}.json"),
             &renamed(&plain, "plain.json", &name),
         );
-        every_output(&emitted_from(&run), &emitted_from(&plain_run), &name);
+        every_output(&mut all, &emitted_from(&run), &plain_outputs, &name);
         let aimed: Vec<(String, String)> = STARTED
             .iter()
             .map(|server| {
@@ -284,12 +220,14 @@ fn names_in_a_saved_run_stay_inside_every_emitted_comment() {
             .collect();
         each_serves_only_the_site(&aimed);
     }
+    all.parsed_alike();
 }
 
 /// A measuring `recommend` on `source` (a payload directory or a HAR capture) whose only
 /// body is named with `name`: each output as it prints it, each against the same run
-/// with the name `plain` for `name`; its progress lines keep to their lines.
-fn measured_with(dir: &Path, source: &Path, name: &str, plain: &str) {
+/// with the name `plain` for `name`, added to `all`; its progress lines keep to their
+/// lines.
+fn measured_with(all: &mut Outputs, dir: &Path, source: &Path, name: &str, plain: &str) {
     let run = dir.join("run.json");
     let output = succeed(
         recommend(&["--payload", source.to_str().unwrap()])
@@ -303,11 +241,16 @@ fn measured_with(dir: &Path, source: &Path, name: &str, plain: &str) {
     }
     let saved: Value = serde_json::from_slice(&std::fs::read(&run).unwrap()).unwrap();
     let plain_run = save(dir, "plain.json", &renamed(&saved, name, plain));
-    every_output(&sections(&output.stdout), &emitted_from(&plain_run), name);
+    every_output(
+        all,
+        &sections(&output.stdout),
+        &emitted_from(&plain_run),
+        name,
+    );
 }
 
 /// A name for every output with each line break, then a name aimed at each server
-/// started, with a line feed.
+/// started, with a line feed: that server is started with its output.
 fn names() -> Vec<String> {
     let every = BREAKS.iter().map(|b| hostile(b));
     every
@@ -317,17 +260,20 @@ fn names() -> Vec<String> {
 
 #[test]
 fn file_names_with_line_breaks_stay_inside_every_emitted_comment() {
+    let mut all = Outputs::default();
     for name in names() {
         let dir = tempfile::tempdir().unwrap();
         let payloads = dir.path().join("p");
         std::fs::create_dir(&payloads).unwrap();
         std::fs::write(payloads.join(&name), body()).unwrap();
-        measured_with(dir.path(), &payloads, &name, "plain.json");
+        measured_with(&mut all, dir.path(), &payloads, &name, "plain.json");
     }
+    all.parsed_alike();
 }
 
 #[test]
 fn urls_with_line_breaks_in_a_har_capture_stay_inside_every_emitted_comment() {
+    let mut all = Outputs::default();
     for name in names() {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("https://api.example/{name}");
@@ -339,6 +285,13 @@ fn urls_with_line_breaks_in_a_har_capture_stay_inside_every_emitted_comment() {
             }},
         }]}});
         let har = save(dir.path(), "capture.har", &capture);
-        measured_with(dir.path(), &har, &url, "https://api.example/plain.json");
+        measured_with(
+            &mut all,
+            dir.path(),
+            &har,
+            &url,
+            "https://api.example/plain.json",
+        );
     }
+    all.parsed_alike();
 }

@@ -10,6 +10,7 @@ mod files;
 mod lab;
 mod links;
 mod markdown;
+mod parsers;
 mod peer;
 mod random_names;
 mod serve;

@@ -6,10 +6,8 @@
 //! names: nginx -t, Apache's directives as httpd parses them, `caddy adapt`'s JSON,
 //! `node --check`; line for line for all six.
 
-use super::emitted::{apache_here, emitted_from, node_checks, plain_run, renamed, save};
-use super::emitted::{same_lines, SERVERS};
-use crate::common::succeed;
-use crate::servers::{self, apache_directives, caddy_adapt, express_installed, installed};
+use super::emitted::{emitted_from, plain_run, renamed, save};
+use super::parsers::Outputs;
 
 /// What the names are made of: the pieces the property test of the emitters draws.
 fn pieces() -> Vec<String> {
@@ -44,61 +42,13 @@ impl Draws {
     }
 }
 
-/// `outputs`, one per name, each in a block of `server`'s syntax of its own, on ports
-/// from 20000: one configuration for its parser.
-fn together(server: &str, outputs: &[String]) -> String {
-    let block = |(index, output): (usize, &String)| {
-        let port = 20_000 + index;
-        match server {
-            "nginx" => format!("server {{\n  listen 127.0.0.1:{port};\n{output}\n}}\n"),
-            "apache" => format!("<VirtualHost 127.0.0.1:{port}>\n{output}\n</VirtualHost>\n"),
-            "caddy" => format!("}}\nhttp://127.0.0.1:{port} {{\n{output}\n"),
-            _ => format!("{{\n{output}\n}}\n"),
-        }
-    };
-    outputs.iter().enumerate().map(block).collect()
-}
-
-/// nginx -t on `servers` (server blocks) in a base that loads ngx_brotli.
-fn nginx_checks(servers: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().display();
-    let conf = format!(
-        "error_log {root}/error.log;\npid {root}/nginx.pid;\n\
-         load_module {};\nload_module {};\nevents {{}}\nhttp {{\n{servers}}}\n",
-        servers::BROTLI_FILTER,
-        servers::BROTLI_STATIC
-    );
-    std::fs::write(dir.path().join("nginx.conf"), conf).unwrap();
-    let mut nginx = assert_cmd::Command::new("nginx");
-    nginx.args(["-t", "-p"]).arg(dir.path()).arg("-c");
-    succeed(nginx.arg(dir.path().join("nginx.conf")));
-}
-
-/// Each server's 40 outputs, hostile and plain, through its parser.
-fn parsed_alike(server: &str, hostile: &[String], plain: &[String]) {
-    let (hostile, plain) = (together(server, hostile), together(server, plain));
-    match server {
-        "nginx" if installed("nginx", &[servers::BROTLI_FILTER], "nginx") => nginx_checks(&hostile),
-        "apache" if apache_here() => assert_eq!(
-            apache_directives(&hostile).expect("httpd reads them"),
-            apache_directives(&plain).unwrap()
-        ),
-        "caddy" if installed("caddy", &[], "caddy") => {
-            assert_eq!(caddy_adapt(&hostile), caddy_adapt(&plain))
-        }
-        "express" if express_installed() => node_checks(&hostile),
-        _ => {}
-    }
-}
-
 #[test]
 fn forty_names_drawn_at_random_change_no_directive_of_any_output() {
     let dir = tempfile::tempdir().unwrap();
     let (plain_run, plain) = plain_run(dir.path());
     let plain_outputs = emitted_from(&plain_run);
     let (mut draws, pieces) = (Draws(0x9e37_79b9_7f4a_7c15), pieces());
-    let mut outputs: Vec<Vec<(String, String)>> = Vec::new();
+    let mut all = Outputs::default();
     for index in 0..NAMES {
         let name = draws.name(&pieces);
         let run = save(
@@ -106,15 +56,7 @@ fn forty_names_drawn_at_random_change_no_directive_of_any_output() {
             &format!("run-{index}.json"),
             &renamed(&plain, "plain.json", &name),
         );
-        let emitted = emitted_from(&run);
-        for ((server, hostile), (_, plain)) in emitted.iter().zip(&plain_outputs) {
-            same_lines(server, hostile, plain, &name);
-        }
-        outputs.push(emitted);
+        all.add(&emitted_from(&run), &plain_outputs, &name);
     }
-    for (column, server) in SERVERS.iter().enumerate() {
-        let hostile: Vec<String> = outputs.iter().map(|o| o[column].1.clone()).collect();
-        let plain = vec![plain_outputs[column].1.clone(); NAMES];
-        parsed_alike(server, &hostile, &plain);
-    }
+    all.parsed_alike();
 }

@@ -15,7 +15,7 @@ use crate::error::Result;
 pub fn main() -> std::process::ExitCode {
     // First thing, so that no signal finds the default handler (exit 143 on SIGTERM).
     // A second Ctrl-C ends the process at once, as users expect of a slow stop.
-    if let Err(err) = crate::process::interrupt::install(|| std::process::exit(130)) {
+    if let Err(err) = crate::process::interrupt::install(|code| std::process::exit(code)) {
         eprintln!("codecbench: error: {err:#}");
         return std::process::ExitCode::from(1);
     }

@@ -19,7 +19,7 @@ use std::io::Write as _;
 use std::os::fd::{AsRawFd as _, OwnedFd};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 
 use anyhow::{bail, Context as _, Result};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat, CWD};
@@ -120,8 +120,20 @@ impl Destination {
         Ok(std::fs::File::from(fd))
     }
 
-    /// A new temporary file in the directory, owner-only, and its name kept for removal.
+    /// A new temporary file in the directory, owner-only, and its name kept for removal;
+    /// none once the process is ending at once ([`end_pending`]).
     fn temporary(&self) -> Result<(OwnedFd, Temporary<'_>)> {
+        // Counted while made and registered, so that an end at once waits for it.
+        MAKING.fetch_add(1, Ordering::SeqCst);
+        let made = match ENDING.load(Ordering::SeqCst) {
+            true => Err(anyhow::anyhow!("stopped")),
+            false => self.new_temporary(),
+        };
+        MAKING.fetch_sub(1, Ordering::SeqCst);
+        made
+    }
+
+    fn new_temporary(&self) -> Result<(OwnedFd, Temporary<'_>)> {
         let flags =
             OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         for _ in 0..100 {
@@ -310,12 +322,15 @@ struct Temporary<'a> {
 impl<'a> Temporary<'a> {
     fn register(dir: &'a OwnedFd, number: u64, name: TemporaryName) -> Temporary<'a> {
         let fd = dir.as_raw_fd();
+        // Claimed first, so that the number is there before the descriptor says the
+        // slot holds a file.
         let slot = PENDING.iter().position(|(dir, kept)| {
             let free = dir
-                .compare_exchange(-1, fd, Ordering::SeqCst, Ordering::SeqCst)
+                .compare_exchange(-1, CLAIMED, Ordering::SeqCst, Ordering::SeqCst)
                 .is_ok();
             if free {
                 kept.store(number, Ordering::SeqCst);
+                dir.store(fd, Ordering::SeqCst);
             }
             free
         });
@@ -340,9 +355,32 @@ impl<'a> Temporary<'a> {
     }
 }
 
-/// Removes every temporary file not yet renamed. Async-signal-safe (atomics, a stack
-/// buffer and `unlinkat`), for the stop that ends the process at once.
-pub(crate) fn remove_pending() {
+/// A slot of [`PENDING`] taken, its file not yet named.
+const CLAIMED: i32 = -2;
+
+/// Set when the process ends at once: no temporary file is made after it.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// Temporary files being made and registered now.
+static MAKING: AtomicUsize = AtomicUsize::new(0);
+
+/// The longest an end at once waits for a temporary file being made.
+const MAKING_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// For the stop that ends the process at once: no temporary file is made from now on,
+/// one being made is waited for (up to [`MAKING_WAIT`]), and every one not yet renamed
+/// is removed. It waits, so it runs on a thread of its own, not in a signal handler.
+pub(crate) fn end_pending() {
+    ENDING.store(true, Ordering::SeqCst);
+    let start = std::time::Instant::now();
+    while MAKING.load(Ordering::SeqCst) > 0 && start.elapsed() < MAKING_WAIT {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    remove_pending();
+}
+
+/// Removes every temporary file not yet renamed.
+fn remove_pending() {
     let pid = std::process::id();
     for (dir, number) in &PENDING {
         let fd = dir.swap(-1, Ordering::SeqCst);

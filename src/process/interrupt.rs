@@ -17,26 +17,26 @@ pub(crate) fn end_at_first_signal() {
 
 /// The one line a process stopped at once ends with: a second stop request, or the
 /// first for a command that measures nothing. Its files are each whole or absent.
-const STOPPED_AT_ONCE: &[u8] =
-    b"codecbench: stopped at once; each file already written is whole, none is half-written\n";
+const STOPPED_AT_ONCE: &str =
+    "codecbench: stopped at once; each file already written is whole, none is half-written";
 
-/// Says [`STOPPED_AT_ONCE`] on stderr in one write, without a lock another thread may
-/// hold: safe in a signal handler.
-fn say_stopped_at_once() {
-    // SAFETY: write is async-signal-safe; the bytes are valid for their length.
-    unsafe { libc::write(2, STOPPED_AT_ONCE.as_ptr().cast(), STOPPED_AT_ONCE.len()) };
-}
+/// Set by a SIGTERM that ends the process at once, which exits with 143.
+static ENDED_BY_SIGTERM: AtomicBool = AtomicBool::new(false);
 
-/// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]; a
-/// second signal says so in one line and calls `on_second` (the binary exits there, as
-/// users expect when a stop takes too long). Once per process: the binary calls it
-/// first thing.
-pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
+/// Routes SIGINT and SIGTERM (Ctrl-C and Ctrl-Break on Windows) to [`request`]. A second
+/// signal ends the process at once: on the handler's thread, no temporary file is left
+/// ([`super::destination::end_pending`]), one line says so, and `exit` gets 130 (143
+/// for SIGTERM), as users expect when a stop takes too long. Once per process: the
+/// binary calls it first thing.
+pub(crate) fn install(exit: fn(i32)) -> anyhow::Result<()> {
     ctrlc::set_handler(move || {
         if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
-            super::destination::remove_pending();
-            say_stopped_at_once();
-            on_second();
+            super::destination::end_pending();
+            eprintln!("{STOPPED_AT_ONCE}");
+            exit(match ENDED_BY_SIGTERM.load(Ordering::SeqCst) {
+                true => 143,
+                false => 130,
+            });
         }
     })
     .map_err(|e| anyhow::anyhow!("cannot install the Ctrl-C handler: {e}"))?;
@@ -45,20 +45,20 @@ pub(crate) fn install(on_second: fn()) -> anyhow::Result<()> {
 }
 
 /// SIGTERM gets a handler of its own, so that the exit code can say which signal
-/// stopped the run (143 rather than 130); a second SIGTERM exits with 143 at once.
+/// stopped the run (143 rather than 130). A SIGTERM that ends the process at once hands
+/// the ending to the Ctrl-C handler's thread, which may wait, as a SIGINT.
 #[cfg(unix)]
 fn on_sigterm_too() {
     extern "C" fn on_term(_: libc::c_int) {
-        // Only atomics, unlinkat, write and _exit here: all are async-signal-safe.
+        // Only atomics, getpid and kill here: all are async-signal-safe.
         TERMINATED.store(true, Ordering::SeqCst);
         if REQUESTED.swap(true, Ordering::SeqCst) || AT_FIRST.load(Ordering::SeqCst) {
-            super::destination::remove_pending();
-            say_stopped_at_once();
-            unsafe { libc::_exit(143) };
+            ENDED_BY_SIGTERM.store(true, Ordering::SeqCst);
+            unsafe { libc::kill(libc::getpid(), libc::SIGINT) };
         }
     }
-    // SAFETY: a plain handler that touches only atomics, installed before any thread
-    // that could race it is started.
+    // SAFETY: a plain handler that touches only atomics and sends a signal, installed
+    // before any thread that could race it is started.
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = on_term as *const () as libc::sighandler_t;

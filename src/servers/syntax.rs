@@ -2,11 +2,11 @@
 //! reaches a configuration only inside a line comment, and there it stays text.
 //!
 //! A line comment ends at a line break, and the formats disagree on which characters
-//! break a line: nginx and Rust end one at a line feed only, Caddy and Apache at a
-//! carriage return too, JavaScript also at U+2028 and U+2029 (ECMA-262 §12.3), C# at
-//! NEL as well (ECMA-334 §6.3.2). Each is shown as an escape in every format, with the
-//! characters a format reads inside a comment: Apache joins a line ending in `\` to the
-//! next, comments included, and Caddy substitutes `{$VAR}` before it strips comments.
+//! break a line: nginx, Apache and Rust end one at a line feed only, Caddy at a carriage
+//! return too, JavaScript also at U+2028 and U+2029 (ECMA-262 §12.3), C# at NEL as well
+//! (ECMA-334 §6.3.2). Each is shown as an escape in every format, with the characters a
+//! format reads inside a comment: Apache joins a line ending in `\` to the next,
+//! comments included, and Caddy substitutes `{$VAR}` before it strips comments.
 //! Quotes are shown too, so that a comment pasted into a string does not close it. A
 //! name too long for one line (nginx refuses a comment over 4 KB) is written as its
 //! place in the run, where it is kept whole.

@@ -62,9 +62,18 @@ fn a_second_stop_request_ends_a_run_at_once_in_one_line_its_file_whole() {
         let dir = tempfile::tempdir().unwrap();
         let saved = dir.path().join("run.json");
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codecbench"))
-            // The single record is saved within 2 s; large then takes minutes.
+            // The single record is saved within 2 s. Each iteration on large then takes
+            // seconds, which the first stop waits for: the second comes within it.
             .args(["run", "--quick", "--processes", "1", "--payload", "single"])
-            .args(["--payload", "large", "--export-json"])
+            .args([
+                "--payload",
+                "large",
+                "--codecs",
+                "brotli",
+                "--brotli-levels",
+                "11",
+            ])
+            .arg("--export-json")
             .arg(&saved)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
@@ -78,6 +87,8 @@ fn a_second_stop_request_ends_a_run_at_once_in_one_line_its_file_whole() {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+        // Into large's first iteration.
+        std::thread::sleep(Duration::from_millis(1500));
         for _ in 0..2 {
             // SAFETY: signalling the child this test started.
             unsafe { libc::kill(child.id() as libc::pid_t, number) };
@@ -86,7 +97,9 @@ fn a_second_stop_request_ends_a_run_at_once_in_one_line_its_file_whole() {
         let (status, stderr) = crate::common::wait_with_stderr(&mut child);
         assert_eq!(status.code(), Some(code), "{stderr}");
         assert_eq!(stderr.lines().last(), Some(STOPPED), "{stderr}");
-        assert_eq!(stderr.matches("codecbench:").count(), 1, "{stderr}");
+        assert_eq!(stderr.matches(STOPPED).count(), 1, "{stderr}");
+        let other_ends = ["FAILED", "interrupted;", "error"];
+        assert!(!other_ends.iter().any(|e| stderr.contains(e)), "{stderr}");
         let run: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&saved).unwrap()).expect("the file is whole");
         assert!(run["payloads"][0]["cells"]

@@ -35,6 +35,7 @@ pub use process::memory::CountingAllocator;
 // What the end-to-end tests build their inputs and expectations with.
 pub use codec::{server_codec, tower_http::TowerHttp, Codec};
 pub use http::dictionary::{Coding, Dictionary, DCB_MAGIC, DCZ_MAGIC};
+pub use lab::listens_alone;
 pub use payload::{change::change_records, generate, sha256_hex, RngKind};
 pub use vocab::CodecKind;
 

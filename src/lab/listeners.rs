@@ -123,24 +123,37 @@ fn sockets_of_group(group: u32) -> HashSet<u64> {
         let pgrp = stat
             .rsplit_once(')')
             .and_then(|(_, rest)| rest.split_whitespace().nth(2));
-        if pgrp != Some(&group.to_string()) {
-            continue;
-        }
-        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
-            continue;
-        };
-        for fd in fds.flatten() {
-            let target = std::fs::read_link(fd.path()).unwrap_or_default();
-            let target = target.to_string_lossy();
-            if let Some(inode) = target
-                .strip_prefix("socket:[")
-                .and_then(|t| t.strip_suffix(']'))
-            {
-                sockets.extend(inode.parse::<u64>().ok());
-            }
+        if pgrp == Some(&group.to_string()) {
+            sockets.extend(sockets_of(pid));
         }
     }
     sockets
+}
+
+/// The inodes of the sockets process `pid` holds.
+fn sockets_of(pid: &str) -> HashSet<u64> {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return HashSet::new();
+    };
+    fds.flatten()
+        .filter_map(|fd| {
+            let target = std::fs::read_link(fd.path()).ok()?;
+            let target = target.to_string_lossy();
+            let inode = target.strip_prefix("socket:[")?.strip_suffix(']')?;
+            inode.parse::<u64>().ok()
+        })
+        .collect()
+}
+
+/// Whether process `pid` itself listens on 127.0.0.1:`port`, and nothing else does:
+/// for the end-to-end tests, whose servers share their process group.
+pub fn listens_alone(pid: u32, port: u16) -> bool {
+    check(
+        &loopback_listeners(),
+        &sockets_of(&pid.to_string()),
+        &[port],
+    )
+    .is_ok()
 }
 
 /// Checks that process group `group` (the server started, its leader's pid) holds

@@ -14,6 +14,7 @@ mod site;
 mod through;
 mod workdir;
 
+pub use listeners::listens_alone;
 pub(crate) use measure::Load;
 pub(crate) use record::{beside, record};
 pub(crate) use site::{Installs, Setting};

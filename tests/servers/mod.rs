@@ -53,13 +53,14 @@ fn free_port() -> u16 {
     }
 }
 
-/// Waits until `address` accepts connections, or `child` exits, for at most 10 s.
+/// Waits until `child` itself listens on `address`, alone, or exits, for at most 10 s.
 fn wait_for(address: SocketAddr, child: &mut Child) -> bool {
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
-        if TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok() {
-            // Only our own server: one that failed to bind has exited by now.
-            std::thread::sleep(Duration::from_millis(100));
+        // Only our own server: another process may have taken the port, and ours
+        // then keeps trying to bind it (nginx for 2.5 s) before it exits.
+        let answers = TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_ok();
+        if answers && codecbench::listens_alone(child.id(), address.port()) {
             return child.try_wait().unwrap().is_none();
         }
         if child.try_wait().unwrap().is_some() {
